@@ -1,0 +1,106 @@
+import type { InputFormat, OutputFormat, QualityTier, Target } from '../job';
+import type { JobFailureCode } from '../errors';
+
+/** Events of a `job-…` stream, data v1. Times are ISO 8601 UTC strings. */
+export interface SourceObject {
+  /** Object storage key of the original upload. */
+  key: string;
+  bytes: number;
+  contentType: string;
+  format: InputFormat;
+  width: number;
+  height: number;
+}
+
+export interface ResultObject {
+  key: string;
+  bytes: number;
+  contentType: string;
+  width: number;
+  height: number;
+}
+
+export interface JobQueuedData {
+  jobId: string;
+  accountId: string;
+  apiKeyId: string;
+  /** The target actually used (after the spec's fallback). */
+  target: Target;
+  requestedTarget: Target;
+  format: OutputFormat;
+  quality: QualityTier;
+  filename: string | null;
+  credits: number;
+  source: SourceObject;
+  idempotencyKey: string | null;
+  queuedAt: string;
+}
+
+export interface JobStartedData {
+  jobId: string;
+  attempt: number;
+  workerId: string;
+  startedAt: string;
+}
+
+/** A processing attempt was lost (worker died, shut down, or handed the job back): job goes to pending. */
+export interface JobAttemptLostData {
+  jobId: string;
+  attempt: number;
+  reason: string;
+  lostAt: string;
+  /** When the job may re-enter the queue (backoff). */
+  retryAt: string;
+}
+
+/** pending -> queued. */
+export interface JobRequeuedData {
+  jobId: string;
+  attempt: number;
+  requeuedAt: string;
+}
+
+export interface JobSucceededData {
+  jobId: string;
+  attempt: number;
+  result: ResultObject;
+  /** Networks/tile stats for observability. */
+  engine: { network: string; scale: number; engineMs: number; tiles: number };
+  finishedAt: string;
+  durationMs: number;
+}
+
+export interface JobFailedData {
+  jobId: string;
+  attempt: number;
+  error: { code: JobFailureCode; message: string };
+  finishedAt: string;
+  durationMs: number | null;
+}
+
+export interface JobCancelledData {
+  jobId: string;
+  cancelledAt: string;
+  /** Null when it was cancelled before any processing started. */
+  durationMs: number | null;
+}
+
+export type JobEvent =
+  | { type: 'JobQueued'; data: JobQueuedData }
+  | { type: 'JobStarted'; data: JobStartedData }
+  | { type: 'JobAttemptLost'; data: JobAttemptLostData }
+  | { type: 'JobRequeued'; data: JobRequeuedData }
+  | { type: 'JobSucceeded'; data: JobSucceededData }
+  | { type: 'JobFailed'; data: JobFailedData }
+  | { type: 'JobCancelled'; data: JobCancelledData };
+
+export type JobEventType = JobEvent['type'];
+export const JOB_EVENT_TYPES: readonly JobEventType[] = [
+  'JobQueued',
+  'JobStarted',
+  'JobAttemptLost',
+  'JobRequeued',
+  'JobSucceeded',
+  'JobFailed',
+  'JobCancelled',
+];

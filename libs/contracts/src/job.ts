@@ -1,0 +1,40 @@
+/** Vocabulary of spec sections 1-3. */
+export const TARGETS = ['2k', '3k', '4k'] as const;
+export type Target = (typeof TARGETS)[number];
+
+export const SCALE_OF_TARGET: Record<Target, 2 | 3 | 4> = { '2k': 2, '3k': 3, '4k': 4 };
+/** Spec 1, output size table. */
+export const CREDITS_OF_TARGET: Record<Target, number> = { '2k': 3, '3k': 6, '4k': 9 };
+
+export const OUTPUT_FORMATS = ['png', 'jpeg', 'webp', 'avif'] as const;
+export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
+export const CONTENT_TYPE_OF_FORMAT: Record<OutputFormat, string> = {
+  png: 'image/png',
+  jpeg: 'image/jpeg',
+  webp: 'image/webp',
+  avif: 'image/avif',
+};
+
+export const INPUT_FORMATS = ['jpeg', 'png', 'webp', 'avif'] as const;
+export type InputFormat = (typeof INPUT_FORMATS)[number];
+
+export const JOB_STATUSES = ['pending', 'queued', 'processing', 'succeeded', 'failed', 'cancelled'] as const;
+export type JobStatus = (typeof JOB_STATUSES)[number];
+export const FINAL_STATUSES: readonly JobStatus[] = ['succeeded', 'failed', 'cancelled'];
+export function isFinalStatus(s: JobStatus): boolean {
+  return FINAL_STATUSES.includes(s);
+}
+
+/** Quality tiers (additive request field `quality`); each maps to a network in the engine registry. */
+export const QUALITY_TIERS = ['fast', 'balanced', 'best'] as const;
+export type QualityTier = (typeof QUALITY_TIERS)[number];
+
+/** Key scopes: the spec's two plus ours for self-service (DESIGN 6). */
+export const SCOPES = ['jobs:read', 'jobs:write', 'keys:read', 'keys:write', 'webhooks:read', 'webhooks:write'] as const;
+export type Scope = (typeof SCOPES)[number];
+
+export const WEBHOOK_EVENT_TYPES = ['job.succeeded', 'job.failed', 'job.cancelled'] as const;
+export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
+
+export const MAX_UPLOAD_BYTES = 10 * 1024 * 1024;
+export const SIGNED_URL_TTL_SECONDS = 300;

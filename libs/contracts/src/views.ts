@@ -1,0 +1,100 @@
+import type { JobStatus, OutputFormat, QualityTier, Scope, Target, WebhookEventType } from './job';
+
+/** Public JSON shapes (spec 2 and DESIGN 6). snake_case on the wire. */
+export interface JobView {
+  id: string;
+  object: 'job';
+  status: JobStatus;
+  target: Target;
+  filename: string | null;
+  credits: number;
+  error: { code: string; message: string } | null;
+  source: { bytes: number; content_type: string } | null;
+  result: { bytes: number; content_type: string; url: string } | null;
+  created_at: string;
+  finished_at: string | null;
+  duration_ms: number | null;
+  /** Additive fields (spec 9, rule 2). */
+  format: OutputFormat;
+  quality: QualityTier;
+  requested_target: Target;
+}
+export type JobCreateView = Pick<
+  JobView,
+  'id' | 'object' | 'status' | 'target' | 'filename' | 'credits' | 'source' | 'created_at'
+>;
+export type JobListItemView = Pick<JobView, 'id' | 'object' | 'status' | 'target' | 'credits' | 'created_at'>;
+export type JobCancelView = Pick<
+  JobView,
+  'id' | 'object' | 'status' | 'target' | 'credits' | 'created_at' | 'finished_at'
+>;
+
+export interface ListView<T> {
+  object: 'list';
+  data: T[];
+  has_more: boolean;
+  next_cursor: string | null;
+}
+
+export interface ResultLinkView {
+  url: string;
+  expires_in: number;
+  content_type: string;
+  bytes: number;
+}
+
+export interface AccountView {
+  id: string;
+  object: 'account';
+  name: string;
+  balance: number;
+  reserved: number;
+  charged: number;
+  created_at: string;
+}
+
+export interface ApiKeyView {
+  id: string;
+  object: 'api_key';
+  name: string | null;
+  scopes: Scope[];
+  prefix: string;
+  rate_limit_per_minute: number | null;
+  created_at: string;
+  revoked_at: string | null;
+  /** Only in the creation answer. */
+  key?: string;
+}
+
+export interface WebhookEndpointView {
+  id: string;
+  object: 'webhook_endpoint';
+  url: string;
+  events: WebhookEventType[];
+  description: string | null;
+  status: 'enabled' | 'disabled';
+  created_at: string;
+  /** Only in the creation answer. */
+  secret?: string;
+}
+
+export interface DeliveryAttemptView {
+  id: string;
+  object: 'webhook_delivery_attempt';
+  delivery_id: string;
+  event_type: WebhookEventType;
+  job_id: string;
+  attempt: number;
+  status_code: number | null;
+  error: string | null;
+  outcome: 'succeeded' | 'retrying' | 'abandoned' | 'endpoint_gone';
+  attempted_at: string;
+  next_attempt_at: string | null;
+}
+
+/** Webhook delivery body (DESIGN 6). */
+export interface WebhookPayload {
+  type: WebhookEventType;
+  timestamp: string;
+  data: JobView;
+}

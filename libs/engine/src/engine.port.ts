@@ -1,0 +1,43 @@
+import type { InputFormat, OutputFormat, QualityTier, Target } from '@upscaler/contracts';
+
+/** What the engine learns from the header without decoding pixels (cheap; used at submit time). */
+export interface ImageProbe {
+  format: InputFormat;
+  width: number;
+  /** Dimensions after EXIF orientation is applied. */
+  height: number;
+  channels: number;
+  hasAlpha: boolean;
+  animated: boolean;
+}
+
+export interface UpscaleRequest {
+  input: Buffer;
+  target: Target;
+  format: OutputFormat;
+  quality: QualityTier;
+  /** Aborting stops the job between tiles with `EngineCancelledError`. */
+  signal?: AbortSignal;
+}
+
+export interface UpscaleResult {
+  output: Buffer;
+  contentType: string;
+  width: number;
+  height: number;
+  network: string;
+  scale: number;
+  tiles: number;
+  engineMs: number;
+}
+
+export interface UpscaleEngine {
+  /** Throws EngineError with code unsupported_media_type / animated_image / image_dimensions_too_large / invalid_image. */
+  probe(input: Buffer): Promise<ImageProbe>;
+  /** The targets the engine accepts for these (oriented) dimensions, ascending (spec 1: refusal rule). */
+  acceptedTargets(width: number, height: number): Target[];
+  upscale(req: UpscaleRequest): Promise<UpscaleResult>;
+  /** The default tier and the network each tier runs at each scale. */
+  describe(): { defaultQuality: QualityTier; maxOutputPixels: number; tiers: Record<QualityTier, Record<number, string>> };
+  close(): Promise<void>;
+}
