@@ -1,0 +1,165 @@
+import { resolve } from 'node:path';
+import { z } from 'zod';
+
+/**
+ * All configuration, read and validated once at start-up (STYLE.md). A bad value stops the process
+ * with a message naming the variable. DESIGN 6 fixes the first block; the rest are our additions,
+ * documented in README.md ("Configuration").
+ */
+const bool = (def: boolean) =>
+  z
+    .enum(['true', 'false', '1', '0', 'yes', 'no'])
+    .optional()
+    .transform((v) => (v === undefined ? def : v === 'true' || v === '1' || v === 'yes'));
+const int = (def: number, min: number, max = Number.MAX_SAFE_INTEGER) =>
+  z
+    .string()
+    .optional()
+    .transform((v, ctx) => {
+      if (v === undefined || v === '') return def;
+      const n = Number(v);
+      if (!Number.isInteger(n) || n < min || n > max) {
+        ctx.addIssue({ code: z.ZodIssueCode.custom, message: `must be an integer from ${min} to ${max}` });
+        return z.NEVER;
+      }
+      return n;
+    });
+const optionalString = z
+  .string()
+  .optional()
+  .transform((v) => (v === undefined || v.trim() === '' ? undefined : v.trim()));
+
+const envSchema = z.object({
+  PORT: int(8080, 0, 65535),
+  UPSCALE_HOST: optionalString,
+  UPSCALE_DATA_DIR: optionalString,
+  UPSCALE_OPERATOR_TOKEN: optionalString,
+  UPSCALE_ALLOW_PRIVATE_NETWORKS: bool(false),
+  UPSCALE_MAX_OUTPUT_PIXELS: z
+    .string()
+    .optional()
+    .transform((v, ctx) => {
+      if (v === undefined || v === '') return undefined;
+      const n = Number(v);
+      if (!Number.isInteger(n) || n < 1) {
+        ctx.addIssue({ code: z.ZodIssueCode.custom, message: 'must be a positive integer' });
+        return z.NEVER;
+      }
+      return n;
+    }),
+  UPSCALE_RATE_LIMIT_PER_MINUTE: int(60, 1, 1_000_000),
+  UPSCALE_PUBLIC_BASE_URL: optionalString,
+  UPSCALE_ENGINE_THREADS: int(0, 0, 256),
+  UPSCALE_DEFAULT_QUALITY: z.enum(['fast', 'balanced', 'best']).optional(),
+  UPSCALE_BILLING_TIMEOUT_MS: int(5000, 50, 120_000),
+  UPSCALE_RESERVATION_TIMEOUT_MS: int(15 * 60_000, 1000),
+  UPSCALE_RETRY_DELAY_MS: int(2000, 0),
+  UPSCALE_WEBHOOK_RETRY_SCHEDULE_MS: optionalString,
+  UPSCALE_WEBHOOK_TIMEOUT_MS: int(10_000, 100, 120_000),
+  UPSCALE_SHUTDOWN_GRACE_MS: int(25_000, 0),
+  DATABASE_URL: optionalString,
+  KAFKA_BROKERS: optionalString,
+  KAFKA_PARTITIONS: int(6, 1, 1000),
+  S3_ENDPOINT: optionalString,
+  S3_PUBLIC_ENDPOINT: optionalString,
+  S3_ACCESS_KEY: optionalString,
+  S3_SECRET_KEY: optionalString,
+  S3_BUCKET: z.string().optional().transform((v) => v || 'upscaler'),
+  S3_REGION: z.string().optional().transform((v) => v || 'us-east-1'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).optional().transform((v) => v ?? 'info'),
+});
+
+export interface AppConfig {
+  port: number;
+  host: string;
+  dataDir: string;
+  operatorToken: string | undefined;
+  allowPrivateNetworks: boolean;
+  maxOutputPixels: number | undefined;
+  rateLimitPerMinute: number;
+  /** Where users reach the api; used for local signed URLs. Defaults to http://127.0.0.1:<port>. */
+  publicBaseUrl: string | undefined;
+  engineThreads: number;
+  defaultQuality: 'fast' | 'balanced' | 'best' | undefined;
+  billingTimeoutMs: number;
+  reservationTimeoutMs: number;
+  retryDelayMs: number;
+  webhookRetryScheduleMs: number[] | undefined;
+  webhookTimeoutMs: number;
+  shutdownGraceMs: number;
+  logLevel: string;
+  /** Distributed mode is on when DATABASE_URL/KAFKA_BROKERS/S3_ENDPOINT are set (each adapter on its own). */
+  databaseUrl: string | undefined;
+  kafka: { brokers: string[]; partitions: number } | undefined;
+  s3:
+    | { endpoint: string; publicEndpoint: string; accessKey: string; secretKey: string; bucket: string; region: string }
+    | undefined;
+}
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n  ${problems.join('\n  ')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) {
+    throw new ConfigError(parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`));
+  }
+  const e = parsed.data;
+  const problems: string[] = [];
+  let schedule: number[] | undefined;
+  if (e.UPSCALE_WEBHOOK_RETRY_SCHEDULE_MS) {
+    schedule = e.UPSCALE_WEBHOOK_RETRY_SCHEDULE_MS.split(',').map((s) => Number(s.trim()));
+    if (schedule.length === 0 || schedule.some((n) => !Number.isInteger(n) || n < 0)) {
+      problems.push('UPSCALE_WEBHOOK_RETRY_SCHEDULE_MS: must be a comma-separated list of non-negative integers (ms)');
+    }
+  }
+  let s3: AppConfig['s3'];
+  if (e.S3_ENDPOINT) {
+    if (!e.S3_ACCESS_KEY) problems.push('S3_ACCESS_KEY: required when S3_ENDPOINT is set');
+    if (!e.S3_SECRET_KEY) problems.push('S3_SECRET_KEY: required when S3_ENDPOINT is set');
+    s3 = {
+      endpoint: e.S3_ENDPOINT,
+      publicEndpoint: e.S3_PUBLIC_ENDPOINT ?? e.S3_ENDPOINT,
+      accessKey: e.S3_ACCESS_KEY ?? '',
+      secretKey: e.S3_SECRET_KEY ?? '',
+      bucket: e.S3_BUCKET,
+      region: e.S3_REGION,
+    };
+  }
+  for (const [name, value] of [
+    ['UPSCALE_PUBLIC_BASE_URL', e.UPSCALE_PUBLIC_BASE_URL],
+    ['S3_ENDPOINT', e.S3_ENDPOINT],
+    ['S3_PUBLIC_ENDPOINT', e.S3_PUBLIC_ENDPOINT],
+  ] as const) {
+    if (value && !/^https?:\/\/[^/]+/.test(value)) problems.push(`${name}: must be an http(s) URL`);
+  }
+  if (problems.length > 0) throw new ConfigError(problems);
+  return {
+    port: e.PORT,
+    host: e.UPSCALE_HOST ?? '0.0.0.0',
+    dataDir: resolve(e.UPSCALE_DATA_DIR ?? './data'),
+    operatorToken: e.UPSCALE_OPERATOR_TOKEN,
+    allowPrivateNetworks: e.UPSCALE_ALLOW_PRIVATE_NETWORKS,
+    maxOutputPixels: e.UPSCALE_MAX_OUTPUT_PIXELS,
+    rateLimitPerMinute: e.UPSCALE_RATE_LIMIT_PER_MINUTE,
+    publicBaseUrl: e.UPSCALE_PUBLIC_BASE_URL?.replace(/\/+$/, ''),
+    engineThreads: e.UPSCALE_ENGINE_THREADS,
+    defaultQuality: e.UPSCALE_DEFAULT_QUALITY,
+    billingTimeoutMs: e.UPSCALE_BILLING_TIMEOUT_MS,
+    reservationTimeoutMs: e.UPSCALE_RESERVATION_TIMEOUT_MS,
+    retryDelayMs: e.UPSCALE_RETRY_DELAY_MS,
+    webhookRetryScheduleMs: schedule,
+    webhookTimeoutMs: e.UPSCALE_WEBHOOK_TIMEOUT_MS,
+    shutdownGraceMs: e.UPSCALE_SHUTDOWN_GRACE_MS,
+    logLevel: e.LOG_LEVEL,
+    databaseUrl: e.DATABASE_URL,
+    kafka: e.KAFKA_BROKERS
+      ? { brokers: e.KAFKA_BROKERS.split(',').map((b) => b.trim()).filter(Boolean), partitions: e.KAFKA_PARTITIONS }
+      : undefined,
+    s3,
+  };
+}

@@ -1,0 +1,2 @@
+export * from './config/config';
+export * from './logging/logger';
