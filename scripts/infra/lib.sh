@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# Shared helpers for the infra scripts: one cache folder for everything fetched, so a second
+# install on the same machine is instant (HELPERS.md: builds run with nice).
+set -euo pipefail
+
+INFRA_CACHE="${UPSCALE_INFRA_CACHE:-${HOME}/.cache/upscaler}"
+mkdir -p "${INFRA_CACHE}"
+
+log() { echo "[infra] $*" >&2; }
+
+# Waits until something accepts TCP connections on 127.0.0.1:$1 (at most $2 seconds).
+wait_for_port() {
+  local port="$1" timeout="${2:-60}" waited=0
+  while ! (exec 3<>"/dev/tcp/127.0.0.1/${port}") 2>/dev/null; do
+    sleep 0.5
+    waited=$((waited + 1))
+    if [ "${waited}" -ge $((timeout * 2)) ]; then
+      return 1
+    fi
+  done
+  return 0
+}
+
+# Stops the process whose id is in pid file $1 (TERM, then KILL after $2 seconds).
+stop_pidfile() {
+  local pidfile="$1" grace="${2:-20}"
+  [ -f "${pidfile}" ] || return 0
+  local pid
+  pid="$(cat "${pidfile}")"
+  if kill -0 "${pid}" 2>/dev/null; then
+    kill -TERM "${pid}" 2>/dev/null || true
+    local i=0
+    while kill -0 "${pid}" 2>/dev/null && [ "${i}" -lt $((grace * 4)) ]; do
+      sleep 0.25
+      i=$((i + 1))
+    done
+    if kill -0 "${pid}" 2>/dev/null; then
+      log "pid ${pid} did not stop in ${grace}s; killing"
+      kill -KILL "${pid}" 2>/dev/null || true
+    fi
+  fi
+  rm -f "${pidfile}"
+}
+
+# When UPSCALE_INFRA_WATCH_PID is set (test helpers set it to their own pid), a small watcher stops
+# the server once that process is gone, so a crashed or killed test run leaves no stray server.
+watch_owner() {
+  local server_pid="$1" pidfile="$2"
+  local owner="${UPSCALE_INFRA_WATCH_PID:-}"
+  [ -n "${owner}" ] || return 0
+  (
+    while kill -0 "${owner}" 2>/dev/null && kill -0 "${server_pid}" 2>/dev/null; do sleep 2; done
+    if kill -0 "${server_pid}" 2>/dev/null; then
+      kill -TERM "${server_pid}" 2>/dev/null || true
+      sleep 20
+      kill -KILL "${server_pid}" 2>/dev/null || true
+    fi
+    rm -f "${pidfile}"
+  ) </dev/null >/dev/null 2>&1 &
+  disown || true
+}
