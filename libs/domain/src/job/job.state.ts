@@ -1,0 +1,61 @@
+import type { JobFailureCode, JobQueuedData, JobStatus, JobSucceededData, ResultObject } from '@upscaler/contracts';
+
+/** The attempt that is running while the job is processing. */
+export interface RunningAttempt {
+  attempt: number;
+  workerId: string;
+  startedAt: string;
+}
+
+/** Why and when the last attempt was lost (kept for operations; not part of the public view). */
+export interface LostAttempt {
+  attempt: number;
+  reason: string;
+  lostAt: string;
+}
+
+/**
+ * Everything the job views and the job's commands need, folded from its stream.
+ * `status: 'none'` is the empty stream (no JobQueued yet).
+ */
+export interface JobState {
+  status: JobStatus | 'none';
+  /** All JobQueued data: ids, target, requested target, format, quality, filename, credits, source. */
+  job: JobQueuedData | null;
+  /** How many attempts were started (the number of JobStarted events). */
+  attempts: number;
+  /** Set while processing. */
+  running: RunningAttempt | null;
+  /** Set while pending: when the job may re-enter the queue. */
+  retryAt: string | null;
+  lastLoss: LostAttempt | null;
+  result: ResultObject | null;
+  engine: JobSucceededData['engine'] | null;
+  error: { code: JobFailureCode; message: string } | null;
+  /** The attempt named by JobSucceeded/JobFailed, to recognise a repeated report of the same finish. */
+  finalAttempt: number | null;
+  finishedAt: string | null;
+  durationMs: number | null;
+}
+
+export function initialJobState(): JobState {
+  return {
+    status: 'none',
+    job: null,
+    attempts: 0,
+    running: null,
+    retryAt: null,
+    lastLoss: null,
+    result: null,
+    engine: null,
+    error: null,
+    finalAttempt: null,
+    finishedAt: null,
+    durationMs: null,
+  };
+}
+
+/** A pending job whose backoff is over may be requeued (the scheduler's question; decide does not check it). */
+export function isDueForRequeue(state: JobState, now: string): boolean {
+  return state.status === 'pending' && state.retryAt !== null && Date.parse(state.retryAt) <= Date.parse(now);
+}

@@ -1,0 +1,117 @@
+import type { JobEvent } from '@upscaler/contracts';
+import { foldEvents } from '../decider';
+import { JOB_ID, T0, at, jobEvents as ev } from '../testing/job-fixtures';
+import { jobDecider } from './job.decider';
+import { toCancelView, toCreateView, toJobView, toListItemView } from './job.views';
+
+const stateOf = (events: JobEvent[]) => foldEvents(jobDecider, events);
+
+const queuedView = {
+  id: JOB_ID,
+  object: 'job',
+  status: 'queued',
+  target: '2k',
+  filename: 'cat.jpg',
+  credits: 3,
+  error: null,
+  source: { bytes: 48213, content_type: 'image/jpeg' },
+  result: null,
+  created_at: T0,
+  finished_at: null,
+  duration_ms: null,
+  format: 'png',
+  quality: 'balanced',
+  requested_target: '2k',
+};
+
+describe('job views (spec 2, Job table)', () => {
+  it('a queued job: every field, snake_case, nothing finished', () => {
+    expect(toJobView(stateOf([ev.queued()]))).toEqual(queuedView);
+  });
+
+  it('a succeeded job has the result (bytes, content type, /api/v1 url), finished_at and duration_ms', () => {
+    const view = toJobView(stateOf([ev.queued(), ev.started(1, 1_000), ev.succeeded(1, 4_000, 3_000)]));
+    expect(view).toEqual({
+      ...queuedView,
+      status: 'succeeded',
+      result: { bytes: 1523004, content_type: 'image/png', url: `/api/v1/jobs/${JOB_ID}/result` },
+      finished_at: at(4_000),
+      duration_ms: 3_000,
+    });
+  });
+
+  it('a failed job carries error { code, message } and no result', () => {
+    const view = toJobView(stateOf([ev.queued(), ev.started(1, 1_000), ev.failed(1, 2_000, 1_000, 'corrupt_image')]));
+    expect([view.status, view.error, view.result, view.finished_at, view.duration_ms]).toEqual([
+      'failed',
+      { code: 'corrupt_image', message: 'corrupt_image happened' },
+      null,
+      at(2_000),
+      1_000,
+    ]);
+  });
+
+  it('a cancelled job has finished_at and no error', () => {
+    const view = toJobView(stateOf([ev.queued(), ev.cancelled(700, null)]));
+    expect([view.status, view.error, view.finished_at, view.duration_ms]).toEqual(['cancelled', null, at(700), null]);
+  });
+
+  it('a pending job (lost attempt waiting for its backoff) reports pending', () => {
+    expect(toJobView(stateOf([ev.queued(), ev.started(1, 1_000), ev.lost(1, 2_000, 5_000)])).status).toBe('pending');
+  });
+
+  it('while processing, duration_ms is the time elapsed so far when `now` is given, else null', () => {
+    const state = stateOf([ev.queued(), ev.started(1, 1_000)]);
+    expect([toJobView(state, at(3_500)).duration_ms, toJobView(state).duration_ms]).toEqual([2_500, null]);
+  });
+
+  it('`now` does not change the recorded duration of a finished job', () => {
+    const state = stateOf([ev.queued(), ev.started(1, 1_000), ev.succeeded(1, 4_000, 3_000)]);
+    expect(toJobView(state, at(60_000)).duration_ms).toBe(3_000);
+  });
+
+  it('reports the fallen-back target and the requested one', () => {
+    const view = toJobView(stateOf([ev.queued({ target: '3k', requestedTarget: '4k', credits: 6 })]));
+    expect([view.target, view.requested_target, view.credits]).toEqual(['3k', '4k', 6]);
+  });
+
+  it('an empty stream has no view: job_not_found', () => {
+    expect(() => toJobView(jobDecider.initialState())).toThrow('No job with that id.');
+  });
+
+  it('create view: id, object, status, target, filename, credits, source, created_at', () => {
+    expect(toCreateView(stateOf([ev.queued()]))).toEqual({
+      id: JOB_ID,
+      object: 'job',
+      status: 'queued',
+      target: '2k',
+      filename: 'cat.jpg',
+      credits: 3,
+      source: { bytes: 48213, content_type: 'image/jpeg' },
+      created_at: T0,
+    });
+  });
+
+  it('list item view: id, object, status, target, credits, created_at', () => {
+    expect(toListItemView(stateOf([ev.queued(), ev.started(1, 1_000)]))).toEqual({
+      id: JOB_ID,
+      object: 'job',
+      status: 'processing',
+      target: '2k',
+      credits: 3,
+      created_at: T0,
+    });
+  });
+
+  it('cancel view: id, object, status, target, credits, created_at, finished_at', () => {
+    expect(toCancelView(stateOf([ev.queued(), ev.cancelled(700, null)]))).toEqual({
+      id: JOB_ID,
+      object: 'job',
+      status: 'cancelled',
+      target: '2k',
+      credits: 3,
+      created_at: T0,
+      finished_at: at(700),
+    });
+  });
+});

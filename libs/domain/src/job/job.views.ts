@@ -1,0 +1,85 @@
+import {
+  DomainError,
+  type JobCancelView,
+  type JobCreateView,
+  type JobListItemView,
+  type JobView,
+} from '@upscaler/contracts';
+import { elapsedMs } from '../shared/time';
+import type { JobState } from './job.state';
+
+/** Spec 2: the result is fetched through the api, never from storage directly. */
+export function resultPath(jobId: string): string {
+  return `/api/v1/jobs/${jobId}/result`;
+}
+
+/**
+ * The retrieve view (spec 2, Job table, all fields). `status` pending is reported as is: it is one of
+ * the spec's states (a lost attempt waiting to re-enter the queue).
+ *
+ * duration_ms is the recorded wall-clock processing time once final. While processing, and only when
+ * `now` is given, it is the time elapsed so far in the running attempt; otherwise null.
+ */
+export function toJobView(state: JobState, now?: string): JobView {
+  const job = state.job;
+  if (state.status === 'none' || job === null) throw new DomainError('job_not_found');
+  let durationMs = state.durationMs;
+  if (state.status === 'processing' && state.running && now !== undefined) {
+    durationMs = elapsedMs(state.running.startedAt, now);
+  }
+  return {
+    id: job.jobId,
+    object: 'job',
+    status: state.status,
+    target: job.target,
+    filename: job.filename,
+    credits: job.credits,
+    error: state.status === 'failed' && state.error ? { code: state.error.code, message: state.error.message } : null,
+    source: { bytes: job.source.bytes, content_type: job.source.contentType },
+    result:
+      state.status === 'succeeded' && state.result
+        ? { bytes: state.result.bytes, content_type: state.result.contentType, url: resultPath(job.jobId) }
+        : null,
+    created_at: job.queuedAt,
+    finished_at: state.finishedAt,
+    duration_ms: durationMs,
+    format: job.format,
+    quality: job.quality,
+    requested_target: job.requestedTarget,
+  };
+}
+
+/** Spec 2, create response (202, and 200 on an idempotent replay). */
+export function toCreateView(state: JobState): JobCreateView {
+  const v = toJobView(state);
+  return {
+    id: v.id,
+    object: v.object,
+    status: v.status,
+    target: v.target,
+    filename: v.filename,
+    credits: v.credits,
+    source: v.source,
+    created_at: v.created_at,
+  };
+}
+
+/** Spec 2, list items. */
+export function toListItemView(state: JobState): JobListItemView {
+  const v = toJobView(state);
+  return { id: v.id, object: v.object, status: v.status, target: v.target, credits: v.credits, created_at: v.created_at };
+}
+
+/** Spec 2, cancel response (200). */
+export function toCancelView(state: JobState): JobCancelView {
+  const v = toJobView(state);
+  return {
+    id: v.id,
+    object: v.object,
+    status: v.status,
+    target: v.target,
+    credits: v.credits,
+    created_at: v.created_at,
+    finished_at: v.finished_at,
+  };
+}
