@@ -6,3 +6,4 @@ export * from './events/job-events';
 export * from './events/account-events';
 export * from './events/webhook-events';
 export * from './views';
+export * from './messages/billing-reserve';

@@ -1,0 +1,20 @@
+import { z } from 'zod';
+
+/**
+ * Request/reply contract `upscale.billing.reserve.v1` (DESIGN 2): the api asks billing to reserve a
+ * job's credits before it answers POST /upscale. One validated schema per message (amplication style).
+ */
+export const BillingReserveRequestSchema = z.object({
+  accountId: z.string().min(1),
+  jobId: z.string().min(1),
+  amount: z.number().int().positive(),
+  /** W3C traceparent of the HTTP request. */
+  traceparent: z.string().optional(),
+});
+export type BillingReserveRequest = z.infer<typeof BillingReserveRequestSchema>;
+
+export const BillingReserveReplySchema = z.discriminatedUnion('ok', [
+  z.object({ ok: z.literal(true), available: z.number().int() }),
+  z.object({ ok: z.literal(false), code: z.enum(['insufficient_credits', 'account_not_found']), message: z.string() }),
+]);
+export type BillingReserveReply = z.infer<typeof BillingReserveReplySchema>;

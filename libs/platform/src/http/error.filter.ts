@@ -1,0 +1,65 @@
+import { ArgumentsHost, Catch, ExceptionFilter, HttpException, HttpStatus } from '@nestjs/common';
+import type { Request, Response } from 'express';
+import { DomainError, ERROR_CODES, errorBody, type ErrorCode } from '@upscaler/contracts';
+import type { Logger } from '../logging/logger';
+
+/**
+ * The one place errors become HTTP (STYLE.md): every answer is `{ "error": { "code", "message" } }`
+ * with a code from libs/contracts/src/errors.ts.
+ */
+@Catch()
+export class ErrorFilter implements ExceptionFilter {
+  constructor(private readonly logger: Logger) {}
+
+  catch(exception: unknown, host: ArgumentsHost): void {
+    const res = host.switchToHttp().getResponse<Response>();
+    const req = host.switchToHttp().getRequest<Request>();
+    const { code, status, message, headers } = this.classify(exception);
+    if (status >= 500) {
+      this.logger.error({ err: exception, path: req.originalUrl, requestId: req.headers['x-request-id'] }, 'request failed');
+    }
+    if (res.headersSent) return;
+    for (const [k, v] of Object.entries(headers)) res.setHeader(k, v);
+    res.status(status).json(errorBody(code, message));
+  }
+
+  private classify(e: unknown): { code: ErrorCode; status: number; message?: string; headers: Record<string, string> } {
+    if (e instanceof DomainError) {
+      const headers: Record<string, string> = {};
+      const retryAfter = e.details?.retryAfterSeconds;
+      if (typeof retryAfter === 'number') headers['Retry-After'] = String(retryAfter);
+      return { code: e.code, status: e.status, message: e.message, headers };
+    }
+    // multer (multipart): a file over the limit, or a malformed form
+    const multerCode = (e as { code?: unknown })?.code;
+    if (multerCode === 'LIMIT_FILE_SIZE') return { code: 'payload_too_large', status: 413, headers: {} };
+    if (typeof multerCode === 'string' && multerCode.startsWith('LIMIT_')) {
+      return { code: 'invalid_request', status: 400, message: (e as Error).message, headers: {} };
+    }
+    // body-parser (JSON): too large / unparsable
+    const type = (e as { type?: unknown })?.type;
+    if (type === 'entity.too.large') return { code: 'payload_too_large', status: 413, headers: {} };
+    if (type === 'entity.parse.failed') {
+      return { code: 'invalid_request', status: 400, message: 'The body is not valid JSON.', headers: {} };
+    }
+    if (e instanceof HttpException) {
+      const status = e.getStatus();
+      if (status === HttpStatus.NOT_FOUND) return { code: 'route_not_found', status, headers: {} };
+      if (status === HttpStatus.PAYLOAD_TOO_LARGE) return { code: 'payload_too_large', status, headers: {} };
+      if (status === HttpStatus.UNSUPPORTED_MEDIA_TYPE) return { code: 'unsupported_media_type', status, headers: {} };
+      if (status === HttpStatus.METHOD_NOT_ALLOWED) return { code: 'method_not_allowed', status, headers: {} };
+      if (status === HttpStatus.SERVICE_UNAVAILABLE) {
+        return { code: 'service_unavailable', status, message: messageOf(e), headers: {} };
+      }
+      if (status >= 400 && status < 500) return { code: 'invalid_request', status: 400, message: messageOf(e), headers: {} };
+    }
+    return { code: 'internal_error', status: ERROR_CODES.internal_error.status, headers: {} };
+  }
+}
+
+function messageOf(e: HttpException): string {
+  const r = e.getResponse();
+  if (typeof r === 'string') return r;
+  const m = (r as { message?: unknown }).message;
+  return Array.isArray(m) ? m.join('; ') : typeof m === 'string' ? m : e.message;
+}

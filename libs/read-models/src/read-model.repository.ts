@@ -1,0 +1,126 @@
+import type { DataSource } from 'typeorm';
+
+/** The only code that reads `read_models` (and the rate-limit counters). */
+export interface ReadModelRow<S = unknown> {
+  streamId: string;
+  entityId: string;
+  accountId: string | null;
+  parentId: string | null;
+  status: string | null;
+  state: S;
+  version: number;
+  position: number;
+}
+
+interface RawRow {
+  stream_id: string;
+  entity_id: string;
+  account_id: string | null;
+  parent_id: string | null;
+  status: string | null;
+  state: unknown;
+  version: number;
+  position: string;
+}
+
+function toRow<S>(r: RawRow): ReadModelRow<S> {
+  return {
+    streamId: r.stream_id,
+    entityId: r.entity_id,
+    accountId: r.account_id,
+    parentId: r.parent_id,
+    status: r.status,
+    state: r.state as S,
+    version: r.version,
+    position: Number(r.position),
+  };
+}
+
+const COLUMNS = 'stream_id, entity_id, account_id, parent_id, status, state, version, position';
+
+export interface PageQuery {
+  accountId?: string;
+  parentId?: string;
+  status?: string;
+  limit: number;
+  /** Entity id of the last item of the previous page: the page continues strictly below it. */
+  startingAfter?: string;
+}
+
+export class ReadModelRepository {
+  constructor(private readonly db: DataSource) {}
+
+  async byStream<S>(streamId: string): Promise<ReadModelRow<S> | null> {
+    const rows: RawRow[] = await this.db.query(`SELECT ${COLUMNS} FROM read_models WHERE stream_id = $1`, [streamId]);
+    return rows[0] ? toRow<S>(rows[0]) : null;
+  }
+
+  async byLookup<S>(category: string, lookup: string): Promise<ReadModelRow<S> | null> {
+    const rows: RawRow[] = await this.db.query(
+      `SELECT ${COLUMNS} FROM read_models WHERE category = $1 AND lookup = $2`,
+      [category, lookup],
+    );
+    return rows[0] ? toRow<S>(rows[0]) : null;
+  }
+
+  /**
+   * Newest first by id (ids are time-ordered, DESIGN 4): a page continues strictly below the cursor,
+   * so items created during a walk land above it and a walk neither skips nor repeats.
+   * Fetches limit+1 rows to know whether more exist.
+   */
+  async page<S>(category: string, q: PageQuery): Promise<{ items: ReadModelRow<S>[]; hasMore: boolean }> {
+    const where = ['category = $1'];
+    const params: unknown[] = [category];
+    if (q.accountId !== undefined) {
+      params.push(q.accountId);
+      where.push(`account_id = $${params.length}`);
+    }
+    if (q.parentId !== undefined) {
+      params.push(q.parentId);
+      where.push(`parent_id = $${params.length}`);
+    }
+    if (q.status !== undefined) {
+      params.push(q.status);
+      where.push(`status = $${params.length}`);
+    }
+    if (q.startingAfter !== undefined) {
+      params.push(q.startingAfter);
+      where.push(`entity_id < $${params.length}`);
+    }
+    params.push(q.limit + 1);
+    const rows: RawRow[] = await this.db.query(
+      `SELECT ${COLUMNS} FROM read_models WHERE ${where.join(' AND ')} ORDER BY entity_id DESC LIMIT $${params.length}`,
+      params,
+    );
+    const items = rows.slice(0, q.limit).map((r) => toRow<S>(r));
+    return { items, hasMore: rows.length > q.limit };
+  }
+
+  async all<S>(category: string, filter: { accountId?: string; status?: string; parentId?: string }): Promise<ReadModelRow<S>[]> {
+    return (await this.page<S>(category, { ...filter, limit: 10_000 })).items;
+  }
+
+  /** Rows whose `next_at` is due (pending jobs to requeue, webhook deliveries to attempt). */
+  async due<S>(category: string, now: Date, limit: number): Promise<ReadModelRow<S>[]> {
+    const rows: RawRow[] = await this.db.query(
+      `SELECT ${COLUMNS} FROM read_models WHERE category = $1 AND next_at IS NOT NULL AND next_at <= $2 ORDER BY next_at LIMIT $3`,
+      [category, now.toISOString(), limit],
+    );
+    return rows.map((r) => toRow<S>(r));
+  }
+
+  /** Fixed one-minute window per key; atomic across api replicas. Returns the count after this hit. */
+  async hitRateLimit(keyId: string, windowStart: Date): Promise<number> {
+    const rows: Array<{ count: number }> = await this.db.query(
+      `INSERT INTO rate_limit_windows (key_id, window_start, count) VALUES ($1, $2, 1)
+       ON CONFLICT (key_id, window_start) DO UPDATE SET count = rate_limit_windows.count + 1
+       RETURNING count`,
+      [keyId, windowStart.toISOString()],
+    );
+    return rows[0].count;
+  }
+
+  async pruneRateLimits(before: Date): Promise<void> {
+    await this.db.query(`DELETE FROM rate_limit_windows WHERE window_start < $1`, [before.toISOString()]);
+  }
+}

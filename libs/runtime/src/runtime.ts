@@ -1,0 +1,28 @@
+import type { DataSource } from 'typeorm';
+import type { AppConfig, Logger } from '@upscaler/platform';
+import type { EventStore } from '@upscaler/eventstore';
+import type { EventTransport } from '@upscaler/messaging';
+import type { ObjectStorage, SignedDownloadHandler } from '@upscaler/storage';
+import type { Projector, ReadModelRepository } from '@upscaler/read-models';
+import type { Clock } from './clock';
+
+/** Everything a service needs from the outside world, built once at start-up (embedded or distributed). */
+export interface Runtime {
+  mode: 'embedded' | 'distributed';
+  config: AppConfig;
+  logger: Logger;
+  clock: Clock;
+  db: DataSource;
+  store: EventStore;
+  transport: EventTransport;
+  storage: ObjectStorage;
+  /** Present with local-folder storage: the api serves signed downloads itself. */
+  signedDownloads: SignedDownloadHandler | undefined;
+  projector: Projector;
+  readModels: ReadModelRepository;
+  /** Base URL the service prints and uses for local signed URLs. */
+  publicBaseUrl: string;
+  /** Checks for readiness: each resolves when its dependency works. */
+  readiness: Record<string, () => Promise<void>>;
+  close(): Promise<void>;
+}

@@ -1,0 +1,2 @@
+/** Nest injection tokens for the adapters every service shares (built once by `buildRuntime`). */
+export const RUNTIME = Symbol('RUNTIME');

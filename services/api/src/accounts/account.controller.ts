@@ -1,0 +1,18 @@
+import { Controller, Get, UseGuards } from '@nestjs/common';
+import { ApiKeyGuard } from '../auth/api-key.guard';
+import { CurrentPrincipal, type Principal } from '../auth/principal';
+import { RequireScope } from '../auth/scopes.decorator';
+import { AccountsService } from './accounts.service';
+
+/** GET /account: any valid key sees its own account (DESIGN 6). */
+@Controller('api/v1/account')
+@UseGuards(ApiKeyGuard)
+export class AccountController {
+  constructor(private readonly accounts: AccountsService) {}
+
+  @Get()
+  @RequireScope()
+  get(@CurrentPrincipal() p: Principal) {
+    return this.accounts.get(p.accountId);
+  }
+}

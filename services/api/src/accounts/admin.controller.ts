@@ -1,0 +1,42 @@
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, UseGuards } from '@nestjs/common';
+import { OperatorGuard } from '../auth/operator.guard';
+import { ApiKeysService } from '../api-keys/api-keys.service';
+import { AccountsService } from './accounts.service';
+
+/** Operator API (DESIGN 6), bearer UPSCALE_OPERATOR_TOKEN. */
+@Controller('api/v1/admin')
+@UseGuards(OperatorGuard)
+export class AdminController {
+  constructor(
+    private readonly accounts: AccountsService,
+    private readonly keys: ApiKeysService,
+  ) {}
+
+  @Post('accounts')
+  createAccount(@Body() body: unknown) {
+    return this.accounts.create(body);
+  }
+
+  @Get('accounts/:id')
+  getAccount(@Param('id') id: string) {
+    return this.accounts.get(id);
+  }
+
+  @Post('accounts/:id/credits')
+  @HttpCode(200)
+  grant(@Param('id') id: string, @Body() body: unknown) {
+    return this.accounts.grant(id, body);
+  }
+
+  @Post('accounts/:id/keys')
+  async createKey(@Param('id') id: string, @Body() body: unknown) {
+    await this.accounts.load(id);
+    return this.keys.create(id, body);
+  }
+
+  @Delete('keys/:id')
+  @HttpCode(200)
+  revokeKey(@Param('id') id: string) {
+    return this.keys.revoke(id, undefined);
+  }
+}

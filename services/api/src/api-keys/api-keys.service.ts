@@ -1,0 +1,61 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { z } from 'zod';
+import { DomainError, SCOPES, isId, newId, streams, type ApiKeyView } from '@upscaler/contracts';
+import { apiKeyDecider, toApiKeyView, type ApiKeyState } from '@upscaler/domain';
+import { handleCommand } from '@upscaler/eventstore';
+import { RUNTIME, type Runtime } from '@upscaler/runtime';
+import { generateApiKey } from '../auth/api-key-secret';
+import { parseBody } from '../http/parse-body';
+
+const CreateKeyBody = z.object({
+  name: z.string().trim().min(1).max(200).optional(),
+  scopes: z.array(z.enum(SCOPES)).min(1),
+  rate_limit_per_minute: z.number().int().min(1).max(10_000).optional(),
+});
+
+/** API keys (DESIGN 6): `apikey-…` streams; the key is shown once, only its hash is stored. */
+@Injectable()
+export class ApiKeysService {
+  constructor(@Inject(RUNTIME) private readonly rt: Runtime) {}
+
+  async create(accountId: string, body: unknown): Promise<ApiKeyView> {
+    const input = parseBody(CreateKeyBody, body);
+    const keyId = newId('key');
+    const secret = generateApiKey();
+    const { newState, newEvents } = await handleCommand(this.rt.store, streams.apiKey(keyId), apiKeyDecider, {
+      type: 'CreateApiKey',
+      data: {
+        keyId,
+        accountId,
+        name: input.name ?? null,
+        scopes: [...new Set(input.scopes)],
+        prefix: secret.prefix,
+        hash: secret.hash,
+        rateLimitPerMinute: input.rate_limit_per_minute ?? null,
+        now: this.rt.clock.now().toISOString(),
+      },
+    });
+    await this.rt.projector.apply(newEvents);
+    return { ...toApiKeyView(newState as ApiKeyState), key: secret.key };
+  }
+
+  async list(accountId: string): Promise<{ object: 'list'; data: ApiKeyView[]; has_more: false; next_cursor: null }> {
+    const rows = await this.rt.readModels.all<ApiKeyState>('apikey', { accountId });
+    return { object: 'list', data: rows.map((r) => toApiKeyView(r.state)), has_more: false, next_cursor: null };
+  }
+
+  /** `accountId` undefined: the operator may revoke any key. */
+  async revoke(keyId: string, accountId: string | undefined): Promise<ApiKeyView> {
+    if (!isId(keyId, 'key')) throw new DomainError('not_found', 'No API key with that id.');
+    const row = await this.rt.readModels.byStream<ApiKeyState>(streams.apiKey(keyId));
+    if (!row || (accountId !== undefined && row.accountId !== accountId)) {
+      throw new DomainError('not_found', 'No API key with that id.');
+    }
+    const { newState, newEvents } = await handleCommand(this.rt.store, streams.apiKey(keyId), apiKeyDecider, {
+      type: 'RevokeApiKey',
+      data: { now: this.rt.clock.now().toISOString() },
+    });
+    await this.rt.projector.apply(newEvents);
+    return toApiKeyView(newState as ApiKeyState);
+  }
+}

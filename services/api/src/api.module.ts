@@ -1,0 +1,44 @@
+import { Module } from '@nestjs/common';
+import { AccountController } from './accounts/account.controller';
+import { AccountsService } from './accounts/accounts.service';
+import { AdminController } from './accounts/admin.controller';
+import { ApiKeysController } from './api-keys/api-keys.controller';
+import { ApiKeysService } from './api-keys/api-keys.service';
+import { ApiKeyGuard } from './auth/api-key.guard';
+import { OperatorGuard } from './auth/operator.guard';
+import { FilesController } from './files/files.controller';
+import { ImageInspector } from './jobs/image-inspector';
+import { ImageSource } from './jobs/image-source';
+import { JobsController } from './jobs/jobs.controller';
+import { JobsService } from './jobs/jobs.service';
+import { OpenApiController } from './openapi/openapi.controller';
+import { ProjectionRunner } from './projections/projection.runner';
+import { RateLimiter } from './rate-limit/rate-limiter';
+import { WebhookEndpointsController } from './webhooks/webhook-endpoints.controller';
+import { WebhookEndpointsService } from './webhooks/webhook-endpoints.service';
+
+/** The public /api/v1 API (spec 4) plus DESIGN 6's additions. Needs RuntimeModule. */
+@Module({
+  controllers: [
+    JobsController,
+    AccountController,
+    AdminController,
+    ApiKeysController,
+    WebhookEndpointsController,
+    FilesController,
+    OpenApiController,
+  ],
+  providers: [
+    JobsService,
+    AccountsService,
+    ApiKeysService,
+    WebhookEndpointsService,
+    ImageInspector,
+    ImageSource,
+    RateLimiter,
+    ApiKeyGuard,
+    OperatorGuard,
+    ProjectionRunner,
+  ],
+})
+export class ApiModule {}

@@ -1,0 +1,43 @@
+import { CanActivate, ExecutionContext, Inject, Injectable } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import type { Request, Response } from 'express';
+import { DomainError, type Scope } from '@upscaler/contracts';
+import { RUNTIME, type Runtime } from '@upscaler/runtime';
+import type { ApiKeyState } from '@upscaler/domain';
+import { hashApiKey, isWellFormedApiKey } from './api-key-secret';
+import type { Principal } from './principal';
+import { SCOPES_KEY } from './scopes.decorator';
+import { RateLimiter } from '../rate-limit/rate-limiter';
+
+/**
+ * Spec 5: bearer `usk_` key; missing, malformed, unknown or revoked -> 401 unauthorized. Then the
+ * per-key rate limit (spec 8; headers on every response), then the route's scope -> 403 forbidden.
+ */
+@Injectable()
+export class ApiKeyGuard implements CanActivate {
+  constructor(
+    @Inject(RUNTIME) private readonly rt: Runtime,
+    private readonly reflector: Reflector,
+    private readonly rateLimiter: RateLimiter,
+  ) {}
+
+  async canActivate(ctx: ExecutionContext): Promise<boolean> {
+    const req = ctx.switchToHttp().getRequest<Request & { principal?: Principal }>();
+    const res = ctx.switchToHttp().getResponse<Response>();
+    const header = req.headers.authorization;
+    const match = typeof header === 'string' ? /^Bearer\s+(\S+)\s*$/i.exec(header) : null;
+    if (!match || !isWellFormedApiKey(match[1])) throw new DomainError('unauthorized');
+    const row = await this.rt.readModels.byLookup<ApiKeyState>('apikey', hashApiKey(match[1]));
+    const key = row?.state;
+    if (!key || !key.keyId || key.revokedAt) throw new DomainError('unauthorized');
+
+    await this.rateLimiter.hit(key.keyId, key.rateLimitPerMinute ?? this.rt.config.rateLimitPerMinute, res);
+
+    const required = this.reflector.getAllAndOverride<Scope[] | undefined>(SCOPES_KEY, [ctx.getHandler(), ctx.getClass()]) ?? [];
+    if (!required.every((s) => key.scopes.includes(s))) {
+      throw new DomainError('forbidden', `This API key lacks the ${required.join(', ')} scope.`);
+    }
+    req.principal = { accountId: key.accountId, keyId: key.keyId, scopes: key.scopes };
+    return true;
+  }
+}

@@ -1,0 +1,28 @@
+import { Controller, Get, Inject, Req, Res } from '@nestjs/common';
+import type { Request, Response } from 'express';
+import { DomainError } from '@upscaler/contracts';
+import { RUNTIME, type Runtime } from '@upscaler/runtime';
+
+/**
+ * Signed downloads of the local-folder storage (embedded mode, DESIGN 3). The HMAC signature in the
+ * query is the authorisation: no API key, so a plain redirect can be followed.
+ */
+@Controller('api/v1/files')
+export class FilesController {
+  constructor(@Inject(RUNTIME) private readonly rt: Runtime) {}
+
+  @Get('*path')
+  async download(@Req() req: Request, @Res() res: Response): Promise<void> {
+    const handler = this.rt.signedDownloads;
+    const file = handler ? await handler.open(req.originalUrl) : null;
+    if (!file) throw new DomainError('forbidden', 'The download link is invalid or has expired.');
+    res.status(200);
+    res.setHeader('Content-Type', file.contentType);
+    res.setHeader('Content-Length', String(file.bytes));
+    res.setHeader('Cache-Control', 'private, max-age=300');
+    if (file.downloadName) {
+      res.setHeader('Content-Disposition', `attachment; filename*=UTF-8''${encodeURIComponent(file.downloadName)}`);
+    }
+    file.stream.pipe(res);
+  }
+}

@@ -1,0 +1,23 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { MAX_UPLOAD_BYTES } from '@upscaler/contracts';
+import { safeFetch } from '@upscaler/net';
+import { RUNTIME, type Runtime } from '@upscaler/runtime';
+
+/**
+ * Fetches an image_url (spec 4.1 B): HTTPS only, SSRF-guarded on every resolved address and
+ * redirect, size checked while streaming (413 past 10 MB), time bounded (DESIGN 4).
+ */
+@Injectable()
+export class ImageSource {
+  constructor(@Inject(RUNTIME) private readonly rt: Runtime) {}
+
+  async fetch(url: URL): Promise<{ bytes: Buffer; finalUrl: string }> {
+    const res = await safeFetch(url.toString(), {
+      maxBytes: MAX_UPLOAD_BYTES,
+      timeoutMs: 20_000,
+      maxRedirects: 5,
+      allowPrivateNetworks: this.rt.config.allowPrivateNetworks,
+    });
+    return { bytes: res.body, finalUrl: res.finalUrl };
+  }
+}

@@ -1,0 +1,256 @@
+import { Inject, Injectable } from '@nestjs/common';
+import {
+  CREDITS_OF_TARGET,
+  DomainError,
+  JOB_STATUSES,
+  SCALE_OF_TARGET,
+  SIGNED_URL_TTL_SECONDS,
+  BillingReserveReplySchema,
+  isId,
+  newId,
+  streams,
+  type BillingReserveRequest,
+  type JobCancelView,
+  type JobCreateView,
+  type JobListItemView,
+  type JobStatus,
+  type JobView,
+  type ListView,
+  type ResultLinkView,
+} from '@upscaler/contracts';
+import {
+  chooseTarget,
+  jobDecider,
+  ledgerDecider,
+  toCancelView,
+  toCreateView,
+  toJobView,
+  toListItemView,
+  type JobState,
+} from '@upscaler/domain';
+import { handleCommand, WrongExpectedVersionError } from '@upscaler/eventstore';
+import { RequestTimeoutError, TOPICS } from '@upscaler/messaging';
+import { RUNTIME, type Runtime } from '@upscaler/runtime';
+import type { Principal } from '../auth/principal';
+import { ImageInspector } from './image-inspector';
+import { ImageSource } from './image-source';
+import { requestFingerprint, sha256 } from './idempotency';
+import { filenameFromUrl, parseImageUrl, type SubmitFields } from './submit-request';
+
+export type SubmitImage = { kind: 'upload'; bytes: Buffer; originalName: string | undefined } | { kind: 'url'; url: unknown };
+
+export interface SubmitOutcome {
+  replay: boolean;
+  job: JobCreateView | JobView;
+}
+
+/** Orchestration of spec 4: load, decide, append, answer (STYLE.md). */
+@Injectable()
+export class JobsService {
+  constructor(
+    @Inject(RUNTIME) private readonly rt: Runtime,
+    private readonly inspector: ImageInspector,
+    private readonly images: ImageSource,
+  ) {}
+
+  async submit(p: Principal, fields: SubmitFields, image: SubmitImage, idempotencyKey: string | null): Promise<SubmitOutcome> {
+    const url = image.kind === 'url' ? parseImageUrl(image.url) : undefined;
+    const fingerprint = requestFingerprint({
+      target: fields.target,
+      format: fields.format,
+      quality: fields.quality,
+      filename: fields.filename,
+      image: image.kind === 'upload' ? `sha256:${sha256(image.bytes)}` : `url:${url!.toString()}`,
+    });
+    const idemStream = idempotencyKey ? streams.idempotency(p.accountId, sha256(idempotencyKey)) : undefined;
+    if (idemStream) {
+      const replay = await this.replayOf(p, idemStream, fingerprint);
+      if (replay) return { replay: true, job: replay };
+    }
+
+    const bytes = image.kind === 'upload' ? image.bytes : (await this.images.fetch(url!)).bytes;
+    const probe = await this.inspector.probe(bytes);
+    const target = chooseTarget(fields.target, this.inspector.acceptedTargets(probe.width, probe.height));
+    if (target === null) throw new DomainError('image_too_large_to_upscale');
+    const credits = CREDITS_OF_TARGET[target];
+    const jobId = newId('job');
+    const now = () => this.rt.clock.now().toISOString();
+
+    await this.reserve({ accountId: p.accountId, jobId, amount: credits });
+    try {
+      if (idemStream) {
+        try {
+          await this.rt.store.append(idemStream, 'no_stream', [
+            {
+              type: 'IdempotencyKeyClaimed',
+              data: { accountId: p.accountId, key: idempotencyKey, requestHash: fingerprint, jobId, claimedAt: now() },
+            },
+          ]);
+        } catch (e) {
+          if (!(e instanceof WrongExpectedVersionError)) throw e;
+          // Two requests with one key at once: the first claim won; this one hands its credits back.
+          await this.release(p.accountId, jobId);
+          const replay = await this.replayOf(p, idemStream, fingerprint);
+          if (replay) return { replay: true, job: replay };
+          throw new DomainError('idempotency_in_progress');
+        }
+      }
+      const contentType = `image/${probe.format}`;
+      const sourceKey = `sources/${jobId}`;
+      await this.rt.storage.put(sourceKey, bytes, contentType);
+      const filename =
+        fields.filename ?? (image.kind === 'upload' ? image.originalName : url ? filenameFromUrl(url) : undefined) ?? null;
+      const { newState, newEvents } = await handleCommand(this.rt.store, streams.job(jobId), jobDecider, {
+        type: 'SubmitJob',
+        data: {
+          jobId,
+          accountId: p.accountId,
+          apiKeyId: p.keyId,
+          target,
+          requestedTarget: fields.target,
+          format: fields.format,
+          quality: fields.quality ?? this.inspector.defaultQuality(),
+          filename,
+          credits,
+          source: {
+            key: sourceKey,
+            bytes: bytes.length,
+            contentType,
+            format: probe.format,
+            width: probe.width,
+            height: probe.height,
+          },
+          idempotencyKey,
+          queuedAt: now(),
+        },
+      });
+      await this.rt.projector.apply(newEvents);
+      return { replay: false, job: toCreateView(newState as JobState) };
+    } catch (e) {
+      if (!(e instanceof DomainError && e.code === 'idempotency_in_progress')) {
+        await this.release(p.accountId, jobId).catch(() => undefined);
+      }
+      throw e;
+    }
+  }
+
+  async get(p: Principal, jobId: string): Promise<JobView> {
+    return toJobView(await this.load(p, jobId));
+  }
+
+  async list(
+    p: Principal,
+    q: { limit?: unknown; starting_after?: unknown; status?: unknown },
+  ): Promise<ListView<JobListItemView>> {
+    const limit = q.limit === undefined ? 25 : Number(q.limit);
+    if (!Number.isInteger(limit) || limit < 1 || limit > 100) {
+      throw new DomainError('invalid_request', 'limit must be an integer from 1 to 100.');
+    }
+    if (q.status !== undefined && !(typeof q.status === 'string' && (JOB_STATUSES as readonly string[]).includes(q.status))) {
+      throw new DomainError('invalid_request', `status must be one of ${JOB_STATUSES.join(', ')}.`);
+    }
+    let startingAfter: string | undefined;
+    if (q.starting_after !== undefined && q.starting_after !== '') {
+      const cursor = String(q.starting_after);
+      const row = isId(cursor, 'job') ? await this.rt.readModels.byStream<JobState>(streams.job(cursor)) : null;
+      if (!row || row.accountId !== p.accountId) throw new DomainError('invalid_cursor');
+      startingAfter = cursor;
+    }
+    const page = await this.rt.readModels.page<JobState>('job', {
+      accountId: p.accountId,
+      status: q.status as JobStatus | undefined,
+      limit,
+      startingAfter,
+    });
+    const data = page.items.map((r) => toListItemView(r.state));
+    return {
+      object: 'list',
+      data,
+      has_more: page.hasMore,
+      next_cursor: page.hasMore && data.length > 0 ? data[data.length - 1].id : null,
+    };
+  }
+
+  async cancel(p: Principal, jobId: string): Promise<JobCancelView> {
+    await this.load(p, jobId);
+    const { newState, newEvents } = await handleCommand(this.rt.store, streams.job(jobId), jobDecider, {
+      type: 'CancelJob',
+      data: { now: this.rt.clock.now().toISOString() },
+    });
+    await this.rt.projector.apply(newEvents);
+    return toCancelView(newState as JobState);
+  }
+
+  /** Spec 4.4: a fresh signed link on every call; 409 until succeeded (asset=source: any time). */
+  async resultLink(p: Principal, jobId: string, asset: 'result' | 'source'): Promise<ResultLinkView> {
+    const state = await this.load(p, jobId);
+    const job = state.job!;
+    const stem = (job.filename ?? jobId).replace(/\.[A-Za-z0-9]{1,5}$/, '');
+    if (asset === 'source') {
+      const url = await this.rt.storage.signedUrl(job.source.key, SIGNED_URL_TTL_SECONDS, {
+        downloadName: job.filename ?? `${jobId}.${job.source.format === 'jpeg' ? 'jpg' : job.source.format}`,
+        contentType: job.source.contentType,
+      });
+      return { url, expires_in: SIGNED_URL_TTL_SECONDS, content_type: job.source.contentType, bytes: job.source.bytes };
+    }
+    if (state.status !== 'succeeded' || !state.result) throw new DomainError('result_not_ready');
+    const ext = job.format === 'jpeg' ? 'jpg' : job.format;
+    const url = await this.rt.storage.signedUrl(state.result.key, SIGNED_URL_TTL_SECONDS, {
+      downloadName: `${stem}-${SCALE_OF_TARGET[job.target]}x.${ext}`,
+      contentType: state.result.contentType,
+    });
+    return { url, expires_in: SIGNED_URL_TTL_SECONDS, content_type: state.result.contentType, bytes: state.result.bytes };
+  }
+
+  /** Another account's job is indistinguishable from a missing one (404, not 403). */
+  private async load(p: Principal, jobId: string): Promise<JobState> {
+    if (!isId(jobId, 'job')) throw new DomainError('job_not_found');
+    const row = await this.rt.readModels.byStream<JobState>(streams.job(jobId));
+    if (!row || row.accountId !== p.accountId) throw new DomainError('job_not_found');
+    return row.state;
+  }
+
+  private async replayOf(p: Principal, idemStream: string, fingerprint: string): Promise<JobView | null> {
+    const claim = (await this.rt.store.readStream(idemStream))[0];
+    if (!claim) return null;
+    const data = claim.data as { requestHash: string; jobId: string };
+    if (data.requestHash !== fingerprint) throw new DomainError('idempotency_key_reused');
+    // The winner appends its job right after its claim; give it a moment.
+    for (let i = 0; i < 50; i++) {
+      const row = await this.rt.readModels.byStream<JobState>(streams.job(data.jobId));
+      if (row && row.accountId === p.accountId) return toJobView(row.state);
+      const events = await this.rt.store.readStream(streams.job(data.jobId));
+      if (events.length > 0) {
+        await this.rt.projector.apply(events);
+        continue;
+      }
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    throw new DomainError('idempotency_in_progress');
+  }
+
+  private async reserve(req: BillingReserveRequest): Promise<void> {
+    let raw: unknown;
+    try {
+      raw = await this.rt.transport.request(TOPICS.billingReserve, req, this.rt.config.billingTimeoutMs);
+    } catch (e) {
+      if (e instanceof RequestTimeoutError) throw new DomainError('billing_unavailable');
+      throw e;
+    }
+    const reply = BillingReserveReplySchema.parse(raw);
+    if (!reply.ok) {
+      throw reply.code === 'insufficient_credits'
+        ? new DomainError('insufficient_credits')
+        : new DomainError('unauthorized', 'The account of this API key does not exist.');
+    }
+  }
+
+  /** Hands back a reservation whose job will not be created (a lost idempotency race, a failed store). */
+  private async release(accountId: string, jobId: string): Promise<void> {
+    const { newEvents } = await handleCommand(this.rt.store, streams.account(accountId), ledgerDecider, {
+      type: 'RefundCredits',
+      data: { jobId, reason: 'expired', now: this.rt.clock.now().toISOString() },
+    });
+    await this.rt.projector.apply(newEvents);
+  }
+}

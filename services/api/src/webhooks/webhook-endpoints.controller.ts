@@ -1,0 +1,43 @@
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query, UseGuards } from '@nestjs/common';
+import { ApiKeyGuard } from '../auth/api-key.guard';
+import { CurrentPrincipal, type Principal } from '../auth/principal';
+import { RequireScope } from '../auth/scopes.decorator';
+import { WebhookEndpointsService } from './webhook-endpoints.service';
+
+/** Webhook endpoints (DESIGN 6): webhooks:write / webhooks:read. */
+@Controller('api/v1/webhook_endpoints')
+@UseGuards(ApiKeyGuard)
+export class WebhookEndpointsController {
+  constructor(private readonly endpoints: WebhookEndpointsService) {}
+
+  @Post()
+  @RequireScope('webhooks:write')
+  create(@CurrentPrincipal() p: Principal, @Body() body: unknown) {
+    return this.endpoints.create(p.accountId, body);
+  }
+
+  @Get()
+  @RequireScope('webhooks:read')
+  list(@CurrentPrincipal() p: Principal) {
+    return this.endpoints.list(p.accountId);
+  }
+
+  @Get(':id')
+  @RequireScope('webhooks:read')
+  get(@CurrentPrincipal() p: Principal, @Param('id') id: string) {
+    return this.endpoints.get(p.accountId, id);
+  }
+
+  @Delete(':id')
+  @HttpCode(200)
+  @RequireScope('webhooks:write')
+  remove(@CurrentPrincipal() p: Principal, @Param('id') id: string) {
+    return this.endpoints.remove(p.accountId, id);
+  }
+
+  @Get(':id/deliveries')
+  @RequireScope('webhooks:read')
+  deliveries(@CurrentPrincipal() p: Principal, @Param('id') id: string, @Query() q: Record<string, unknown>) {
+    return this.endpoints.deliveries(p.accountId, id, q);
+  }
+}

@@ -1,0 +1,87 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { z } from 'zod';
+import { DomainError, WEBHOOK_EVENT_TYPES, isId, newId, streams, type WebhookEndpointView } from '@upscaler/contracts';
+import {
+  toDeliveryAttemptViews,
+  toWebhookEndpointView,
+  webhookEndpointDecider,
+  type DeliveryState,
+  type WebhookEndpointState,
+} from '@upscaler/domain';
+import { handleCommand } from '@upscaler/eventstore';
+import { generateWebhookSecret } from '@upscaler/net';
+import { RUNTIME, type Runtime } from '@upscaler/runtime';
+import { parseBody } from '../http/parse-body';
+import { assertWebhookUrlAllowed } from './webhook-url.check';
+
+const CreateEndpointBody = z.object({
+  url: z.string().min(1).max(2048),
+  events: z.array(z.enum(WEBHOOK_EVENT_TYPES)).min(1).optional(),
+  description: z.string().max(500).optional(),
+});
+
+/** Webhook endpoints (DESIGN 6): `webhook-…` streams, secrets `whsec_…` shown once. */
+@Injectable()
+export class WebhookEndpointsService {
+  constructor(@Inject(RUNTIME) private readonly rt: Runtime) {}
+
+  async create(accountId: string, body: unknown): Promise<WebhookEndpointView> {
+    const input = parseBody(CreateEndpointBody, body);
+    // Same SSRF rules as image URLs: https only, and no private address when it resolves now.
+    await assertWebhookUrlAllowed(input.url, { allowPrivateNetworks: this.rt.config.allowPrivateNetworks });
+    const endpointId = newId('we');
+    const secret = generateWebhookSecret();
+    const { newState, newEvents } = await handleCommand(this.rt.store, streams.webhookEndpoint(endpointId), webhookEndpointDecider, {
+      type: 'CreateWebhookEndpoint',
+      data: {
+        endpointId,
+        accountId,
+        url: input.url,
+        events: input.events ? [...new Set(input.events)] : [...WEBHOOK_EVENT_TYPES],
+        description: input.description ?? null,
+        secret,
+        now: this.rt.clock.now().toISOString(),
+      },
+    });
+    await this.rt.projector.apply(newEvents);
+    return { ...toWebhookEndpointView(newState as WebhookEndpointState), secret };
+  }
+
+  async list(accountId: string) {
+    const rows = await this.rt.readModels.all<WebhookEndpointState>('webhook', { accountId });
+    return { object: 'list' as const, data: rows.map((r) => toWebhookEndpointView(r.state)), has_more: false, next_cursor: null };
+  }
+
+  async get(accountId: string, endpointId: string): Promise<WebhookEndpointView> {
+    return toWebhookEndpointView(await this.load(accountId, endpointId));
+  }
+
+  async remove(accountId: string, endpointId: string): Promise<WebhookEndpointView> {
+    await this.load(accountId, endpointId);
+    const { newState, newEvents } = await handleCommand(this.rt.store, streams.webhookEndpoint(endpointId), webhookEndpointDecider, {
+      type: 'DisableWebhookEndpoint',
+      data: { reason: 'deleted', now: this.rt.clock.now().toISOString() },
+    });
+    await this.rt.projector.apply(newEvents);
+    return toWebhookEndpointView(newState as WebhookEndpointState);
+  }
+
+  /** Every attempt of every delivery to this endpoint, newest first. */
+  async deliveries(accountId: string, endpointId: string, q: { limit?: unknown }) {
+    await this.load(accountId, endpointId);
+    const limit = q.limit === undefined ? 50 : Number(q.limit);
+    if (!Number.isInteger(limit) || limit < 1 || limit > 100) {
+      throw new DomainError('invalid_request', 'limit must be an integer from 1 to 100.');
+    }
+    const rows = await this.rt.readModels.page<DeliveryState>('delivery', { parentId: endpointId, limit });
+    const data = rows.items.flatMap((r) => toDeliveryAttemptViews(r.state));
+    return { object: 'list' as const, data, has_more: rows.hasMore, next_cursor: null };
+  }
+
+  private async load(accountId: string, endpointId: string): Promise<WebhookEndpointState> {
+    if (!isId(endpointId, 'we')) throw new DomainError('not_found', 'No webhook endpoint with that id.');
+    const row = await this.rt.readModels.byStream<WebhookEndpointState>(streams.webhookEndpoint(endpointId));
+    if (!row || row.accountId !== accountId) throw new DomainError('not_found', 'No webhook endpoint with that id.');
+    return row.state;
+  }
+}

@@ -1,0 +1,48 @@
+import { Inject, Injectable, OnApplicationBootstrap } from '@nestjs/common';
+import {
+  BillingReserveRequestSchema,
+  DomainError,
+  streams,
+  type BillingReserveReply,
+} from '@upscaler/contracts';
+import { ledgerDecider, type LedgerState } from '@upscaler/domain';
+import { handleCommand } from '@upscaler/eventstore';
+import { TOPICS } from '@upscaler/messaging';
+import { RUNTIME, type Runtime } from '@upscaler/runtime';
+
+/**
+ * Answers `upscale.billing.reserve.v1` (DESIGN 2): reserve a job's credits on the account's ledger
+ * stream. Optimistic concurrency on the stream means concurrent submits can never overdraw it.
+ * Idempotent per job: asking twice reserves once.
+ */
+@Injectable()
+export class ReserveResponder implements OnApplicationBootstrap {
+  constructor(@Inject(RUNTIME) private readonly rt: Runtime) {}
+
+  async onApplicationBootstrap(): Promise<void> {
+    await this.rt.transport.reply(TOPICS.billingReserve, (payload: unknown) => this.reserve(payload));
+  }
+
+  async reserve(payload: unknown): Promise<BillingReserveReply> {
+    const req = BillingReserveRequestSchema.parse(payload);
+    const stream = streams.account(req.accountId);
+    try {
+      const { newState } = await handleCommand(
+        this.rt.store,
+        stream,
+        ledgerDecider,
+        { type: 'ReserveCredits', data: { jobId: req.jobId, amount: req.amount, now: this.rt.clock.now().toISOString() } },
+        { retries: 20 },
+      );
+      return { ok: true, available: (newState as LedgerState).available };
+    } catch (e) {
+      if (e instanceof DomainError && e.code === 'insufficient_credits') {
+        return { ok: false, code: 'insufficient_credits', message: e.message };
+      }
+      if (e instanceof DomainError && e.code === 'not_found') {
+        return { ok: false, code: 'account_not_found', message: e.message };
+      }
+      throw e;
+    }
+  }
+}

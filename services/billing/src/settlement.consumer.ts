@@ -1,0 +1,54 @@
+import { Inject, Injectable, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { streams, type JobQueuedData, type StoredEvent } from '@upscaler/contracts';
+import { ledgerDecider } from '@upscaler/domain';
+import { handleCommand } from '@upscaler/eventstore';
+import type { RunningSubscription } from '@upscaler/messaging';
+import { RUNTIME, type Runtime } from '@upscaler/runtime';
+
+/**
+ * Exactly one of charge/refund follows every reservation (DESIGN 2): charge on JobSucceeded, refund
+ * on JobFailed or JobCancelled. Idempotent: the ledger decider ignores a second settlement, so a
+ * redelivered or replayed event changes nothing.
+ */
+@Injectable()
+export class SettlementConsumer implements OnApplicationBootstrap, OnApplicationShutdown {
+  private sub: RunningSubscription | undefined;
+
+  constructor(@Inject(RUNTIME) private readonly rt: Runtime) {}
+
+  async onApplicationBootstrap(): Promise<void> {
+    this.sub = await this.rt.transport.subscribe({
+      consumer: 'billing-settlement',
+      categories: ['job'],
+      handle: (e) => this.handle(e),
+    });
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.sub?.stop();
+  }
+
+  async handle(event: StoredEvent): Promise<void> {
+    const settlement =
+      event.type === 'JobSucceeded'
+        ? ({ type: 'ChargeCredits' } as const)
+        : event.type === 'JobFailed'
+          ? ({ type: 'RefundCredits', reason: 'failed' } as const)
+          : event.type === 'JobCancelled'
+            ? ({ type: 'RefundCredits', reason: 'cancelled' } as const)
+            : undefined;
+    if (!settlement) return;
+    const first = (await this.rt.store.readStream(event.streamId))[0];
+    const queued = first?.data as JobQueuedData | undefined;
+    if (!queued) return;
+    const now = this.rt.clock.now().toISOString();
+    const command =
+      settlement.type === 'ChargeCredits'
+        ? { type: 'ChargeCredits' as const, data: { jobId: queued.jobId, now } }
+        : { type: 'RefundCredits' as const, data: { jobId: queued.jobId, reason: settlement.reason, now } };
+    const { newEvents } = await handleCommand(this.rt.store, streams.account(queued.accountId), ledgerDecider, command, {
+      retries: 20,
+    });
+    await this.rt.projector.apply(newEvents);
+  }
+}

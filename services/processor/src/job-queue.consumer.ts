@@ -1,0 +1,56 @@
+import { Inject, Injectable, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import type { JobQueuedData, StoredEvent } from '@upscaler/contracts';
+import type { RunningSubscription } from '@upscaler/messaging';
+import { RUNTIME, type Runtime } from '@upscaler/runtime';
+import { JobRunner } from './job.runner';
+
+/**
+ * The queue is the job event log itself: JobQueued and JobRequeued events, consumed in order by the
+ * `processor` consumer group (one job at a time per process: the engine uses every core). The
+ * checkpoint only moves past a job once it is handled, so a crash re-delivers it.
+ */
+@Injectable()
+export class JobQueueConsumer implements OnApplicationBootstrap, OnApplicationShutdown {
+  private sub: RunningSubscription | undefined;
+  private timer: NodeJS.Timeout | undefined;
+  private stopping = false;
+
+  constructor(
+    @Inject(RUNTIME) private readonly rt: Runtime,
+    private readonly runner: JobRunner,
+  ) {}
+
+  async onApplicationBootstrap(): Promise<void> {
+    this.sub = await this.rt.transport.subscribe({
+      consumer: 'processor',
+      categories: ['job'],
+      handle: (e) => this.handle(e),
+    });
+    this.timer = setInterval(() => {
+      if (this.stopping) return;
+      void this.runner.requeueDue().catch((err) => this.rt.logger.error({ err }, 'requeue sweep failed'));
+    }, 500);
+    this.timer.unref();
+  }
+
+  async handle(event: StoredEvent): Promise<void> {
+    if (this.stopping) throw new Error('processor is shutting down');
+    if (event.type !== 'JobQueued' && event.type !== 'JobRequeued') return;
+    const jobId = (event.data as Pick<JobQueuedData, 'jobId'>).jobId;
+    const outcome = await this.runner.run(jobId);
+    this.rt.logger.info({ jobId, outcome, worker: this.runner.workerId }, 'job handled');
+  }
+
+  /** SIGTERM: stop taking work; let the running job finish within the grace period, else hand it back. */
+  async onApplicationShutdown(): Promise<void> {
+    this.stopping = true;
+    if (this.timer) clearInterval(this.timer);
+    const grace = this.rt.config.shutdownGraceMs;
+    const handBackTimer = setTimeout(() => this.runner.handBack(), grace);
+    try {
+      await this.sub?.stop();
+    } finally {
+      clearTimeout(handBackTimer);
+    }
+  }
+}

@@ -1,0 +1,78 @@
+import { Inject, Injectable, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { createHash } from 'node:crypto';
+import { streams, type StoredEvent, type WebhookPayload } from '@upscaler/contracts';
+import {
+  deliveryDecider,
+  jobDecider,
+  toJobView,
+  webhookEventTypeFor,
+  type JobState,
+  type WebhookEndpointState,
+} from '@upscaler/domain';
+import { handleCommand, WrongExpectedVersionError } from '@upscaler/eventstore';
+import type { RunningSubscription } from '@upscaler/messaging';
+import { RUNTIME, type Runtime } from '@upscaler/runtime';
+
+/**
+ * When a job reaches a final state, schedules one delivery per enabled endpoint of its account that
+ * subscribed to the event type. The delivery id is derived from (endpoint, job, type), and its stream
+ * must not exist yet, so a redelivered job event schedules nothing twice.
+ */
+@Injectable()
+export class DeliveryScheduler implements OnApplicationBootstrap, OnApplicationShutdown {
+  private sub: RunningSubscription | undefined;
+
+  constructor(@Inject(RUNTIME) private readonly rt: Runtime) {}
+
+  async onApplicationBootstrap(): Promise<void> {
+    this.sub = await this.rt.transport.subscribe({
+      consumer: 'webhooks-scheduler',
+      categories: ['job'],
+      handle: (e) => this.handle(e),
+    });
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.sub?.stop();
+  }
+
+  async handle(event: StoredEvent): Promise<void> {
+    const type = webhookEventTypeFor(event.type);
+    if (!type) return;
+    const jobEvents = (await this.rt.store.readStream(event.streamId)).filter((e) => e.version <= event.version);
+    const job = jobEvents.reduce((s, e) => jobDecider.evolve(s, e as never), jobDecider.initialState()) as JobState;
+    if (!job.job) return;
+    const endpoints = await this.rt.readModels.all<WebhookEndpointState>('webhook', { accountId: job.job.accountId });
+    const payload: WebhookPayload = { type, timestamp: event.createdAt, data: toJobView(job) };
+    const body = JSON.stringify(payload);
+    for (const row of endpoints) {
+      const ep = row.state;
+      if (ep.status !== 'enabled' || !ep.events.includes(type)) continue;
+      const deliveryId = `dlv_${createHash('sha256').update(`${ep.endpointId}|${job.job.jobId}|${type}`).digest('hex').slice(0, 32)}`;
+      try {
+        const { newEvents } = await handleCommand(
+          this.rt.store,
+          streams.delivery(deliveryId),
+          deliveryDecider,
+          {
+            type: 'ScheduleDelivery',
+            data: {
+              deliveryId,
+              endpointId: ep.endpointId,
+              accountId: ep.accountId,
+              eventType: type,
+              jobId: job.job.jobId,
+              body,
+              now: this.rt.clock.now().toISOString(),
+            },
+          },
+          { retries: 0, expected: 'no_stream' },
+        );
+        await this.rt.projector.apply(newEvents);
+      } catch (e) {
+        if (e instanceof WrongExpectedVersionError) continue; // scheduled before: nothing to do
+        throw e;
+      }
+    }
+  }
+}

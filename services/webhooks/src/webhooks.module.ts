@@ -1,0 +1,7 @@
+import { Module } from '@nestjs/common';
+import { DeliveryScheduler } from './delivery.scheduler';
+import { DeliveryWorker } from './delivery.worker';
+
+/** Signed webhook deliveries with retries (DESIGN 1, 6). */
+@Module({ providers: [DeliveryScheduler, DeliveryWorker] })
+export class WebhooksModule {}
