@@ -1,0 +1,78 @@
+{{/* Names and labels. */}}
+{{- define "upscaler.name" -}}
+{{- default .Chart.Name .Values.nameOverride | trunc 63 | trimSuffix "-" -}}
+{{- end -}}
+
+{{- define "upscaler.fullname" -}}
+{{- if .Values.fullnameOverride -}}
+{{- .Values.fullnameOverride | trunc 63 | trimSuffix "-" -}}
+{{- else -}}
+{{- $name := default .Chart.Name .Values.nameOverride -}}
+{{- if contains $name .Release.Name -}}
+{{- .Release.Name | trunc 63 | trimSuffix "-" -}}
+{{- else -}}
+{{- printf "%s-%s" .Release.Name $name | trunc 63 | trimSuffix "-" -}}
+{{- end -}}
+{{- end -}}
+{{- end -}}
+
+{{/* Full name of one component: <release>-<chart>-<component>. Call with (dict "root" $ "component" "api"). */}}
+{{- define "upscaler.componentName" -}}
+{{- printf "%s-%s" (include "upscaler.fullname" .root) .component | trunc 63 | trimSuffix "-" -}}
+{{- end -}}
+
+{{- define "upscaler.serviceAccountName" -}}
+{{- if .Values.serviceAccount.create -}}
+{{- default (include "upscaler.fullname" .) .Values.serviceAccount.name -}}
+{{- else -}}
+{{- default "default" .Values.serviceAccount.name -}}
+{{- end -}}
+{{- end -}}
+
+{{- define "upscaler.labels" -}}
+{{- if not .Values.managedBy }}
+helm.sh/chart: {{ printf "%s-%s" .Chart.Name .Chart.Version | replace "+" "_" | trunc 63 | trimSuffix "-" }}
+{{- end }}
+app.kubernetes.io/name: {{ include "upscaler.name" . }}
+app.kubernetes.io/instance: {{ .Release.Name }}
+app.kubernetes.io/version: {{ .Chart.AppVersion | quote }}
+app.kubernetes.io/part-of: upscaler
+app.kubernetes.io/managed-by: {{ default .Release.Service .Values.managedBy }}
+{{- with .Values.commonLabels }}
+{{ toYaml . }}
+{{- end }}
+{{- end -}}
+
+{{/* Selector labels of one component; never change them on upgrade (Deployment selectors are immutable). */}}
+{{- define "upscaler.selectorLabels" -}}
+app.kubernetes.io/name: {{ include "upscaler.name" .root }}
+app.kubernetes.io/instance: {{ .root.Release.Name }}
+app.kubernetes.io/component: {{ .component }}
+{{- end -}}
+
+{{- define "upscaler.componentLabels" -}}
+{{ include "upscaler.labels" .root }}
+app.kubernetes.io/component: {{ .component }}
+{{- end -}}
+
+{{- define "upscaler.image" -}}
+{{- $root := .root -}}
+{{- $c := index $root.Values .component -}}
+{{- $repo := $c.image.repository -}}
+{{- if not $repo -}}
+{{- $repo = printf "%s-%s" $root.Values.image.repositoryPrefix .component -}}
+{{- if $root.Values.image.registry -}}
+{{- $repo = printf "%s/%s" $root.Values.image.registry $repo -}}
+{{- end -}}
+{{- end -}}
+{{- printf "%s:%s" $repo (default (default $root.Chart.AppVersion $root.Values.image.tag) $c.image.tag) -}}
+{{- end -}}
+
+{{/* One environment variable read from a referenced Secret. */}}
+{{- define "upscaler.secretEnv" -}}
+- name: {{ .name }}
+  valueFrom:
+    secretKeyRef:
+      name: {{ .ref.existingSecret }}
+      key: {{ .ref.key }}
+{{- end -}}
