@@ -1,0 +1,72 @@
+import {
+  apiKeyDecider,
+  deliveryDecider,
+  jobDecider,
+  webhookEndpointDecider,
+  type ApiKeyState,
+  type DeliveryState,
+  type JobState,
+  type WebhookEndpointState,
+} from '@upscaler/domain';
+import type { ProjectionDef } from './projection-def';
+
+/** Each read model is its stream's own decider state (one fold, no second copy of the rules). */
+export const jobProjection: ProjectionDef<JobState> = {
+  category: 'job',
+  initialState: () => jobDecider.initialState(),
+  evolve: (s, e) => jobDecider.evolve(s, e as never),
+  columns: (s) => ({
+    entityId: s.job!.jobId,
+    accountId: s.job!.accountId,
+    status: s.status,
+    // pending jobs re-enter the queue when their backoff is over (docs/job-states.md)
+    nextAt: s.status === 'pending' ? s.retryAt : null,
+    createdAt: s.job!.queuedAt,
+  }),
+};
+
+export const apiKeyProjection: ProjectionDef<ApiKeyState> = {
+  category: 'apikey',
+  initialState: () => apiKeyDecider.initialState(),
+  evolve: (s, e) => apiKeyDecider.evolve(s, e as never),
+  columns: (s) => ({
+    entityId: s.keyId!,
+    accountId: s.accountId,
+    status: s.revokedAt ? 'revoked' : 'active',
+    lookup: s.hash,
+    createdAt: s.createdAt!,
+  }),
+};
+
+export const webhookEndpointProjection: ProjectionDef<WebhookEndpointState> = {
+  category: 'webhook',
+  initialState: () => webhookEndpointDecider.initialState(),
+  evolve: (s, e) => webhookEndpointDecider.evolve(s, e as never),
+  columns: (s) => ({
+    entityId: s.endpointId!,
+    accountId: s.accountId,
+    status: s.status,
+    createdAt: s.createdAt!,
+  }),
+};
+
+export const deliveryProjection: ProjectionDef<DeliveryState> = {
+  category: 'delivery',
+  initialState: () => deliveryDecider.initialState(),
+  evolve: (s, e) => deliveryDecider.evolve(s, e as never),
+  columns: (s) => ({
+    entityId: s.deliveryId!,
+    accountId: s.accountId,
+    parentId: s.endpointId,
+    status: s.status,
+    nextAt: s.nextAttemptAt,
+    createdAt: s.scheduledAt!,
+  }),
+};
+
+export const PROJECTIONS: ProjectionDef[] = [
+  jobProjection,
+  apiKeyProjection,
+  webhookEndpointProjection,
+  deliveryProjection,
+] as ProjectionDef[];

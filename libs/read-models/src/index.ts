@@ -1,0 +1,5 @@
+export * from './projection-def';
+export * from './projector';
+export * from './read-model.repository';
+export * from './definitions';
+export { ReadModels1732200000100 } from './migrations/1732200000100-read-models';

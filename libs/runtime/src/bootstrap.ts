@@ -1,0 +1,76 @@
+import 'reflect-metadata';
+import { Module, type DynamicModule, type Type } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { ConfigError, createLogger, loadConfig, type AppConfig } from '@upscaler/platform';
+import { buildRuntime } from './build-runtime';
+import { configureHttpApp } from './http-app';
+import type { Runtime } from './runtime';
+import { RuntimeModule } from './runtime.module';
+
+export interface ServiceSpec {
+  service: string;
+  modules: Array<Type<unknown> | DynamicModule>;
+  /** Adjust the validated config before anything starts (the standalone fills in its operator token). */
+  prepare?: (config: AppConfig) => Promise<{ config: AppConfig; banner?: string[] }>;
+}
+
+/**
+ * One start-up path for every service entry point (api, billing, processor, webhooks, standalone):
+ * validated config, runtime adapters, Nest app with /health and the service's modules, HTTP on PORT,
+ * graceful shutdown on SIGTERM/SIGINT within UPSCALE_SHUTDOWN_GRACE_MS.
+ */
+export async function runService(spec: ServiceSpec): Promise<void> {
+  let config: AppConfig;
+  try {
+    config = loadConfig();
+  } catch (e) {
+    if (e instanceof ConfigError) {
+      process.stderr.write(`${e.message}\n`);
+      process.exit(2);
+    }
+    throw e;
+  }
+  const logger = createLogger(config.logLevel, spec.service);
+  const prepared = spec.prepare ? await spec.prepare(config) : { config };
+  config = prepared.config;
+  const rt: Runtime = await buildRuntime(config, logger, spec.service);
+
+  @Module({ imports: [RuntimeModule.forRuntime(rt), ...spec.modules] })
+  class ServiceRootModule {}
+
+  const app = await NestFactory.create(ServiceRootModule, { logger: ['error', 'warn'] });
+  configureHttpApp(app, rt);
+  const server = await app.listen(config.port, config.host);
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : config.port;
+  const base = config.publicBaseUrl ?? `http://127.0.0.1:${port}`;
+  logger.info({ service: spec.service, mode: rt.mode, port, baseUrl: `${base}/api/v1` }, 'ready');
+  process.stdout.write(
+    [`\n${spec.service} is running (${rt.mode}).`, `  Base URL:        ${base}/api/v1`, ...(prepared.banner ?? []), ''].join('\n') + '\n',
+  );
+
+  let closing = false;
+  const shutdown = async (signal: string) => {
+    if (closing) return;
+    closing = true;
+    logger.info({ signal }, 'shutting down');
+    const force = setTimeout(() => {
+      logger.error('shutdown took too long; exiting');
+      process.exit(1);
+    }, config.shutdownGraceMs + 15_000);
+    force.unref();
+    try {
+      await app.close();
+      await rt.close();
+    } finally {
+      process.exit(0);
+    }
+  };
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+}
+
+export function exitOnStartFailure(err: unknown): never {
+  process.stderr.write(`Failed to start: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+  process.exit(1);
+}

@@ -1,0 +1,107 @@
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { AppConfig, Logger } from '@upscaler/platform';
+import { createDataSource, loadOrCreateSecret, runMigrations, startEmbeddedPostgres } from '@upscaler/platform';
+import { CheckpointStore, EVENTSTORE_MIGRATIONS, PostgresEventStore } from '@upscaler/eventstore';
+import { InProcessTransport, KafkaTransport, type EventTransport } from '@upscaler/messaging';
+import { LocalFolderStorage, S3Storage, type ObjectStorage, type SignedDownloadHandler } from '@upscaler/storage';
+import { PROJECTIONS, Projector, ReadModelRepository, ReadModels1732200000100 } from '@upscaler/read-models';
+import { systemClock } from './clock';
+import type { Runtime } from './runtime';
+
+/** Every migration of the system, in order (explicit files, never synchronised schemas). */
+export const ALL_MIGRATIONS = [...EVENTSTORE_MIGRATIONS, ReadModels1732200000100];
+
+/**
+ * Builds the adapters from configuration (DESIGN 3): each of Postgres, transport and storage is
+ * embedded unless its distributed setting is present. `service` names the process in logs and
+ * Kafka client ids.
+ */
+export async function buildRuntime(config: AppConfig, logger: Logger, service: string): Promise<Runtime> {
+  const closers: Array<() => Promise<void>> = [];
+  const close = async () => {
+    for (const c of closers.reverse()) await c().catch((err) => logger.error({ err }, 'close failed'));
+  };
+  try {
+    await mkdir(config.dataDir, { recursive: true });
+    let url = config.databaseUrl;
+    if (!url) {
+      const pg = await startEmbeddedPostgres({
+        dataDir: join(config.dataDir, 'postgres'),
+        log: (m) => logger.debug({ component: 'postgres' }, m),
+      });
+      closers.push(() => pg.stop());
+      url = pg.url;
+    }
+    const db = createDataSource(url, ALL_MIGRATIONS);
+    await db.initialize();
+    closers.push(() => db.destroy());
+    await runMigrations(db);
+
+    const store = new PostgresEventStore(db);
+    closers.push(async () => store.close?.());
+    const checkpoints = new CheckpointStore(db);
+    let transport: EventTransport;
+    if (config.kafka) {
+      transport = new KafkaTransport({
+        brokers: config.kafka.brokers,
+        partitions: config.kafka.partitions,
+        clientId: `upscaler-${service}`,
+        store,
+        checkpoints,
+        db,
+        logger,
+      });
+    } else {
+      transport = new InProcessTransport({ store, checkpoints, logger });
+    }
+    closers.push(() => transport.close());
+
+    const publicBaseUrl = config.publicBaseUrl ?? `http://127.0.0.1:${config.port}`;
+    let storage: ObjectStorage;
+    let signedDownloads: SignedDownloadHandler | undefined;
+    if (config.s3) {
+      storage = new S3Storage({ ...config.s3 });
+    } else {
+      const local = new LocalFolderStorage({
+        dir: join(config.dataDir, 'objects'),
+        publicBaseUrl,
+        secret: await loadOrCreateSecret(join(config.dataDir, 'storage-secret')),
+      });
+      storage = local;
+      signedDownloads = local;
+    }
+    await storage.ensureReady();
+
+    const projector = new Projector(db, store, PROJECTIONS);
+    const readModels = new ReadModelRepository(db);
+    const readiness: Runtime['readiness'] = {
+      postgres: async () => {
+        await db.query('SELECT 1');
+      },
+      storage: () => storage.ping(),
+    };
+    const kafkaReady = (transport as { ping?: () => Promise<void> }).ping;
+    if (config.kafka && kafkaReady) readiness.kafka = () => kafkaReady.call(transport);
+
+    return {
+      mode: config.databaseUrl || config.kafka || config.s3 ? 'distributed' : 'embedded',
+      config,
+      logger,
+      clock: systemClock,
+      db,
+      store,
+      transport,
+      storage,
+      signedDownloads,
+      projector,
+      readModels,
+      publicBaseUrl,
+      readiness,
+      close,
+    };
+  } catch (e) {
+    await close();
+    throw e;
+  }
+}

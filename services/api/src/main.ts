@@ -1,0 +1,5 @@
+import { exitOnStartFailure, runService } from '@upscaler/runtime';
+import { ApiModule } from './api.module';
+
+/** Distributed entry point (DESIGN 3): this service alone, configured from the environment. */
+runService({ service: 'api', modules: [ApiModule] }).catch(exitOnStartFailure);

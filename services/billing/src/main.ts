@@ -1,0 +1,5 @@
+import { exitOnStartFailure, runService } from '@upscaler/runtime';
+import { BillingModule } from './billing.module';
+
+/** Distributed entry point (DESIGN 3): this service alone, configured from the environment. */
+runService({ service: 'billing', modules: [BillingModule] }).catch(exitOnStartFailure);

@@ -1,0 +1,5 @@
+import { exitOnStartFailure, runService } from '@upscaler/runtime';
+import { ProcessorModule } from './processor.module';
+
+/** Distributed entry point (DESIGN 3): this service alone, configured from the environment. */
+runService({ service: 'processor', modules: [ProcessorModule] }).catch(exitOnStartFailure);

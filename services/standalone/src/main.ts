@@ -1,0 +1,27 @@
+import { exitOnStartFailure, runService } from '@upscaler/runtime';
+import { ApiModule } from '../../api/src/api.module';
+import { BillingModule } from '../../billing/src/billing.module';
+import { ProcessorModule } from '../../processor/src/processor.module';
+import { WebhooksModule } from '../../webhooks/src/webhooks.module';
+import { resolveOperatorToken } from './operator-token';
+
+/**
+ * `npm start`: the whole service in one process on embedded defaults (DESIGN 3). The standalone is
+ * the composition root: the one place that puts the four services together; they never import
+ * each other.
+ */
+runService({
+  service: 'standalone',
+  modules: [BillingModule, ApiModule, ProcessorModule, WebhooksModule],
+  prepare: async (config) => {
+    const operator = await resolveOperatorToken(config.dataDir, config.operatorToken);
+    return {
+      config: { ...config, operatorToken: operator.token },
+      banner: [
+        `  OpenAPI:         ${config.publicBaseUrl ?? `http://127.0.0.1:${config.port}`}/api/v1/openapi.json`,
+        `  Operator token:  ${operator.file ? `in ${operator.file}` : 'from UPSCALE_OPERATOR_TOKEN'}`,
+        `  Data directory:  ${config.dataDir}`,
+      ],
+    };
+  },
+}).catch(exitOnStartFailure);

@@ -1,0 +1,5 @@
+import { exitOnStartFailure, runService } from '@upscaler/runtime';
+import { WebhooksModule } from './webhooks.module';
+
+/** Distributed entry point (DESIGN 3): this service alone, configured from the environment. */
+runService({ service: 'webhooks', modules: [WebhooksModule] }).catch(exitOnStartFailure);
