@@ -1,0 +1,14 @@
+/**
+ * A seeded PRNG (mulberry32) for property-style tests: the same seed gives the same sequence, so a
+ * failing run can be replayed exactly. Values in [0, 1). Not for anything secret.
+ */
+export function seededRandom(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
