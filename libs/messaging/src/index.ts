@@ -1,1 +1,2 @@
 export * from './transport.port';
+export * from './kafka';

@@ -1,1 +1,2 @@
 export * from './object-storage.port';
+export * from './s3';

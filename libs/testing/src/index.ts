@@ -1,1 +1,5 @@
 export * from './https';
+export * from './kafka';
+export * from './minio';
+export * from './infra-scripts';
+export * from './postgres';

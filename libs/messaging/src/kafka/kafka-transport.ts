@@ -1,0 +1,83 @@
+import type { Admin, Kafka, Producer } from 'kafkajs';
+import type { EventSubscription, EventTransport, RunningSubscription } from '../transport.port';
+import { TOPICS } from '../transport.port';
+import { createKafka, DEFAULT_PARTITIONS, defaultLog, type KafkaConnectionOptions, type TransportLog } from './kafka-options';
+import { KafkaRequestReply } from './kafka-request-reply';
+import { startKafkaSubscription, type ConsumerTuning } from './kafka-subscription';
+import { ensureTopics } from './topics';
+
+export interface KafkaTransportOptions extends KafkaConnectionOptions, ConsumerTuning {
+  kafka?: Kafka;
+}
+
+/**
+ * The distributed transport (DESIGN 3): events arrive from the topics the EventRelay fills,
+ * questions go over request/reply topics. Runs next to an `EventRelay` somewhere in the system.
+ */
+export class KafkaTransport implements EventTransport {
+  private readonly kafka: Kafka;
+  private readonly log: TransportLog;
+  private readonly partitions: number;
+  private readonly subscriptions: RunningSubscription[] = [];
+  private readonly requestReply: KafkaRequestReply;
+  private producerP: Promise<Producer> | null = null;
+  private adminP: Promise<Admin> | null = null;
+
+  constructor(private readonly opts: KafkaTransportOptions) {
+    this.kafka = opts.kafka ?? createKafka(opts);
+    this.log = opts.log ?? defaultLog;
+    this.partitions = opts.partitions ?? DEFAULT_PARTITIONS;
+    this.requestReply = new KafkaRequestReply(this.kafka, () => this.producer(), () => this.admin(), this.partitions, this.log);
+  }
+
+  /** This instance's reply topic (`upscale.replies.<uuid>.v1`). */
+  get replyTopic(): string {
+    return this.requestReply.replyTopic;
+  }
+
+  async subscribe(sub: EventSubscription): Promise<RunningSubscription> {
+    await ensureTopics(await this.admin(), sub.categories.map((c) => TOPICS.events(c)), this.partitions);
+    const running = await startKafkaSubscription(this.kafka, sub, this.opts, this.log);
+    this.subscriptions.push(running);
+    return running;
+  }
+
+  request<TReq, TRes>(topic: string, payload: TReq, timeoutMs: number): Promise<TRes> {
+    return this.requestReply.request<TReq, TRes>(topic, payload, timeoutMs);
+  }
+
+  reply<TReq, TRes>(topic: string, handler: (payload: TReq) => Promise<TRes>): Promise<void> {
+    return this.requestReply.reply(topic, handler);
+  }
+
+  async close(): Promise<void> {
+    await Promise.all(this.subscriptions.map((s) => s.stop().catch(() => undefined)));
+    await this.requestReply.close();
+    if (this.producerP) await (await this.producerP.catch(() => null))?.disconnect().catch(() => undefined);
+    if (this.adminP) await (await this.adminP.catch(() => null))?.disconnect().catch(() => undefined);
+  }
+
+  private producer(): Promise<Producer> {
+    this.producerP ??= (async () => {
+      const producer = this.kafka.producer({ idempotent: true, maxInFlightRequests: 1 });
+      await producer.connect();
+      return producer;
+    })().catch((err) => {
+      this.producerP = null;
+      throw err;
+    });
+    return this.producerP;
+  }
+
+  private admin(): Promise<Admin> {
+    this.adminP ??= (async () => {
+      const admin = this.kafka.admin();
+      await admin.connect();
+      return admin;
+    })().catch((err) => {
+      this.adminP = null;
+      throw err;
+    });
+    return this.adminP;
+  }
+}

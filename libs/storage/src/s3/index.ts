@@ -1,0 +1,2 @@
+export * from './s3-storage';
+export * from './s3-options';

@@ -1,0 +1,52 @@
+import { rm } from 'node:fs/promises';
+import { freeLoopbackPort, INSTALL_TIMEOUT_MS, makeTempDir, runInfraScript } from './infra-scripts';
+
+/**
+ * A real single-node Kafka (KRaft) on loopback for tests (scripts/infra/start-kafka.sh). Fault tests
+ * stop it mid-flow and start it again on the same data and port: topics and offsets survive.
+ */
+export interface TestKafka {
+  /** `['127.0.0.1:<port>']`, the KAFKA_BROKERS of the code under test. */
+  brokers: string[];
+  port: number;
+  dataDir: string;
+  /** Stops the broker (controlled shutdown); `start()` brings it back with the same data. */
+  stop(): Promise<void>;
+  start(): Promise<void>;
+  restart(): Promise<void>;
+  /** Stops the broker and deletes its data. */
+  dispose(): Promise<void>;
+}
+
+/** Fetches the Kafka jars once (cached under ~/.cache/upscaler) and returns the Kafka home folder. */
+export function ensureKafkaInstalled(): Promise<string> {
+  return runInfraScript('install-kafka.sh', [], { timeoutMs: INSTALL_TIMEOUT_MS });
+}
+
+export async function startTestKafka(opts: { partitions?: number } = {}): Promise<TestKafka> {
+  await ensureKafkaInstalled();
+  const dataDir = await makeTempDir('upscaler-kafka-');
+  const port = await freeLoopbackPort();
+  let controllerPort = await freeLoopbackPort();
+  while (controllerPort === port) controllerPort = await freeLoopbackPort();
+  const env = { KAFKA_PARTITIONS: String(opts.partitions ?? 6) };
+  const start = () =>
+    runInfraScript('start-kafka.sh', [dataDir, String(port), String(controllerPort)], { timeoutMs: 180_000, env }).then(() => undefined);
+  const stop = () => runInfraScript('stop-kafka.sh', [dataDir], { timeoutMs: 90_000 }).then(() => undefined);
+  await start();
+  return {
+    brokers: [`127.0.0.1:${port}`],
+    port,
+    dataDir,
+    start,
+    stop,
+    async restart() {
+      await stop();
+      await start();
+    },
+    async dispose() {
+      await stop();
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}

@@ -1,0 +1,47 @@
+import { rm } from 'node:fs/promises';
+import { freeLoopbackPort, INSTALL_TIMEOUT_MS, makeTempDir, runInfraScript } from './infra-scripts';
+
+/** A real MinIO server on loopback for tests (scripts/infra/start-minio.sh). */
+export interface TestMinio {
+  /** `http://127.0.0.1:<port>` */
+  endpoint: string;
+  port: number;
+  consolePort: number;
+  accessKey: string;
+  secretKey: string;
+  dataDir: string;
+  stop(): Promise<void>;
+  /** Stops the server and deletes its data. */
+  dispose(): Promise<void>;
+}
+
+/** Builds MinIO once (cached; the first build takes minutes) and returns the binary's path. */
+export function ensureMinioInstalled(): Promise<string> {
+  return runInfraScript('install-minio.sh', [], { timeoutMs: INSTALL_TIMEOUT_MS });
+}
+
+export async function startTestMinio(): Promise<TestMinio> {
+  await ensureMinioInstalled();
+  const dataDir = await makeTempDir('upscaler-minio-');
+  const port = await freeLoopbackPort();
+  let consolePort = await freeLoopbackPort();
+  while (consolePort === port) consolePort = await freeLoopbackPort();
+  const accessKey = 'upscaler-test';
+  const secretKey = 'upscaler-test-secret';
+  const env = { MINIO_ROOT_USER: accessKey, MINIO_ROOT_PASSWORD: secretKey };
+  await runInfraScript('start-minio.sh', [dataDir, String(port), String(consolePort)], { timeoutMs: 120_000, env });
+  const stop = () => runInfraScript('stop-minio.sh', [dataDir], { timeoutMs: 60_000 }).then(() => undefined);
+  return {
+    endpoint: `http://127.0.0.1:${port}`,
+    port,
+    consolePort,
+    accessKey,
+    secretKey,
+    dataDir,
+    stop,
+    async dispose() {
+      await stop();
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
