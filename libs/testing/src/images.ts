@@ -1,0 +1,28 @@
+import sharp from 'sharp';
+
+/** Small deterministic test images, made in the test (STYLE.md). */
+export async function gradientImage(
+  width: number,
+  height: number,
+  format: 'png' | 'jpeg' | 'webp' | 'avif' = 'png',
+  opts: { alpha?: boolean; gray?: boolean } = {},
+): Promise<Buffer> {
+  const channels = opts.gray ? 1 : opts.alpha ? 4 : 3;
+  const raw = Buffer.alloc(width * height * channels);
+  for (let y = 0; y < height; y++) {
+    for (let x = 0; x < width; x++) {
+      const i = (y * width + x) * channels;
+      raw[i] = (x * 255) / Math.max(1, width - 1);
+      if (channels >= 3) {
+        raw[i + 1] = (y * 255) / Math.max(1, height - 1);
+        raw[i + 2] = ((x + y) * 7) % 256;
+      }
+      if (channels === 4) raw[i + 3] = x < width / 2 ? 255 : 128;
+    }
+  }
+  const img = sharp(raw, { raw: { width, height, channels: channels as 1 | 3 | 4 } });
+  if (format === 'png') return img.png().toBuffer();
+  if (format === 'jpeg') return img.jpeg({ quality: 90 }).toBuffer();
+  if (format === 'webp') return img.webp({ quality: 90 }).toBuffer();
+  return img.avif({ quality: 60, effort: 2 }).toBuffer();
+}

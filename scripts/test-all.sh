@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# The README's test command (`npm test`): builds, then runs every tier — unit, integration (real
+# Postgres, Kafka, MinIO started from packages by the tests), end-to-end (real HTTP against started
+# services) — and the offline deployment validation. Prints one closing line "N passed, N failed".
+set -uo pipefail
+cd "$(dirname "$0")/.."
+export ONNXRUNTIME_NODE_INSTALL=skip
+results=$(mktemp -d)
+status=0
+
+step() { printf '\n=== %s ===\n' "$*"; }
+
+step "build"
+npm run -s build || { echo "build failed"; exit 1; }
+# the converted networks are made by postinstall; make sure they exist (idempotent, cached)
+node scripts/postinstall.js || { echo "model conversion failed"; exit 1; }
+
+run_tier() {
+  local name=$1; shift
+  step "$name"
+  npx jest --selectProjects "$name" --passWithNoTests --json --outputFile="$results/$name.json" "$@" || status=1
+}
+
+run_tier unit
+run_tier integration --runInBand
+run_tier e2e --runInBand
+
+if [ -x scripts/deploy/validate.sh ] && [ "${SKIP_DEPLOY_VALIDATION:-}" != "1" ]; then
+  step "deploy validation"
+  if bash scripts/deploy/validate.sh; then echo '{"numPassedTests":1,"numFailedTests":0}' > "$results/deploy.json"
+  else echo '{"numPassedTests":0,"numFailedTests":1}' > "$results/deploy.json"; status=1; fi
+fi
+
+node -e '
+const fs = require("fs"); const dir = process.argv[1];
+let p = 0, f = 0;
+for (const file of fs.readdirSync(dir)) {
+  try { const r = JSON.parse(fs.readFileSync(dir + "/" + file, "utf8")); p += r.numPassedTests || 0; f += r.numFailedTests || 0; }
+  catch { f += 1; }
+}
+console.log(`\n${p} passed, ${f} failed`);
+' "$results"
+exit $status
