@@ -1,0 +1,11 @@
+import type { ApiKeyCreatedData } from '@upscaler/contracts';
+
+export interface ApiKeyState {
+  status: 'none' | 'active' | 'revoked';
+  key: ApiKeyCreatedData | null;
+  revokedAt: string | null;
+}
+
+export function initialApiKeyState(): ApiKeyState {
+  return { status: 'none', key: null, revokedAt: null };
+}
