@@ -45,7 +45,9 @@ export function openGuardedRequest(target: HttpsTarget, opts: GuardedRequestOpti
       signal: opts.signal,
     });
     req.once('response', resolve);
-    req.once('error', reject);
+    // `on`, not `once`: a late second error (bytes after a complete answer, abort after settle)
+    // must find a listener rather than crash the process.
+    req.on('error', reject);
     req.end(opts.body);
   });
 }

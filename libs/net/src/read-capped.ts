@@ -40,7 +40,7 @@ export function readCapped(res: IncomingMessage, maxBytes: number, onOver: 'reje
       chunks.push(chunk);
     });
     res.once('end', () => settle(() => resolve(Buffer.concat(chunks, total))));
-    res.once('error', (err) => settle(() => reject(err)));
+    res.on('error', (err) => settle(() => reject(err)));
     res.once('close', () => {
       // closed before 'end': the peer cut the body short (or we were aborted)
       settle(() => reject(Object.assign(new Error('connection closed before the body was complete'), { code: 'ECONNRESET' })));

@@ -67,21 +67,30 @@ export async function createTestCa(): Promise<TestCa> {
   };
 }
 
+export interface ListenOptions {
+  /** loopback address to listen on: 127.0.0.1 (default) or ::1 (the certificate covers both) */
+  host?: '127.0.0.1' | '::1';
+}
+
 export interface TestServer {
-  /** `https://127.0.0.1:<port>` (no trailing slash) */
+  /** `https://127.0.0.1:<port>` or `https://[::1]:<port>` (no trailing slash) */
   url: string;
   port: number;
+  /** TCP connections accepted so far: 0 proves a refused request never reached the server */
+  connections(): number;
   /** stops listening and destroys open connections */
   close(): Promise<void>;
 }
 
-/** An HTTPS server on 127.0.0.1, random port, serving `handler` with the test CA's certificate. */
+/** An HTTPS server on loopback, random port, serving `handler` with the test CA's certificate. */
 export async function startHttpsServer(
   handler: (req: IncomingMessage, res: ServerResponse) => void,
   certs: Pick<TestCa, 'cert' | 'key'>,
+  opts: ListenOptions = {},
 ): Promise<TestServer> {
   const server = createHttpsServer({ cert: certs.cert, key: certs.key }, handler);
-  return listen(server, () => server.closeAllConnections());
+  const sockets = trackSockets(server);
+  return listen(server, sockets, opts.host ?? '127.0.0.1');
 }
 
 /**
@@ -91,14 +100,26 @@ export async function startHttpsServer(
 export async function startTlsServer(
   onSocket: (socket: TLSSocket) => void,
   certs: Pick<TestCa, 'cert' | 'key'>,
+  opts: ListenOptions = {},
 ): Promise<TestServer> {
-  const sockets = new Set<Socket>();
   const server = createTlsServer({ cert: certs.cert, key: certs.key }, onSocket);
+  const sockets = trackSockets(server);
+  return listen(server, sockets, opts.host ?? '127.0.0.1');
+}
+
+interface SocketTracker {
+  accepted: number;
+  open: Set<Socket>;
+}
+
+function trackSockets(server: { on(event: 'connection', cb: (s: Socket) => void): unknown }): SocketTracker {
+  const tracker: SocketTracker = { accepted: 0, open: new Set() };
   server.on('connection', (s: Socket) => {
-    sockets.add(s);
-    s.on('close', () => sockets.delete(s));
+    tracker.accepted += 1;
+    tracker.open.add(s);
+    s.on('close', () => tracker.open.delete(s));
   });
-  return listen(server, () => sockets.forEach((s) => s.destroy()));
+  return tracker;
 }
 
 interface Listenable {
@@ -108,18 +129,19 @@ interface Listenable {
   once(event: 'error', cb: (err: Error) => void): unknown;
 }
 
-function listen(server: Listenable, dropConnections: () => void): Promise<TestServer> {
+function listen(server: Listenable, sockets: SocketTracker, host: string): Promise<TestServer> {
   return new Promise((resolve, reject) => {
     server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
+    server.listen(0, host, () => {
       const { port } = server.address() as AddressInfo;
       resolve({
-        url: `https://127.0.0.1:${port}`,
+        url: host.includes(':') ? `https://[${host}]:${port}` : `https://${host}:${port}`,
         port,
+        connections: () => sockets.accepted,
         close: () =>
           new Promise<void>((done) => {
             server.close(() => done());
-            dropConnections();
+            sockets.open.forEach((s) => s.destroy());
           }),
       });
     });
