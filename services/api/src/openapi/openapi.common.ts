@@ -1,0 +1,101 @@
+import { ERROR_CODES, errorBody, type ErrorCode, type Scope } from '@upscaler/contracts';
+
+/**
+ * Building blocks shared by every path of the OpenAPI document: security requirements, the
+ * rate-limit headers (spec 8) and error responses ({ error: { code, message } }, spec 7) whose
+ * `code` is narrowed to exactly the codes that route can answer with.
+ */
+
+export type Json = Record<string, unknown>;
+
+export const ref = (name: string): Json => ({ $ref: `#/components/schemas/${name}` });
+export const paramRef = (name: string): Json => ({ $ref: `#/components/parameters/${name}` });
+
+/** Bearer `usk_` key; OpenAPI 3.1 lets non-OAuth requirements name the roles (here: scopes) they need. */
+export const apiKeySecurity = (scope?: Scope): Json[] => [{ apiKey: scope ? [scope] : [] }];
+export const operatorSecurity: Json[] = [{ operatorToken: [] }];
+
+/**
+ * Whether a response carries the X-RateLimit-* headers. `always`: the request passed the API-key
+ * check, which counts it (ApiKeyGuard) before anything else can fail. `maybe`: the answer can also
+ * come from a step that runs before the key check (JSON body parsing, an unexpected error).
+ * `never`: no API key is involved (401, operator API, signed files, health).
+ */
+export type RateLimitHeaders = 'always' | 'maybe' | 'never';
+
+export function headersFor(rateLimit: RateLimitHeaders, extra: Json = {}): Json {
+  const h: Json = { 'X-Request-Id': { $ref: '#/components/headers/X-Request-Id' } };
+  if (rateLimit !== 'never') {
+    const required = rateLimit === 'always';
+    for (const name of ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset']) {
+      h[name] = required ? { $ref: `#/components/headers/${name}` } : { ...rateLimitHeader(name), required: false };
+    }
+  }
+  return { ...h, ...extra };
+}
+
+const RATE_LIMIT_HEADERS: Record<string, { description: string }> = {
+  'X-RateLimit-Limit': { description: 'Requests allowed per one-minute window for this API key (60 by default; a key may have its own rate_limit_per_minute).' },
+  'X-RateLimit-Remaining': { description: 'Requests left in the current window, after this one (never below 0).' },
+  'X-RateLimit-Reset': { description: 'When the current window ends, as Unix time in seconds. Windows are fixed, aligned to the minute.' },
+};
+
+export function rateLimitHeader(name: string): Json {
+  return { description: RATE_LIMIT_HEADERS[name].description, required: true, schema: { type: 'integer', minimum: 0 } };
+}
+
+/** The response of one success status, with a JSON body. */
+export function jsonResponse(description: string, schema: Json, rateLimit: RateLimitHeaders, extraHeaders: Json = {}): Json {
+  return {
+    description,
+    headers: headersFor(rateLimit, extraHeaders),
+    content: { 'application/json': { schema } },
+  };
+}
+
+/**
+ * An error response of one HTTP status: the Error schema with `code` narrowed to `codes`, and one
+ * example per code. Every code must have that status in errors.ts.
+ */
+export function errorResponse(status: number, codes: ErrorCode[], rateLimit: RateLimitHeaders, note?: string): Json {
+  for (const c of codes) {
+    if (ERROR_CODES[c].status !== status) throw new Error(`OpenAPI: ${c} is ${ERROR_CODES[c].status}, not ${status}`);
+  }
+  const lines = codes.map((c) => `- \`${c}\`: ${ERROR_CODES[c].message}`);
+  const extra: Json = status === 429 ? { 'Retry-After': { $ref: '#/components/headers/Retry-After' } } : {};
+  return {
+    description: [note, ...lines].filter(Boolean).join('\n'),
+    headers: headersFor(rateLimit, extra),
+    content: {
+      'application/json': {
+        schema: {
+          allOf: [ref('Error')],
+          properties: { error: { properties: { code: { enum: codes } } } },
+        },
+        examples: Object.fromEntries(codes.map((c) => [c, { value: errorBody(c) }])),
+      },
+    },
+  };
+}
+
+/**
+ * The errors every route behind ApiKeyGuard can answer with: 401 before the key is known (no
+ * rate-limit headers), 429 once the key's window is full, 403 when the key lacks the route's scope
+ * (checked after the rate limit, so it carries the headers), 500 on an unexpected failure.
+ */
+export function keyedErrors(opts: { scoped: boolean }): Json {
+  return {
+    '401': errorResponse(401, ['unauthorized'], 'never', 'Missing, malformed, unknown or revoked API key.'),
+    ...(opts.scoped ? { '403': errorResponse(403, ['forbidden'], 'always', 'The API key lacks the scope this route requires.') } : {}),
+    '429': errorResponse(429, ['rate_limited'], 'always', 'The key used up its window; wait for Retry-After seconds.'),
+    '500': errorResponse(500, ['internal_error'], 'maybe'),
+  };
+}
+
+/** The errors of every operator route: a missing or wrong operator token, and unexpected failures. */
+export function operatorErrors(): Json {
+  return {
+    '401': errorResponse(401, ['unauthorized'], 'never', 'Missing or invalid operator token (UPSCALE_OPERATOR_TOKEN, or none configured).'),
+    '500': errorResponse(500, ['internal_error'], 'never'),
+  };
+}

@@ -1,0 +1,209 @@
+import { JOB_STATUSES, MAX_UPLOAD_BYTES, OUTPUT_FORMATS, QUALITY_TIERS, SIGNED_URL_TTL_SECONDS, TARGETS } from '@upscaler/contracts';
+import {
+  apiKeySecurity,
+  errorResponse,
+  headersFor,
+  jsonResponse,
+  keyedErrors,
+  paramRef,
+  ref,
+  type Json,
+} from './openapi.common';
+
+/** Spec 4: the job endpoints (jobs.controller.ts). */
+
+const optional = (values: readonly string[], description: string): Json => ({
+  type: ['string', 'null'],
+  enum: [...values, null],
+  description: `${description} null or an empty string means the default.`,
+});
+
+const submitFields: Record<string, Json> = {
+  target: { ...optional(TARGETS, 'Output size: 2k (2x, 3 credits), 3k (3x, 6 credits), 4k (4x, 9 credits). Default 2k.'), default: '2k' },
+  format: { ...optional(OUTPUT_FORMATS, 'Output format. Default png.'), default: 'png' },
+  quality: optional(QUALITY_TIERS, 'Additive field: quality tier (which network runs). Default: see docs/engine.md.'),
+  filename: { type: ['string', 'null'], maxLength: 255, description: 'Display name for the job (path components and control characters are removed).' },
+};
+
+const noStore = { 'Cache-Control': { description: 'Always `no-store`: every call returns a fresh link.', schema: { type: 'string', const: 'no-store' } } };
+
+export const jobPaths: Record<string, Json> = {
+  '/api/v1/upscale': {
+    post: {
+      operationId: 'createJob',
+      tags: ['Jobs'],
+      summary: 'Create an upscaling job',
+      description:
+        'Answers at once with a queued job; processing happens in the background (spec 4.1). The image is ' +
+        'a multipart file, or an HTTPS URL in a JSON body that the service fetches (SSRF-guarded, at most ' +
+        `${MAX_UPLOAD_BYTES} bytes, 20 s). The format is detected from the bytes. Credits of the target actually used ` +
+        'are reserved; when the engine refuses the requested target for this image, the largest accepted one is used.\n\n' +
+        'Idempotency-Key: a repeat of an earlier key by the same account with the same parameters and image answers ' +
+        '200 with the original job (full view) and creates or charges nothing; with different parameters it answers ' +
+        '400 idempotency_key_reused. Keys are kept indefinitely (at least 24 h). Two concurrent requests with one key create one job.',
+      security: apiKeySecurity('jobs:write'),
+      parameters: [paramRef('IdempotencyKey')],
+      requestBody: {
+        required: true,
+        content: {
+          'multipart/form-data': {
+            schema: {
+              type: 'object',
+              required: ['image'],
+              properties: {
+                image: {
+                  type: 'string',
+                  contentMediaType: 'application/octet-stream',
+                  description: `The image file: JPEG, PNG, WebP or AVIF, at most ${MAX_UPLOAD_BYTES} bytes (10 MB).`,
+                },
+                ...submitFields,
+              },
+            },
+            encoding: { image: { contentType: 'image/jpeg, image/png, image/webp, image/avif, application/octet-stream' } },
+          },
+          'application/json': {
+            schema: {
+              type: 'object',
+              required: ['image_url'],
+              properties: {
+                image_url: {
+                  type: 'string',
+                  format: 'uri',
+                  pattern: '^https://',
+                  description: 'Publicly reachable HTTPS URL of the image (no credentials in the URL; private, loopback and link-local addresses are refused).',
+                },
+                ...submitFields,
+              },
+            },
+            examples: { url: { value: { image_url: 'https://example.com/cat.jpg', target: '4k', format: 'webp' } } },
+          },
+        },
+      },
+      responses: {
+        '200': jsonResponse('Idempotent replay: the original job (retrieve view). Nothing was created or charged.', ref('Job'), 'always'),
+        '202': jsonResponse('Job accepted (create view), status queued.', ref('JobCreate'), 'always'),
+        '400': errorResponse(
+          400,
+          [
+            'invalid_request',
+            'invalid_target',
+            'invalid_format',
+            'invalid_image_url',
+            'image_fetch_failed',
+            'invalid_image',
+            'image_too_small',
+            'image_dimensions_too_large',
+            'image_too_large_to_upscale',
+            'animated_image',
+            'idempotency_key_reused',
+          ],
+          'maybe',
+          'Invalid request. invalid_request also covers: a body that is neither multipart/form-data nor application/json, a multipart body without the image file, a bad quality or filename, a malformed Idempotency-Key, and unparsable JSON (the last one is answered before the key is checked, without rate-limit headers).',
+        ),
+        '402': errorResponse(402, ['insufficient_credits'], 'always'),
+        '409': errorResponse(409, ['idempotency_in_progress'], 'always', 'Another request with this Idempotency-Key is still being processed.'),
+        '413': errorResponse(413, ['payload_too_large'], 'maybe', 'The image (uploaded or fetched) is over 10 MB, or a JSON body is over 100 kB (answered before the key is checked).'),
+        '415': errorResponse(415, ['unsupported_media_type'], 'always'),
+        '503': errorResponse(503, ['billing_unavailable'], 'always'),
+        ...keyedErrors({ scoped: true }),
+      },
+    },
+  },
+  '/api/v1/jobs': {
+    get: {
+      operationId: 'listJobs',
+      tags: ['Jobs'],
+      summary: 'List jobs, newest first',
+      description: 'Cursor pagination by job id (ids are time-ordered): a full walk neither skips nor repeats jobs while new ones arrive (spec 4.3).',
+      security: apiKeySecurity('jobs:read'),
+      parameters: [
+        {
+          name: 'limit',
+          in: 'query',
+          description: 'Page size.',
+          schema: { type: 'integer', minimum: 1, maximum: 100, default: 25 },
+        },
+        {
+          name: 'starting_after',
+          in: 'query',
+          description: 'A next_cursor from a previous page (a job id of this account): returns the page after it.',
+          schema: { type: 'string' },
+        },
+        { name: 'status', in: 'query', description: 'Only jobs in this state.', schema: { type: 'string', enum: [...JOB_STATUSES] } },
+      ],
+      responses: {
+        '200': jsonResponse('A page of jobs (list item view).', ref('JobList'), 'always'),
+        '400': errorResponse(400, ['invalid_request', 'invalid_cursor'], 'always', 'limit or status out of range, or starting_after not a job of this account.'),
+        ...keyedErrors({ scoped: true }),
+      },
+    },
+  },
+  '/api/v1/jobs/{id}': {
+    parameters: [paramRef('JobId')],
+    get: {
+      operationId: 'getJob',
+      tags: ['Jobs'],
+      summary: 'Retrieve a job',
+      description: 'Poll every one to two seconds until the status is final, or use webhooks.',
+      security: apiKeySecurity('jobs:read'),
+      responses: {
+        '200': jsonResponse('The job (retrieve view).', ref('Job'), 'always'),
+        '404': errorResponse(404, ['job_not_found'], 'always', 'No job with that id in this account (another account\'s job is indistinguishable from a missing one).'),
+        ...keyedErrors({ scoped: true }),
+      },
+    },
+    delete: {
+      operationId: 'cancelJob',
+      tags: ['Jobs'],
+      summary: 'Cancel a job',
+      description: 'Cancels a job that has not reached a final state and refunds its credits (spec 4.5). When finishing and cancelling race, the finish wins and the cancel gets 409.',
+      security: apiKeySecurity('jobs:write'),
+      responses: {
+        '200': jsonResponse('The cancelled job (cancel view).', ref('JobCancel'), 'always'),
+        '404': errorResponse(404, ['job_not_found'], 'always'),
+        '409': errorResponse(409, ['conflict'], 'always', 'The job already reached a final state (succeeded, failed or cancelled).'),
+        ...keyedErrors({ scoped: true }),
+      },
+    },
+  },
+  '/api/v1/jobs/{id}/result': {
+    parameters: [paramRef('JobId')],
+    get: {
+      operationId: 'downloadResult',
+      tags: ['Jobs'],
+      summary: 'Download the result (or the source)',
+      description:
+        `Redirects (302) to a signed URL valid for ${SIGNED_URL_TTL_SECONDS} s; follow it to get the bytes. Every call signs a ` +
+        'fresh link; the file itself is kept. asset=result needs a succeeded job; asset=source works in any state.',
+      security: apiKeySecurity('jobs:read'),
+      parameters: [
+        {
+          name: 'redirect',
+          in: 'query',
+          description: 'false (or 0): answer 200 with a ResultLink instead of redirecting. true/1/empty: redirect.',
+          schema: { type: 'boolean', default: true },
+        },
+        {
+          name: 'asset',
+          in: 'query',
+          description: 'result: the upscaled image. source: the original input.',
+          schema: { type: 'string', enum: ['result', 'source'], default: 'result' },
+        },
+      ],
+      responses: {
+        '302': {
+          description: 'Redirect to the signed URL (no body).',
+          headers: headersFor('always', {
+            Location: { description: 'The signed URL.', required: true, schema: { type: 'string', format: 'uri' } },
+            ...noStore,
+          }),
+        },
+        '200': jsonResponse('The signed link (redirect=false).', ref('ResultLink'), 'always', noStore),
+        '400': errorResponse(400, ['invalid_request'], 'always', 'redirect is not a boolean, or asset is not result or source.'),
+        '404': errorResponse(404, ['job_not_found'], 'always'),
+        '409': errorResponse(409, ['result_not_ready'], 'always', 'asset=result and the job has not succeeded (yet, or ever).'),
+        ...keyedErrors({ scoped: true }),
+      },
+    },
+  },
+};
