@@ -1,1 +1,7 @@
 export * from './event-store.port';
+export * from './decider';
+export * from './checkpoint-store';
+export * from './handle-command';
+export { PostgresEventStore, EVENT_LOG_LOCK_KEY, EVENTS_CHANNEL, type PostgresEventStoreOptions } from './postgres/postgres-event-store';
+export { PostgresCheckpointStore, resetCheckpoint } from './postgres/postgres-checkpoint-store';
+export * from './postgres/migrations';

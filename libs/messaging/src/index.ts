@@ -1,2 +1,3 @@
 export * from './transport.port';
 export * from './kafka';
+export * from './in-process';

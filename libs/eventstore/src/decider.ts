@@ -1,0 +1,10 @@
+/**
+ * The decider pattern of the emmett library (DESIGN 2): `decide(command, state) -> events`,
+ * `evolve(state, event) -> state`. Pure: the domain lib implements it, `handleCommand` runs it
+ * against the log. (Structurally identical to the domain lib's own declaration.)
+ */
+export interface Decider<S, C, E extends { type: string; data: unknown }> {
+  initialState(): S;
+  decide(command: C, state: S): E[];
+  evolve(state: S, event: E): S;
+}

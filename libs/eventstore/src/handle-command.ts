@@ -1,0 +1,57 @@
+import type { EventMetadata, NewEvent, StoredEvent } from '@upscaler/contracts';
+import type { Decider } from './decider';
+import { WrongExpectedVersionError, type EventStore } from './event-store.port';
+
+export interface HandleCommandOptions {
+  /** How many times a conflict is re-read and re-decided before giving up. Default 3. */
+  retries?: number;
+  /** Copied onto every new event (causation/correlation ids, trace context, producer). */
+  metadata?: EventMetadata;
+}
+
+export interface HandleCommandResult<S> {
+  newState: S;
+  /** Empty when the decider decided nothing (then nothing was appended). */
+  newEvents: StoredEvent[];
+  /** Version of the stream after the command (unchanged when nothing was appended). */
+  nextVersion: number;
+}
+
+/**
+ * Runs one command against one stream with optimistic concurrency (DESIGN 2: "a conflict is
+ * re-read and re-decided, never overwritten"): read the stream, fold `evolve` from `initialState()`,
+ * `decide`, append with expected version = the version read. When another writer appended in
+ * between, the append fails with `WrongExpectedVersionError`; the command is then decided again on
+ * the fresh state, so e.g. "finish beats cancel" (spec 3) holds whichever request arrives second.
+ * Errors thrown by `decide` (domain errors) propagate unchanged.
+ */
+export async function handleCommand<S, C, E extends { type: string; data: unknown }>(
+  store: EventStore,
+  streamId: string,
+  decider: Decider<S, C, E>,
+  command: C,
+  opts: HandleCommandOptions = {},
+): Promise<HandleCommandResult<S>> {
+  const retries = opts.retries ?? 3;
+  for (let attempt = 0; ; attempt++) {
+    const history = await store.readStream(streamId);
+    // A stored event carries type and data (plus envelope fields), which is what evolve reads.
+    const state = history.reduce((s, e) => decider.evolve(s, e as unknown as E), decider.initialState());
+    const version = history.length === 0 ? 0 : history[history.length - 1].version;
+    const decided = decider.decide(command, state);
+    if (decided.length === 0) return { newState: state, newEvents: [], nextVersion: version };
+
+    const toAppend: NewEvent[] = decided.map((e) => ({
+      type: e.type,
+      data: e.data,
+      ...(opts.metadata ? { metadata: opts.metadata } : {}),
+    }));
+    try {
+      const result = await store.append(streamId, version, toAppend);
+      const newState = result.events.reduce((s, e) => decider.evolve(s, e as unknown as E), state);
+      return { newState, newEvents: result.events, nextVersion: result.nextVersion };
+    } catch (err) {
+      if (!(err instanceof WrongExpectedVersionError) || attempt >= retries) throw err;
+    }
+  }
+}

@@ -1,0 +1,42 @@
+import type { MigrationInterface, QueryRunner } from 'typeorm';
+
+/**
+ * The append-only event log (DESIGN 2). Rows never change: a statement trigger refuses UPDATE,
+ * DELETE and TRUNCATE in the database itself, so no code path (or hand-written SQL) can rewrite
+ * history. The oldest timestamp of the repo: every other module's migrations come after it.
+ */
+export class CreateEventLog1700000000000 implements MigrationInterface {
+  name = 'CreateEventLog1700000000000';
+
+  async up(q: QueryRunner): Promise<void> {
+    await q.query(`
+      CREATE TABLE events (
+        position   bigserial   PRIMARY KEY,
+        stream_id  text        NOT NULL,
+        version    int         NOT NULL CHECK (version > 0),
+        type       text        NOT NULL,
+        data       jsonb       NOT NULL,
+        metadata   jsonb       NOT NULL DEFAULT '{}'::jsonb,
+        created_at timestamptz NOT NULL DEFAULT now(),
+        CONSTRAINT events_stream_version_key UNIQUE (stream_id, version)
+      )`);
+    // readAll(filter by category) tails one category without scanning the others.
+    await q.query(`CREATE INDEX events_category_position_idx ON events (split_part(stream_id, '-', 1), position)`);
+    await q.query(`
+      CREATE FUNCTION events_refuse_change() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        RAISE EXCEPTION 'the event log is append-only: % on events is refused', TG_OP
+          USING ERRCODE = 'restrict_violation';
+      END
+      $$`);
+    await q.query(`
+      CREATE TRIGGER events_append_only
+        BEFORE UPDATE OR DELETE OR TRUNCATE ON events
+        FOR EACH STATEMENT EXECUTE FUNCTION events_refuse_change()`);
+  }
+
+  async down(q: QueryRunner): Promise<void> {
+    await q.query(`DROP TABLE events`);
+    await q.query(`DROP FUNCTION events_refuse_change()`);
+  }
+}

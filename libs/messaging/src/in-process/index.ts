@@ -1,0 +1,2 @@
+export * from './in-process-transport';
+export * from './wait-for-catch-up';

@@ -1,0 +1,3 @@
+export * from './embedded-postgres';
+export * from './data-source';
+export { recoverPostmaster, type RecoveryOutcome } from './postmaster-recovery';
