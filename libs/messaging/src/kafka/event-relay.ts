@@ -1,4 +1,4 @@
-import { categoryOf, type StoredEvent } from '@upscaler/contracts';
+import type { StoredEvent } from '@upscaler/contracts';
 import type { EventStore } from '@upscaler/eventstore';
 import type { ClientConfig } from 'pg';
 import type { Admin, Kafka, Producer } from 'kafkajs';
@@ -7,6 +7,14 @@ import { AdvisoryLock } from './advisory-lock';
 import { encodeEventMessage } from './event-message.schema';
 import { createKafka, DEFAULT_PARTITIONS, defaultLog, KNOWN_CATEGORIES, type KafkaConnectionOptions, type TransportLog } from './kafka-options';
 import { ensureTopics } from './topics';
+
+/**
+ * Same rule as contracts' `categoryOf` (the stream id up to its first '-'); kept here so the relay
+ * loads no runtime code from contracts (its `uuid` import is ESM-only, which jest cannot load).
+ */
+function categoryOf(streamId: string): string {
+  return streamId.slice(0, streamId.indexOf('-'));
+}
 
 /** Where the relay remembers how far it published (the CheckpointStore of libs/eventstore fits). */
 export interface RelayCheckpoints {
