@@ -10,7 +10,11 @@ export class ForbiddenAddressError extends Error {
     readonly address: string,
     readonly range: string,
   ) {
-    super(`${host} resolves to ${address} (${range}), which is not a public address`);
+    super(
+      host === address
+        ? `${address} (${range}) is not a public address`
+        : `${host} resolves to ${address} (${range}), which is not a public address`,
+    );
     this.name = 'ForbiddenAddressError';
   }
 }
