@@ -8,6 +8,7 @@ const { dirname, join } = require('node:path');
 const { readLayersModel } = require('./tfjs-layers-model');
 const { convertLayers } = require('./layers-to-graph');
 const { encodeModel } = require('./onnx-writer');
+const { fuseUpsampleConv } = require('./fuse-upsample-conv');
 
 const NETWORKS = ['slim', 'medium', 'thick'];
 const SCALES = [2, 3, 4];
@@ -60,6 +61,7 @@ function sourceHash(src, codeHash) {
 function convertOne(src) {
   const model = readLayersModel(src.modelJson);
   const graph = convertLayers(model, { inputScale: src.inputMax / 255, outputScale: 255 / src.outputMax });
+  fuseUpsampleConv(graph);
   const bytes = encodeModel(graph, {
     name: src.id,
     docString: `${src.pkg}@${src.version} x${graph.scale}, converted from TF.js layers; input and output on the 0-255 scale, NCHW RGB.`,

@@ -1,1 +1,10 @@
 export * from './engine.port';
+export { createEngine, type EngineOptions } from './create-engine';
+export { EngineError, EngineCancelledError, isEngineCancelledError } from './engine-errors';
+export { DEFAULT_MAX_OUTPUT_PIXELS, DEFAULT_MAX_INPUT_PIXELS, acceptedTargets } from './limits';
+export { sniffFormat } from './image/sniff-format';
+export { planTiles, type Tile } from './tiling/tile-plan';
+export { DEFAULT_REGISTRY } from './registry/default-registry';
+export type { NetworkEntry, NetworkRegistry } from './registry/network-registry';
+export { engineConfigFromEnv, type EngineEnvConfig } from './engine-config';
+export * from './quality';

@@ -1,0 +1,92 @@
+import { availableParallelism } from 'node:os';
+import { CONTENT_TYPE_OF_FORMAT, QUALITY_TIERS, SCALE_OF_TARGET, type QualityTier, type Target } from '@upscaler/contracts';
+import { EngineError } from './engine-errors';
+import type { ImageProbe, UpscaleEngine, UpscaleRequest, UpscaleResult } from './engine.port';
+import { WEBP_MAX_SIDE } from './image/encode-image';
+import { probeImage } from './image/probe-image';
+import { InferenceClient } from './inference/inference-client';
+import { acceptedTargets, DEFAULT_MAX_INPUT_PIXELS, DEFAULT_MAX_OUTPUT_PIXELS } from './limits';
+import { defaultModelsDir, readRegistry, resolveRegistry } from './registry/load-registry';
+import type { NetworkRegistry } from './registry/network-registry';
+
+export interface EngineOptions {
+  /** Folder of the converted ONNX files (default: the repository's models/, or UPSCALE_MODELS_DIR). */
+  modelsDir?: string;
+  /** UPSCALE_MAX_OUTPUT_PIXELS: a target whose output has more pixels is refused (spec 1). */
+  maxOutputPixels?: number;
+  /** Header pixel limit against decompression bombs (UPSCALE_MAX_INPUT_PIXELS). */
+  maxInputPixels?: number;
+  /** ONNX Runtime intra-op threads (UPSCALE_ENGINE_THREADS); default: every core. */
+  threads?: number;
+  /** Default tier when a request names none (UPSCALE_DEFAULT_QUALITY); default: the registry's. */
+  defaultQuality?: QualityTier;
+  /** A registry object, or the path of a JSON file of the same shape (UPSCALE_ENGINE_REGISTRY). */
+  registry?: NetworkRegistry | string;
+}
+
+function positiveInt(name: string, v: number | undefined, fallback: number): number {
+  if (v === undefined) return fallback;
+  if (!Number.isInteger(v) || v <= 0) throw new Error(`engine: ${name} must be a positive integer, got ${v}`);
+  return v;
+}
+
+export async function createEngine(options: EngineOptions = {}): Promise<UpscaleEngine> {
+  const maxOutputPixels = positiveInt('maxOutputPixels', options.maxOutputPixels, DEFAULT_MAX_OUTPUT_PIXELS);
+  const maxInputPixels = positiveInt('maxInputPixels', options.maxInputPixels, DEFAULT_MAX_INPUT_PIXELS);
+  const threads = positiveInt('threads', options.threads, availableParallelism());
+  const registry = typeof options.registry === 'object' ? options.registry : readRegistry(options.registry);
+  const networks = resolveRegistry(registry, options.modelsDir ?? defaultModelsDir());
+  const defaultQuality = options.defaultQuality ?? registry.defaultQuality;
+  if (!QUALITY_TIERS.includes(defaultQuality)) throw new Error(`engine: unknown default quality ${defaultQuality}`);
+  const client = new InferenceClient({ threads });
+
+  const tiers = Object.fromEntries(
+    QUALITY_TIERS.map((q) => [q, { ...registry.tiers[q] }]),
+  ) as Record<QualityTier, Record<number, string>>;
+
+  return {
+    probe: (input: Buffer): Promise<ImageProbe> => probeImage(input, maxInputPixels),
+
+    acceptedTargets: (width: number, height: number): Target[] => acceptedTargets(width, height, maxOutputPixels),
+
+    async upscale(req: UpscaleRequest): Promise<UpscaleResult> {
+      const probe = await probeImage(req.input, maxInputPixels);
+      const scale = SCALE_OF_TARGET[req.target];
+      if (!scale) throw new EngineError('invalid_target');
+      // Spec 1, refusal rule: the caller falls back to an accepted target; the engine never exceeds the limit.
+      if (!acceptedTargets(probe.width, probe.height, maxOutputPixels).includes(req.target)) {
+        throw new EngineError('image_too_large_to_upscale', undefined, { width: probe.width, height: probe.height, target: req.target, maxOutputPixels });
+      }
+      if (req.format === 'webp' && Math.max(probe.width, probe.height) * scale > WEBP_MAX_SIDE) {
+        throw new EngineError('engine_error', `WebP output cannot exceed ${WEBP_MAX_SIDE} pixels per side; choose png, jpeg or avif.`);
+      }
+      const quality = req.quality ?? defaultQuality;
+      const id = registry.tiers[quality]?.[scale];
+      const net = id ? networks.get(id) : undefined;
+      if (!net) throw new EngineError('engine_error', `no network for quality ${quality} at x${scale}`);
+      const r = await client.run(
+        {
+          input: req.input,
+          format: req.format,
+          maxInputPixels,
+          network: { id: net.id, path: net.path, scale: net.scale, receptiveRadius: net.receptiveRadius, tile: net.tile },
+        },
+        req.signal,
+      );
+      return {
+        output: Buffer.from(r.output.buffer, r.output.byteOffset, r.output.byteLength),
+        contentType: CONTENT_TYPE_OF_FORMAT[req.format],
+        width: r.width,
+        height: r.height,
+        network: net.id,
+        scale,
+        tiles: r.tiles,
+        engineMs: r.engineMs,
+      };
+    },
+
+    describe: () => ({ defaultQuality, maxOutputPixels, tiers }),
+
+    close: () => client.close(),
+  };
+}

@@ -1,0 +1,77 @@
+import type { InferenceSession, Tensor as OrtTensor } from 'onnxruntime-node';
+import type { RawImage } from '../image/decode-image';
+import { planTiles } from '../tiling/tile-plan';
+
+export interface NetworkSpec {
+  id: string;
+  path: string;
+  scale: number;
+  receptiveRadius: number;
+  tile: number;
+}
+
+export type TensorCtor = new (type: 'float32', data: Float32Array, dims: number[]) => OrtTensor;
+
+/**
+ * Runs the colour of `img` through the network tile by tile (tiling/tile-plan.ts) and writes the result into a
+ * new raster with the same channel layout, `scale` times larger. Gray input is fed as R=G=B and the output's
+ * BT.601 luma is kept; the alpha channel, if any, is left for the caller to fill (it never enters the network).
+ * `checkpoint` runs before every tile: it throws to cancel the job between tiles.
+ */
+export async function runTiles(
+  session: InferenceSession,
+  Tensor: TensorCtor,
+  img: RawImage,
+  net: NetworkSpec,
+  checkpoint: () => void,
+): Promise<{ out: RawImage; tiles: number }> {
+  const { width: W, height: H, channels: C, data } = img;
+  const s = net.scale;
+  const OW = W * s;
+  const OH = H * s;
+  const outBuf = Buffer.allocUnsafe(OW * OH * C);
+  // Clamped writes round half to even and saturate at 0 and 255: one well-defined float -> byte rule.
+  const out = new Uint8ClampedArray(outBuf.buffer, outBuf.byteOffset, outBuf.byteLength);
+  const gray = C <= 2;
+  const tiles = planTiles(W, H, net.tile, net.receptiveRadius);
+  const inputName = session.inputNames[0];
+  const outputName = session.outputNames[0];
+  for (const t of tiles) {
+    checkpoint();
+    const n = t.inWidth * t.inHeight;
+    const planar = new Float32Array(3 * n);
+    for (let y = 0; y < t.inHeight; y++) {
+      let src = ((t.inY + y) * W + t.inX) * C;
+      let dst = y * t.inWidth;
+      for (let x = 0; x < t.inWidth; x++, src += C, dst++) {
+        if (gray) {
+          planar[dst] = planar[n + dst] = planar[2 * n + dst] = data[src];
+        } else {
+          planar[dst] = data[src];
+          planar[n + dst] = data[src + 1];
+          planar[2 * n + dst] = data[src + 2];
+        }
+      }
+    }
+    const result = await session.run({ [inputName]: new Tensor('float32', planar, [1, 3, t.inHeight, t.inWidth]) });
+    const o = result[outputName].data as Float32Array;
+    const ow = t.inWidth * s;
+    const on = ow * t.inHeight * s;
+    const offY = (t.y - t.inY) * s;
+    const offX = (t.x - t.inX) * s;
+    for (let y = 0; y < t.height * s; y++) {
+      let src = (offY + y) * ow + offX;
+      let dst = ((t.y * s + y) * OW + t.x * s) * C;
+      for (let x = 0; x < t.width * s; x++, src++, dst += C) {
+        if (gray) out[dst] = 0.299 * o[src] + 0.587 * o[on + src] + 0.114 * o[2 * on + src];
+        else {
+          out[dst] = o[src];
+          out[dst + 1] = o[on + src];
+          out[dst + 2] = o[2 * on + src];
+        }
+      }
+    }
+    result[outputName].dispose?.();
+  }
+  return { out: { data: outBuf, width: OW, height: OH, channels: C }, tiles: tiles.length };
+}

@@ -1,0 +1,30 @@
+import type { NetworkRegistry } from './network-registry';
+
+/**
+ * DESIGN 7: which network each quality tier runs at each scale. The UpscalerJS networks (converted at install
+ * time by scripts/convert-models.js) are the baseline; a network trained later replaces an entry here (or through
+ * an UPSCALE_ENGINE_REGISTRY JSON file of the same shape) once it measures better on Set5, Set14 and BSD100
+ * with bench/engine/quality.ts. Receptive radii are computed by the converter (models/manifest.json) and
+ * checked against these values in registry.spec.ts.
+ * Default tier: "fast" (docs/benchmarks.md: the three networks are within a few hundredths of a dB of each other
+ * on the standard sets while "best" costs tens of times more CPU).
+ */
+export const DEFAULT_REGISTRY: NetworkRegistry = {
+  defaultQuality: 'fast',
+  networks: {
+    'esrgan-slim-x2': { file: 'esrgan-slim-x2.onnx', scale: 2, receptiveRadius: 10, tile: 256 },
+    'esrgan-slim-x3': { file: 'esrgan-slim-x3.onnx', scale: 3, receptiveRadius: 10, tile: 256 },
+    'esrgan-slim-x4': { file: 'esrgan-slim-x4.onnx', scale: 4, receptiveRadius: 10, tile: 256 },
+    'esrgan-medium-x2': { file: 'esrgan-medium-x2.onnx', scale: 2, receptiveRadius: 18, tile: 256 },
+    'esrgan-medium-x3': { file: 'esrgan-medium-x3.onnx', scale: 3, receptiveRadius: 18, tile: 256 },
+    'esrgan-medium-x4': { file: 'esrgan-medium-x4.onnx', scale: 4, receptiveRadius: 18, tile: 256 },
+    'esrgan-thick-x2': { file: 'esrgan-thick-x2.onnx', scale: 2, receptiveRadius: 154, tile: 256 },
+    'esrgan-thick-x3': { file: 'esrgan-thick-x3.onnx', scale: 3, receptiveRadius: 154, tile: 256 },
+    'esrgan-thick-x4': { file: 'esrgan-thick-x4.onnx', scale: 4, receptiveRadius: 154, tile: 256 },
+  },
+  tiers: {
+    fast: { 2: 'esrgan-slim-x2', 3: 'esrgan-slim-x3', 4: 'esrgan-slim-x4' },
+    balanced: { 2: 'esrgan-medium-x2', 3: 'esrgan-medium-x3', 4: 'esrgan-medium-x4' },
+    best: { 2: 'esrgan-thick-x2', 3: 'esrgan-thick-x3', 4: 'esrgan-thick-x4' },
+  },
+};

@@ -1,0 +1,53 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, isAbsolute, join, resolve } from 'node:path';
+import { QUALITY_TIERS, SCALE_OF_TARGET } from '@upscaler/contracts';
+import { DEFAULT_REGISTRY } from './default-registry';
+import type { NetworkEntry, NetworkRegistry } from './network-registry';
+
+export interface ResolvedNetwork extends NetworkEntry {
+  id: string;
+  path: string;
+}
+
+const SCALES = [...new Set(Object.values(SCALE_OF_TARGET))];
+
+/** Reads a registry override (JSON, same shape as DEFAULT_REGISTRY) or returns the default one. */
+export function readRegistry(path?: string): NetworkRegistry {
+  if (!path) return DEFAULT_REGISTRY;
+  return JSON.parse(readFileSync(path, 'utf8')) as NetworkRegistry;
+}
+
+/** Checks every tier has a network at every scale and that each file exists; answers absolute paths. */
+export function resolveRegistry(registry: NetworkRegistry, modelsDir: string): Map<string, ResolvedNetwork> {
+  const out = new Map<string, ResolvedNetwork>();
+  if (!QUALITY_TIERS.includes(registry.defaultQuality)) throw new Error(`registry: unknown default tier ${registry.defaultQuality}`);
+  for (const tier of QUALITY_TIERS) {
+    for (const scale of SCALES) {
+      const id = registry.tiers[tier]?.[scale];
+      const entry = id ? registry.networks[id] : undefined;
+      if (!id || !entry) throw new Error(`registry: tier ${tier} has no network for x${scale}`);
+      if (entry.scale !== scale) throw new Error(`registry: ${id} is x${entry.scale}, listed under x${scale}`);
+      if (!(Number.isInteger(entry.receptiveRadius) && entry.receptiveRadius >= 0 && Number.isInteger(entry.tile) && entry.tile > 0)) {
+        throw new Error(`registry: ${id} needs an integer receptiveRadius >= 0 and tile > 0`);
+      }
+      const path = isAbsolute(entry.file) ? entry.file : join(modelsDir, entry.file);
+      if (!existsSync(path)) {
+        throw new Error(`engine model ${path} is missing: run \`node scripts/convert-models.js\` (npm ci runs it as postinstall)`);
+      }
+      out.set(id, { ...entry, id, path });
+    }
+  }
+  return out;
+}
+
+/** The repository's models/ folder (written by scripts/convert-models.js), found from this file upwards. */
+export function defaultModelsDir(): string {
+  if (process.env.UPSCALE_MODELS_DIR) return resolve(process.env.UPSCALE_MODELS_DIR);
+  let dir = __dirname;
+  for (;;) {
+    if (existsSync(join(dir, 'models', 'manifest.json'))) return join(dir, 'models');
+    const up = dirname(dir);
+    if (up === dir) return resolve('models');
+    dir = up;
+  }
+}
