@@ -176,7 +176,7 @@ function fail({ data }: FailJob, state: JobState): JobEvent[] {
 function cancel({ data }: CancelJob, state: JobState): JobEvent[] {
   const job = existing(state);
   // Spec 3, rules 1 and 2: a final job (also one whose finish won a race) cannot be cancelled: 409.
-  if (isFinal(state)) throw new DomainError('conflict');
+  if (isJobFinal(state)) throw new DomainError('conflict');
   const now = canonicalInstant(data.now);
   return [
     {
@@ -201,12 +201,12 @@ function existing(state: JobState): JobQueuedData {
   return state.job;
 }
 
-export function isFinal(state: JobState): boolean {
+export function isJobFinal(state: JobState): boolean {
   return state.status !== 'none' && isFinalStatus(state.status);
 }
 
 function notFinal(state: JobState, job: JobQueuedData, action: string): void {
-  if (isFinal(state)) {
+  if (isJobFinal(state)) {
     throw new DomainError('conflict', `Job ${job.jobId} is already ${state.status}; it cannot ${action}.`);
   }
 }

@@ -1,0 +1,46 @@
+/**
+ * Pure domain code (DESIGN 1): deciders, pricing, state machines and the views derived from them.
+ * No I/O, no clock, no random: times, ids and jitter come in with the commands.
+ */
+export * from './decider';
+
+// Jobs: spec section 3 (docs/job-states.md) and spec 1 pricing/fallback.
+export * from './job/job.commands';
+export * from './job/job.state';
+export * from './job/job.decider';
+export * from './job/job.views';
+export * from './job/target-policy';
+
+// Credits: the ledger and its invariant (DESIGN 2).
+export * from './account/ledger.commands';
+export * from './account/ledger.state';
+export * from './account/ledger.decider';
+export * from './account/ledger.views';
+
+// API keys and scopes (spec 5).
+export * from './api-key/api-key.commands';
+export * from './api-key/api-key.state';
+export * from './api-key/api-key.decider';
+export * from './api-key/api-key.views';
+export * from './api-key/scopes';
+
+// Webhooks (spec 6, DESIGN 4 and 6).
+export * from './webhook/webhook-endpoint.commands';
+export * from './webhook/webhook-endpoint.state';
+export * from './webhook/webhook-endpoint.decider';
+export * from './webhook/webhook-endpoint.views';
+export * from './webhook/delivery.commands';
+export * from './webhook/delivery.state';
+export * from './webhook/delivery.decider';
+export * from './webhook/delivery.views';
+export * from './webhook/retry-schedule';
+export * from './webhook/webhook-event-type';
+
+// Shared helpers.
+export * from './shared/persistent-map';
+export * from './shared/time';
+
+// Test helpers (node:assert only, safe in any build): given/when/then, fixtures, seeded PRNG.
+export * from './testing/decider-spec';
+export * as jobFixtures from './testing/job-fixtures';
+export * from './testing/seeded-random';

@@ -1,0 +1,35 @@
+import type { WebhookEventType } from '@upscaler/contracts';
+
+/** Commands of a `delivery-…` stream: one webhook event to one endpoint, with its retries. */
+export interface ScheduleDelivery {
+  type: 'ScheduleDelivery';
+  data: {
+    deliveryId: string;
+    endpointId: string;
+    accountId: string;
+    eventType: WebhookEventType;
+    jobId: string;
+    /** The exact JSON body signed and sent on every attempt. */
+    body: string;
+    now: string;
+  };
+}
+
+/**
+ * The result of one HTTP attempt. `statusCode` null: no answer (network error, timeout, SSRF refusal),
+ * with `error` saying why. `jitter` in [0, 1) is drawn by the caller; `schedule` defaults to
+ * DEFAULT_RETRY_SCHEDULE_MS.
+ */
+export interface RecordAttempt {
+  type: 'RecordAttempt';
+  data: {
+    statusCode: number | null;
+    error: string | null;
+    now: string;
+    durationMs: number;
+    jitter: number;
+    schedule?: readonly number[];
+  };
+}
+
+export type DeliveryCommand = ScheduleDelivery | RecordAttempt;

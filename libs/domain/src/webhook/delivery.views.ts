@@ -1,0 +1,33 @@
+import type { DeliveryAttemptView, DeliveryAttemptedData, DeliveryScheduledData } from '@upscaler/contracts';
+import type { DeliveryState } from './delivery.state';
+
+/**
+ * One row of an endpoint's delivery log (DESIGN 6: status code, error, time, next retry). An attempt
+ * has no id of its own in the log, so its id is the delivery id and the attempt number.
+ */
+export function toDeliveryAttemptView(delivery: DeliveryScheduledData, attempt: DeliveryAttemptedData): DeliveryAttemptView {
+  return {
+    id: deliveryAttemptId(delivery.deliveryId, attempt.attempt),
+    object: 'webhook_delivery_attempt',
+    delivery_id: delivery.deliveryId,
+    event_type: delivery.eventType,
+    job_id: delivery.jobId,
+    attempt: attempt.attempt,
+    status_code: attempt.statusCode,
+    error: attempt.error,
+    outcome: attempt.outcome,
+    attempted_at: attempt.attemptedAt,
+    next_attempt_at: attempt.nextAttemptAt,
+  };
+}
+
+export function deliveryAttemptId(deliveryId: string, attempt: number): string {
+  return `${deliveryId}_${attempt}`;
+}
+
+/** All attempts of one delivery, newest first (as a log is read). */
+export function toDeliveryAttemptViews(state: DeliveryState): DeliveryAttemptView[] {
+  const delivery = state.delivery;
+  if (delivery === null) return [];
+  return state.attempts.map((a) => toDeliveryAttemptView(delivery, a)).reverse();
+}
