@@ -39,6 +39,7 @@ describe('the SSRF address table', () => {
     ['febf:ffff::1', 'linkLocal'],
     ['fc00::1', 'uniqueLocal'],
     ['fd12:3456:789a::1', 'uniqueLocal'],
+    ['fd00:ec2::254', 'uniqueLocal'], // AWS IPv6 instance metadata
     ['ff02::1', 'multicast'],
     ['fec0::1', 'deprecatedSiteLocal'],
     ['100::1', 'discard'],
