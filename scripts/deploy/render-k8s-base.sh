@@ -10,7 +10,7 @@ check=false
 
 out="$(mktemp -d)"
 trap 'rm -rf "$out"' EXIT
-"$helm" template upscaler "$root/charts/upscaler" -f "$root/scripts/deploy/k8s-base-values.yaml" >"$out/all.yaml"
+"$helm" template upscaler "$root/charts/upscaler" --kube-version "${HELM_KUBE_VERSION:-1.33.0}" -f "$root/scripts/deploy/k8s-base-values.yaml" >"$out/all.yaml"
 
 # Split by the chart's source path (# Source: upscaler/templates/<component>/<kind>.yaml).
 "${PYTHON:-python3}" - "$out/all.yaml" "$out" <<'PY'
@@ -39,7 +39,8 @@ rm "$out/all.yaml"
   echo "kind: Kustomization"
   echo "resources:"
   for f in $(cd "$out" && ls *.yaml | sort); do echo "  - $f"; done
-} >"$out/kustomization.yaml"
+} >"$out/kustomization.tmp"
+mv "$out/kustomization.tmp" "$out/kustomization.yaml"
 
 if $check; then
   if ! diff -ru "$out" "$root/k8s/base" >/dev/null; then

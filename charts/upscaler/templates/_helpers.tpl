@@ -30,14 +30,14 @@
 {{- end -}}
 
 {{- define "upscaler.labels" -}}
-{{- if not .Values.managedBy }}
-helm.sh/chart: {{ printf "%s-%s" .Chart.Name .Chart.Version | replace "+" "_" | trunc 63 | trimSuffix "-" }}
-{{- end }}
 app.kubernetes.io/name: {{ include "upscaler.name" . }}
 app.kubernetes.io/instance: {{ .Release.Name }}
 app.kubernetes.io/version: {{ .Chart.AppVersion | quote }}
 app.kubernetes.io/part-of: upscaler
 app.kubernetes.io/managed-by: {{ default .Release.Service .Values.managedBy }}
+{{- if not .Values.managedBy }}
+helm.sh/chart: {{ printf "%s-%s" .Chart.Name .Chart.Version | replace "+" "_" | trunc 63 | trimSuffix "-" }}
+{{- end }}
 {{- with .Values.commonLabels }}
 {{ toYaml . }}
 {{- end }}

@@ -112,6 +112,14 @@ def check(docs, processor_grace):
 
     if "processor" in deployments and deployments["processor"]["metadata"]["name"] not in hpas:
         problems.append("the processor has no HorizontalPodAutoscaler (processors scale on their own)")
+    # A processor beyond the partition count of the job topics gets no partition and idles.
+    partitions = [int((cm.get("data") or {})["KAFKA_PARTITIONS"]) for cm in by_kind.get("ConfigMap", [])
+                  if "KAFKA_PARTITIONS" in (cm.get("data") or {})]
+    proc = deployments.get("processor")
+    if proc and partitions and proc["metadata"]["name"] in hpas:
+        most = hpas[proc["metadata"]["name"]]["spec"]["maxReplicas"]
+        if most > min(partitions):
+            problems.append(f"processor HPA maxReplicas {most} > KAFKA_PARTITIONS {min(partitions)}")
     for hpa in hpas.values():
         target = hpa["spec"]["scaleTargetRef"]["name"]
         if target not in {d["metadata"]["name"] for d in by_kind.get("Deployment", [])}:
