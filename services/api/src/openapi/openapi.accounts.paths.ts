@@ -27,7 +27,7 @@ const createKeyBody: Json = {
             type: 'integer',
             minimum: 1,
             maximum: 10000,
-            description: 'This key\'s own rate (paid plans). Omitted: the default (UPSCALE_RATE_LIMIT_PER_MINUTE, 60).',
+            description: "This key's own rate (paid plans). Omitted: the default (UPSCALE_RATE_LIMIT_PER_MINUTE, 60).",
           },
         },
       },
@@ -43,12 +43,12 @@ export const accountPaths: Record<string, Json> = {
     get: {
       operationId: 'getAccount',
       tags: ['Account'],
-      summary: 'The caller\'s account and credits',
+      summary: "The caller's account and credits",
       description: 'Any valid key, whatever its scopes.',
       security: apiKeySecurity(),
       responses: {
         '200': jsonResponse('The account of the calling key.', ref('Account'), 'always'),
-        '404': errorResponse(404, ['not_found'], 'always', 'The key\'s account does not exist.'),
+        '404': errorResponse(404, ['not_found'], 'always', "The key's account does not exist."),
         ...keyedErrors({ scoped: false }),
       },
     },
@@ -57,7 +57,7 @@ export const accountPaths: Record<string, Json> = {
     post: {
       operationId: 'createApiKey',
       tags: ['Account'],
-      summary: 'Create an API key for the caller\'s account',
+      summary: "Create an API key for the caller's account",
       security: apiKeySecurity('keys:write'),
       requestBody: createKeyBody,
       responses: {
@@ -69,7 +69,7 @@ export const accountPaths: Record<string, Json> = {
     get: {
       operationId: 'listApiKeys',
       tags: ['Account'],
-      summary: 'List the caller\'s API keys',
+      summary: "List the caller's API keys",
       security: apiKeySecurity('keys:read'),
       responses: {
         '200': jsonResponse('Every key of the account, revoked ones included (has_more is always false).', ref('ApiKeyList'), 'always'),
@@ -82,8 +82,9 @@ export const accountPaths: Record<string, Json> = {
     delete: {
       operationId: 'revokeApiKey',
       tags: ['Account'],
-      summary: 'Revoke one of the caller\'s API keys',
-      description: 'Revoking is final and idempotent: revoking a revoked key answers 200 with the same revoked_at. A revoked key gets 401 from then on.',
+      summary: "Revoke one of the caller's API keys",
+      description:
+        'Revoking is final and idempotent: revoking a revoked key answers 200 with the same revoked_at. A revoked key gets 401 from then on.',
       security: apiKeySecurity('keys:write'),
       responses: {
         '200': jsonResponse('The revoked key.', ref('ApiKey'), 'always'),
@@ -155,7 +156,12 @@ export const accountPaths: Record<string, Json> = {
       },
       responses: {
         '200': jsonResponse('The account, credits granted (balance raised by amount).', ref('Account'), 'never'),
-        '400': errorResponse(400, ['invalid_request'], 'never', 'The body is checked before the account: a bad body answers 400 even for an unknown account.'),
+        '400': errorResponse(
+          400,
+          ['invalid_request'],
+          'never',
+          'The body is checked before the account: a bad body answers 400 even for an unknown account.',
+        ),
         '404': errorResponse(404, ['not_found'], 'never', 'No account with that id.'),
         ...operatorErrors(),
       },

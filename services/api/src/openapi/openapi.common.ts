@@ -35,7 +35,9 @@ export function headersFor(rateLimit: RateLimitHeaders, extra: Json = {}): Json 
 }
 
 const RATE_LIMIT_HEADERS: Record<string, { description: string }> = {
-  'X-RateLimit-Limit': { description: 'Requests allowed per one-minute window for this API key (60 by default; a key may have its own rate_limit_per_minute).' },
+  'X-RateLimit-Limit': {
+    description: 'Requests allowed per one-minute window for this API key (60 by default; a key may have its own rate_limit_per_minute).',
+  },
   'X-RateLimit-Remaining': { description: 'Requests left in the current window, after this one (never below 0).' },
   'X-RateLimit-Reset': { description: 'When the current window ends, as Unix time in seconds. Windows are fixed, aligned to the minute.' },
 };

@@ -37,7 +37,7 @@ export function openApiDocument(): Json {
     servers: [{ url: 'http://127.0.0.1:8080', description: 'Standalone default (PORT 8080). Paths include /api/v1.' }],
     tags: [
       { name: 'Jobs', description: 'Create, list, retrieve, cancel jobs and download results (spec 4).' },
-      { name: 'Account', description: 'The caller\'s account and API keys (bearer usk_ key).' },
+      { name: 'Account', description: "The caller's account and API keys (bearer usk_ key)." },
       { name: 'Webhooks', description: 'Webhook endpoints, their delivery logs, and the deliveries themselves.' },
       { name: 'Operator', description: 'Accounts, credits and keys for operators (bearer UPSCALE_OPERATOR_TOKEN).' },
       { name: 'Files', description: 'Signed downloads of the embedded storage.' },
@@ -54,12 +54,13 @@ export function openApiDocument(): Json {
           bearerFormat: 'usk_…',
           description:
             'Authorization: Bearer usk_… (spec 5). Missing, malformed, unknown or revoked: 401 unauthorized. The roles listed in an ' +
-            'operation\'s security requirement are the key scopes it needs; a key without them gets 403 forbidden.',
+            "operation's security requirement are the key scopes it needs; a key without them gets 403 forbidden.",
         },
         operatorToken: {
           type: 'http',
           scheme: 'bearer',
-          description: 'Authorization: Bearer <UPSCALE_OPERATOR_TOKEN> (the standalone writes a generated one to <data dir>/operator-token).',
+          description:
+            'Authorization: Bearer <UPSCALE_OPERATOR_TOKEN> (the standalone writes a generated one to <data dir>/operator-token).',
         },
       },
       parameters: {
@@ -71,8 +72,7 @@ export function openApiDocument(): Json {
           name: 'Idempotency-Key',
           in: 'header',
           required: false,
-          description:
-            'Makes the create safe to retry: 1-255 printable ASCII characters (a UUID is recommended), scoped to the account.',
+          description: 'Makes the create safe to retry: 1-255 printable ASCII characters (a UUID is recommended), scoped to the account.',
           schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x20-\\x7e]+$' },
         },
       },
@@ -86,7 +86,8 @@ export function openApiDocument(): Json {
           schema: { type: 'integer', minimum: 1 },
         },
         'X-Request-Id': {
-          description: 'The request id (yours from X-Request-Id when it is 1-128 of [A-Za-z0-9._-], else generated); quote it when reporting a problem.',
+          description:
+            'The request id (yours from X-Request-Id when it is 1-128 of [A-Za-z0-9._-], else generated); quote it when reporting a problem.',
           required: true,
           schema: { type: 'string' },
         },
@@ -112,7 +113,18 @@ function validator(pointer: string): ValidateFunction {
     const ajv = new Ajv2020({ allErrors: true, strict: true, strictTypes: false, allowUnionTypes: true });
     addFormats(ajv);
     // The document's own fields are not JSON Schema keywords; declaring them lets $refs point into it.
-    ajv.addVocabulary(['openapi', 'info', 'servers', 'paths', 'webhooks', 'components', 'tags', 'security', 'jsonSchemaDialect', 'externalDocs']);
+    ajv.addVocabulary([
+      'openapi',
+      'info',
+      'servers',
+      'paths',
+      'webhooks',
+      'components',
+      'tags',
+      'security',
+      'jsonSchemaDialect',
+      'externalDocs',
+    ]);
     ajv.addSchema({ ...openApiDocument(), $id: DOC_ID });
     ajvState = { ajv, compiled: new Map() };
   }
@@ -125,7 +137,9 @@ function validator(pointer: string): ValidateFunction {
 }
 
 function describeErrors(v: ValidateFunction): string[] {
-  return (v.errors ?? []).map((e) => `${e.instancePath || '(root)'} ${e.message ?? e.keyword}${e.params ? ` ${JSON.stringify(e.params)}` : ''}`);
+  return (v.errors ?? []).map(
+    (e) => `${e.instancePath || '(root)'} ${e.message ?? e.keyword}${e.params ? ` ${JSON.stringify(e.params)}` : ''}`,
+  );
 }
 
 /** Errors of `value` against components.schemas[schemaName] (JSON Schema 2020-12); empty when valid. */
@@ -141,7 +155,9 @@ export function validateAgainstSchema(schemaName: string, value: unknown): strin
  * status (error bodies included: their code must be one the operation documents for that status).
  */
 export function validateAgainstResponse(method: string, pathTemplate: string, status: number, value: unknown): string[] {
-  const doc = openApiDocument() as { paths: Record<string, Record<string, { responses?: Record<string, { content?: Record<string, unknown> }> }>> };
+  const doc = openApiDocument() as {
+    paths: Record<string, Record<string, { responses?: Record<string, { content?: Record<string, unknown> }> }>>;
+  };
   const op = doc.paths[pathTemplate]?.[method.toLowerCase()];
   if (!op) return [`no operation ${method.toUpperCase()} ${pathTemplate}`];
   const response = op.responses?.[String(status)];

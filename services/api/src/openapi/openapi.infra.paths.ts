@@ -34,7 +34,12 @@ export const infraPaths: Record<string, Json> = {
           }),
           content: { 'application/octet-stream': { schema: { contentMediaType: 'application/octet-stream' } } },
         },
-        '403': errorResponse(403, ['forbidden'], 'never', 'The signature is invalid or the link has expired: ask the result endpoint for a fresh one.'),
+        '403': errorResponse(
+          403,
+          ['forbidden'],
+          'never',
+          'The signature is invalid or the link has expired: ask the result endpoint for a fresh one.',
+        ),
         '500': errorResponse(500, ['internal_error'], 'never'),
       },
     },
@@ -45,7 +50,15 @@ export const infraPaths: Record<string, Json> = {
       tags: ['Meta'],
       summary: 'This OpenAPI 3.1 document',
       responses: {
-        '200': jsonResponse('The document.', { type: 'object', required: ['openapi', 'info', 'paths'] }, 'never'),
+        '200': jsonResponse(
+          'The document.',
+          {
+            type: 'object',
+            required: ['openapi', 'info', 'paths'],
+            properties: { openapi: { type: 'string', const: '3.1.0' }, info: { type: 'object' }, paths: { type: 'object' } },
+          },
+          'never',
+        ),
       },
     },
   },
@@ -65,7 +78,11 @@ export const infraPaths: Record<string, Json> = {
       description: 'Postgres, object storage and (distributed mode) Kafka, each probed with a 3 s limit.',
       responses: {
         '200': jsonResponse('Ready: status ok, every dependency up.', ref('HealthReady'), 'never'),
-        '503': jsonResponse('Not ready: at least one dependency is down (status error; see error and details).', ref('HealthReady'), 'never'),
+        '503': jsonResponse(
+          'Not ready: at least one dependency is down (status error; see error and details).',
+          ref('HealthReady'),
+          'never',
+        ),
       },
     },
   },

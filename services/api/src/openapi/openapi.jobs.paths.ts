@@ -1,14 +1,5 @@
 import { JOB_STATUSES, MAX_UPLOAD_BYTES, OUTPUT_FORMATS, QUALITY_TIERS, SIGNED_URL_TTL_SECONDS, TARGETS } from '@upscaler/contracts';
-import {
-  apiKeySecurity,
-  errorResponse,
-  headersFor,
-  jsonResponse,
-  keyedErrors,
-  paramRef,
-  ref,
-  type Json,
-} from './openapi.common';
+import { apiKeySecurity, errorResponse, headersFor, jsonResponse, keyedErrors, paramRef, ref, type Json } from './openapi.common';
 
 /** Spec 4: the job endpoints (jobs.controller.ts). */
 
@@ -22,10 +13,16 @@ const submitFields: Record<string, Json> = {
   target: { ...optional(TARGETS, 'Output size: 2k (2x, 3 credits), 3k (3x, 6 credits), 4k (4x, 9 credits). Default 2k.'), default: '2k' },
   format: { ...optional(OUTPUT_FORMATS, 'Output format. Default png.'), default: 'png' },
   quality: optional(QUALITY_TIERS, 'Additive field: quality tier (which network runs). Default: see docs/engine.md.'),
-  filename: { type: ['string', 'null'], maxLength: 255, description: 'Display name for the job (path components and control characters are removed).' },
+  filename: {
+    type: ['string', 'null'],
+    maxLength: 255,
+    description: 'Display name for the job (path components and control characters are removed).',
+  },
 };
 
-const noStore = { 'Cache-Control': { description: 'Always `no-store`: every call returns a fresh link.', schema: { type: 'string', const: 'no-store' } } };
+const noStore = {
+  'Cache-Control': { description: 'Always `no-store`: every call returns a fresh link.', schema: { type: 'string', const: 'no-store' } },
+};
 
 export const jobPaths: Record<string, Json> = {
   '/api/v1/upscale': {
@@ -70,7 +67,8 @@ export const jobPaths: Record<string, Json> = {
                   type: 'string',
                   format: 'uri',
                   pattern: '^https://',
-                  description: 'Publicly reachable HTTPS URL of the image (no credentials in the URL; private, loopback and link-local addresses are refused).',
+                  description:
+                    'Publicly reachable HTTPS URL of the image (no credentials in the URL; private, loopback and link-local addresses are refused).',
                 },
                 ...submitFields,
               },
@@ -101,8 +99,18 @@ export const jobPaths: Record<string, Json> = {
           'Invalid request. invalid_request also covers: a body that is neither multipart/form-data nor application/json, a multipart body without the image file, a bad quality or filename, a malformed Idempotency-Key, and unparsable JSON (the last one is answered before the key is checked, without rate-limit headers).',
         ),
         '402': errorResponse(402, ['insufficient_credits'], 'always'),
-        '409': errorResponse(409, ['idempotency_in_progress'], 'always', 'Another request with this Idempotency-Key is still being processed.'),
-        '413': errorResponse(413, ['payload_too_large'], 'maybe', 'The image (uploaded or fetched) is over 10 MB, or a JSON body is over 100 kB (answered before the key is checked).'),
+        '409': errorResponse(
+          409,
+          ['idempotency_in_progress'],
+          'always',
+          'Another request with this Idempotency-Key is still being processed.',
+        ),
+        '413': errorResponse(
+          413,
+          ['payload_too_large'],
+          'maybe',
+          'The image (uploaded or fetched) is over 10 MB, or a JSON body is over 100 kB (answered before the key is checked).',
+        ),
         '415': errorResponse(415, ['unsupported_media_type'], 'always'),
         '503': errorResponse(503, ['billing_unavailable'], 'always'),
         ...keyedErrors({ scoped: true }),
@@ -114,7 +122,8 @@ export const jobPaths: Record<string, Json> = {
       operationId: 'listJobs',
       tags: ['Jobs'],
       summary: 'List jobs, newest first',
-      description: 'Cursor pagination by job id (ids are time-ordered): a full walk neither skips nor repeats jobs while new ones arrive (spec 4.3).',
+      description:
+        'Cursor pagination by job id (ids are time-ordered): a full walk neither skips nor repeats jobs while new ones arrive (spec 4.3).',
       security: apiKeySecurity('jobs:read'),
       parameters: [
         {
@@ -133,7 +142,12 @@ export const jobPaths: Record<string, Json> = {
       ],
       responses: {
         '200': jsonResponse('A page of jobs (list item view).', ref('JobList'), 'always'),
-        '400': errorResponse(400, ['invalid_request', 'invalid_cursor'], 'always', 'limit or status out of range, or starting_after not a job of this account.'),
+        '400': errorResponse(
+          400,
+          ['invalid_request', 'invalid_cursor'],
+          'always',
+          'limit or status out of range, or starting_after not a job of this account.',
+        ),
         ...keyedErrors({ scoped: true }),
       },
     },
@@ -148,7 +162,12 @@ export const jobPaths: Record<string, Json> = {
       security: apiKeySecurity('jobs:read'),
       responses: {
         '200': jsonResponse('The job (retrieve view).', ref('Job'), 'always'),
-        '404': errorResponse(404, ['job_not_found'], 'always', 'No job with that id in this account (another account\'s job is indistinguishable from a missing one).'),
+        '404': errorResponse(
+          404,
+          ['job_not_found'],
+          'always',
+          "No job with that id in this account (another account's job is indistinguishable from a missing one).",
+        ),
         ...keyedErrors({ scoped: true }),
       },
     },
@@ -156,7 +175,8 @@ export const jobPaths: Record<string, Json> = {
       operationId: 'cancelJob',
       tags: ['Jobs'],
       summary: 'Cancel a job',
-      description: 'Cancels a job that has not reached a final state and refunds its credits (spec 4.5). When finishing and cancelling race, the finish wins and the cancel gets 409.',
+      description:
+        'Cancels a job that has not reached a final state and refunds its credits (spec 4.5). When finishing and cancelling race, the finish wins and the cancel gets 409.',
       security: apiKeySecurity('jobs:write'),
       responses: {
         '200': jsonResponse('The cancelled job (cancel view).', ref('JobCancel'), 'always'),

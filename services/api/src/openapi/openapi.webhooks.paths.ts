@@ -36,8 +36,17 @@ export const webhookEndpointPaths: Record<string, Json> = {
         },
       },
       responses: {
-        '201': jsonResponse('The endpoint, with its signing `secret` (`whsec_…`): the only time it is shown.', ref('WebhookEndpointCreated'), 'always'),
-        '400': errorResponse(400, ['invalid_request'], 'maybe', 'The body does not match the schema, the URL is not https, or it resolves to a non-public address.'),
+        '201': jsonResponse(
+          'The endpoint, with its signing `secret` (`whsec_…`): the only time it is shown.',
+          ref('WebhookEndpointCreated'),
+          'always',
+        ),
+        '400': errorResponse(
+          400,
+          ['invalid_request'],
+          'maybe',
+          'The body does not match the schema, the URL is not https, or it resolves to a non-public address.',
+        ),
         ...keyedErrors({ scoped: true }),
       },
     },
@@ -47,7 +56,11 @@ export const webhookEndpointPaths: Record<string, Json> = {
       summary: 'List webhook endpoints',
       security: apiKeySecurity('webhooks:read'),
       responses: {
-        '200': jsonResponse('Every endpoint of the account, disabled ones included (has_more is always false).', ref('WebhookEndpointList'), 'always'),
+        '200': jsonResponse(
+          'Every endpoint of the account, disabled ones included (has_more is always false).',
+          ref('WebhookEndpointList'),
+          'always',
+        ),
         ...keyedErrors({ scoped: true }),
       },
     },
