@@ -2,6 +2,7 @@
 // ESM only, which jest's CommonJS runtime cannot load untransformed. Usage: npx jest -c libs/engine/jest.config.js
 const root = require('../../jest.config.js');
 module.exports = {
+  testTimeout: 600000,
   rootDir: '../..',
   projects: root.projects.map((p) => ({
     ...p,

@@ -8,3 +8,5 @@ export { DEFAULT_REGISTRY } from './registry/default-registry';
 export type { NetworkEntry, NetworkRegistry } from './registry/network-registry';
 export { engineConfigFromEnv, type EngineEnvConfig } from './engine-config';
 export * from './quality';
+export { probeImage } from './image/probe-image';
+export { WEBP_MAX_SIDE } from './image/encode-image';
