@@ -113,6 +113,16 @@ describe('ledger decider (DESIGN 2: credits)', () => {
         .thenNothing();
     });
 
+    it('any job id is a plain key, even one spelled like an object property', () => {
+      const state = spec
+        .given(funded)
+        .when({ type: 'ReserveCredits', data: { jobId: '__proto__', amount: 3, now: at(1_000) } })
+        .then([reserved('__proto__', 3, 1_000)]);
+      expect([Object.keys(state.reservations), ledgerInvariantHolds(state)]).toEqual([['__proto__'], true]);
+      spec.given([...funded, reserved('__proto__', 3, 1_000)]).when({ type: 'ChargeCredits', data: { jobId: '__proto__', now: at(2_000) } }).then([charged('__proto__', 3, 2_000)]);
+      spec.given(funded).when({ type: 'ChargeCredits', data: { jobId: 'toString', now: at(2_000) } }).thenNothing();
+    });
+
     it('an amount of 0 is invalid', () => {
       spec.given(funded).when({ type: 'ReserveCredits', data: { jobId: JOB_A, amount: 0, now: at(1) } }).thenThrows('invalid_request');
     });
@@ -217,7 +227,7 @@ describe('ledger decider (DESIGN 2: credits)', () => {
     it('evolve is pure: folding more events leaves an earlier state unchanged', () => {
       const before = foldEvents(ledgerDecider, withReservation);
       foldEvents(ledgerDecider, [refunded(JOB_A, 3, 2_000)], before);
-      expect([before.reservations.has(JOB_A), before.settled.has(JOB_A), before.available]).toEqual([true, false, 7]);
+      expect([before.reservations[JOB_A], before.settled.has(JOB_A), before.available]).toEqual([{ amount: 3, reservedAt: at(1_000) }, false, 7]);
     });
   });
 });

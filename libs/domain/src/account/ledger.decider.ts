@@ -3,7 +3,7 @@ import type { Decider } from '../decider';
 import { PersistentMap } from '../shared/persistent-map';
 import { canonicalInstant } from '../shared/time';
 import type { ChargeCredits, GrantCredits, LedgerCommand, OpenAccount, RefundCredits, ReserveCredits } from './ledger.commands';
-import { initialLedgerState, type LedgerState, type Reservation, type Settlement } from './ledger.state';
+import { initialLedgerState, reservationOf, type LedgerState, type Settlement } from './ledger.state';
 
 /**
  * The credit ledger (DESIGN 2; spec 1: credits are reserved on submit, refunded when the job fails or
@@ -24,7 +24,7 @@ export const ledgerDecider: Decider<LedgerState, LedgerCommand, AccountEvent> = 
 /** DESIGN 2 invariant, testable at any moment. */
 export function ledgerInvariantHolds(state: LedgerState): boolean {
   let held = 0;
-  for (const r of state.reservations.values()) held += r.amount;
+  for (const r of Object.values(state.reservations)) held += r.amount;
   return (
     state.granted === state.available + state.reserved + state.charged &&
     state.reserved === held &&
@@ -73,7 +73,7 @@ function reserve({ data }: ReserveCredits, state: LedgerState): AccountEvent[] {
   const accountId = openAccount(state);
   positiveInteger(data.amount, 'amount');
   if (!data.jobId) throw new DomainError('invalid_request', 'jobId is required.');
-  if (state.reservations.has(data.jobId) || state.settled.has(data.jobId)) return [];
+  if (reservationOf(state, data.jobId) || state.settled.has(data.jobId)) return [];
   if (state.available < data.amount) {
     throw new DomainError(
       'insufficient_credits',
@@ -91,7 +91,7 @@ function reserve({ data }: ReserveCredits, state: LedgerState): AccountEvent[] {
 
 function charge({ data }: ChargeCredits, state: LedgerState): AccountEvent[] {
   const accountId = openAccount(state);
-  const reservation = state.reservations.get(data.jobId);
+  const reservation = reservationOf(state, data.jobId);
   if (!reservation) return [];
   return [
     {
@@ -103,7 +103,7 @@ function charge({ data }: ChargeCredits, state: LedgerState): AccountEvent[] {
 
 function refund({ data }: RefundCredits, state: LedgerState): AccountEvent[] {
   const accountId = openAccount(state);
-  const reservation = state.reservations.get(data.jobId);
+  const reservation = reservationOf(state, data.jobId);
   if (!reservation) return [];
   return [
     {
@@ -135,8 +135,9 @@ function evolve(state: LedgerState, event: AccountEvent): LedgerState {
     case 'CreditsGranted':
       return { ...state, granted: state.granted + event.data.amount, available: state.available + event.data.amount };
     case 'CreditsReserved': {
-      const reservations = new Map(state.reservations);
-      reservations.set(event.data.jobId, { amount: event.data.amount, reservedAt: event.data.reservedAt });
+      // fromEntries defines the key as an own property, whatever the job id spells.
+      const added = Object.fromEntries([[event.data.jobId, { amount: event.data.amount, reservedAt: event.data.reservedAt }]]);
+      const reservations = { ...state.reservations, ...added };
       return {
         ...state,
         available: state.available - event.data.amount,
@@ -156,8 +157,7 @@ function evolve(state: LedgerState, event: AccountEvent): LedgerState {
 }
 
 function settle(state: LedgerState, jobId: string, outcome: Settlement): LedgerState {
-  const reservations = new Map<string, Reservation>(state.reservations);
-  reservations.delete(jobId);
+  const { [jobId]: _settled, ...reservations } = state.reservations;
   const settled = state.settled instanceof PersistentMap ? state.settled : PersistentMap.of(state.settled);
   return { ...state, reservations, settled: settled.set(jobId, outcome) };
 }

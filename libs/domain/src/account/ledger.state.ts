@@ -24,9 +24,15 @@ export interface LedgerState {
   reserved: number;
   /** Credits spent on succeeded jobs. */
   charged: number;
-  /** Unsettled reservations by job id (few: one per unfinished job). */
-  reservations: ReadonlyMap<string, Reservation>;
-  /** How every settled reservation ended, by job id (grows with the account's history). */
+  /**
+   * Unsettled reservations by job id: few (one per unfinished job), so a plain JSON-friendly record
+   * copied on each change. Read it with `reservationOf` (own keys only).
+   */
+  reservations: Readonly<Record<string, Reservation>>;
+  /**
+   * How every settled reservation ended, by job id. It grows with the account's whole history, so it
+   * is a structure-sharing map (PersistentMap) to keep `evolve` pure without quadratic copying.
+   */
   settled: ReadonlyMap<string, Settlement>;
 }
 
@@ -40,7 +46,7 @@ export function initialLedgerState(): LedgerState {
     available: 0,
     reserved: 0,
     charged: 0,
-    reservations: new Map(),
+    reservations: {},
     settled: PersistentMap.empty<Settlement>(),
   };
 }
@@ -57,8 +63,12 @@ export function expiredReservations(
   olderThanMs: number,
 ): Array<{ jobId: string; amount: number; reservedAt: string }> {
   const cutoff = Date.parse(now) - olderThanMs;
-  return [...state.reservations]
+  return Object.entries(state.reservations)
     .filter(([, r]) => Date.parse(r.reservedAt) < cutoff)
     .map(([jobId, r]) => ({ jobId, amount: r.amount, reservedAt: r.reservedAt }))
     .sort((a, b) => Date.parse(a.reservedAt) - Date.parse(b.reservedAt) || (a.jobId < b.jobId ? -1 : 1));
+}
+
+export function reservationOf(state: LedgerState, jobId: string): Reservation | undefined {
+  return Object.hasOwn(state.reservations, jobId) ? state.reservations[jobId] : undefined;
 }

@@ -18,7 +18,8 @@ export interface ScheduleDelivery {
 /**
  * The result of one HTTP attempt. `statusCode` null: no answer (network error, timeout, SSRF refusal),
  * with `error` saying why. `jitter` in [0, 1) is drawn by the caller; `schedule` defaults to
- * DEFAULT_RETRY_SCHEDULE_MS.
+ * DEFAULT_RETRY_SCHEDULE_MS. `abandon`: the sender gives up now whatever the answer (the endpoint was
+ * disabled or deleted meanwhile), so the log ends with an abandoned attempt instead of a dangling retry.
  */
 export interface RecordAttempt {
   type: 'RecordAttempt';
@@ -29,6 +30,7 @@ export interface RecordAttempt {
     durationMs: number;
     jitter: number;
     schedule?: readonly number[];
+    abandon?: boolean;
   };
 }
 

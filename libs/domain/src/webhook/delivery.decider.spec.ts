@@ -104,6 +104,18 @@ describe('delivery decider (DESIGN 4: signed deliveries with retries)', () => {
       .then([attempted({ attempt: 3, statusCode: 502, error: null, attemptedAt: at(11_000), outcome: 'abandoned', nextAttemptAt: null })]);
   });
 
+  it('abandon (endpoint disabled meanwhile) ends the delivery as abandoned, even with retries left', () => {
+    spec
+      .given([scheduled, firstFailed])
+      .when({ type: 'RecordAttempt', data: { statusCode: null, error: 'endpoint disabled', now: at(1_000), durationMs: 0, jitter: 0.5, schedule: SCHEDULE, abandon: true } })
+      .then([
+        {
+          type: 'DeliveryAttempted',
+          data: { deliveryId: DLV, endpointId: WE, attempt: 2, statusCode: null, error: 'endpoint disabled', attemptedAt: at(1_000), durationMs: 0, outcome: 'abandoned', nextAttemptAt: null },
+        },
+      ]);
+  });
+
   it('a redirect is not a success: retrying', () => {
     spec
       .given([scheduled])

@@ -11,6 +11,7 @@ import { DEFAULT_RETRY_SCHEDULE_MS, retryDelayMs } from './retry-schedule';
  * - 410 Gone: endpoint_gone (final; the sender then disables the endpoint);
  * - anything else, or no answer: retrying after the schedule's next wait with ±10 % jitter, or
  *   abandoned (final) when the schedule is exhausted.
+ * - `abandon` (endpoint disabled meanwhile) and no 2xx: abandoned (final).
  * No attempt is recorded after a final outcome.
  */
 export const deliveryDecider: Decider<DeliveryState, DeliveryCommand, DeliveryEvent> = {
@@ -53,6 +54,8 @@ function recordAttempt({ data }: RecordAttempt, state: DeliveryState): DeliveryE
   let nextAttemptAt: string | null = null;
   if (data.statusCode !== null && data.statusCode >= 200 && data.statusCode < 300) {
     outcome = 'succeeded';
+  } else if (data.abandon) {
+    outcome = 'abandoned';
   } else if (data.statusCode === 410) {
     outcome = 'endpoint_gone';
   } else {

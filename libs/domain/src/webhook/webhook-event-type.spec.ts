@@ -11,6 +11,10 @@ describe('webhook event type of a job event (spec 6: a POST when a job finishes)
     ['JobAttemptLost', null],
     ['JobRequeued', null],
   ])('%s -> %s', (type, expected) => {
-    expect(webhookEventTypeFor({ type })).toBe(expected);
+    expect([webhookEventTypeFor({ type }), webhookEventTypeFor(type)]).toEqual([expected, expected]);
+  });
+
+  it('an event of another stream sends nothing', () => {
+    expect(webhookEventTypeFor('CreditsCharged')).toBeNull();
   });
 });
