@@ -377,12 +377,18 @@ describe('error codes (errors.ts is the one table)', () => {
     expect(wrong).toEqual([]);
   });
 
-  it('every code the api source throws is documented on at least one operation', () => {
+  it('every code the api, its image fetch and its image probe throw is documented on at least one operation', () => {
     const apiSrc = join(REPO, 'services/api/src');
+    const files = [
+      ...(readdirSync(apiSrc, { recursive: true }) as string[])
+        .filter((f) => f.endsWith('.ts') && !f.endsWith('.spec.ts'))
+        .map((f) => join(apiSrc, f)),
+      join(REPO, 'libs/net/src/safe-fetch.ts'),
+      join(REPO, 'libs/engine/src/image/probe-image.ts'),
+    ];
     const thrown = new Set<string>();
-    for (const f of readdirSync(apiSrc, { recursive: true }) as string[]) {
-      if (!f.endsWith('.ts') || f.endsWith('.spec.ts')) continue;
-      for (const m of readFileSync(join(apiSrc, f), 'utf8').matchAll(/DomainError\(\s*'([a-z_]+)'/g)) thrown.add(m[1]);
+    for (const f of files) {
+      for (const m of readFileSync(f, 'utf8').matchAll(/(?:DomainError|EngineError)\(\s*'([a-z_]+)'/g)) thrown.add(m[1]);
     }
     const documented = new Set<string>();
     for (const op of operations().values()) {

@@ -89,7 +89,6 @@ export const jobPaths: Record<string, Json> = {
             'invalid_image_url',
             'image_fetch_failed',
             'invalid_image',
-            'image_too_small',
             'image_dimensions_too_large',
             'image_too_large_to_upscale',
             'animated_image',
