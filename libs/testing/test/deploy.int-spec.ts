@@ -10,6 +10,8 @@ import { join, resolve } from 'node:path';
 const root = resolve(__dirname, '../../..');
 const deploy = join(root, 'scripts/deploy');
 const chart = join(root, 'charts/upscaler');
+// helm built by `go install` assumes Kubernetes 1.20, which the chart's kubeVersion (>=1.27) refuses.
+const kube = ['--kube-version', '1.33.0'];
 
 interface Tools {
   HELM: string;
@@ -58,7 +60,7 @@ describe('deployment artifacts (issue 5)', () => {
   }, 600_000);
 
   it('the values schema refuses an inline secret, a negative replica count and a non-boolean flag', () => {
-    const result = run(tools.HELM, ['template', 'upscaler', chart, '-f', join(deploy, 'test/broken-values.yaml')]);
+    const result = run(tools.HELM, ['template', 'upscaler', chart, ...kube, '-f', join(deploy, 'test/broken-values.yaml')]);
     expect(result.status).toBe(1);
     expect(result.stderr).toContain("values don't meet the specifications of the schema");
     expect(result.stderr).toMatch(/\/secrets\/databaseUrl.*additional properties 'value' not allowed/s);
@@ -67,7 +69,7 @@ describe('deployment artifacts (issue 5)', () => {
   });
 
   it('the Kubernetes schema check rejects a misspelt field in a rendered Deployment', () => {
-    const rendered = run(tools.HELM, ['template', 'upscaler', chart]);
+    const rendered = run(tools.HELM, ['template', 'upscaler', chart, ...kube]);
     expect(rendered.status).toBe(0);
     const broken = rendered.stdout.replace('revisionHistoryLimit: 5', 'revisionHistoryLimt: 5');
     expect(broken).not.toBe(rendered.stdout);
@@ -79,7 +81,14 @@ describe('deployment artifacts (issue 5)', () => {
   });
 
   it('the policy check rejects a processor that cannot finish its job (grace period 30 s < 120 s)', () => {
-    const rendered = run(tools.HELM, ['template', 'upscaler', chart, '--set', 'processor.terminationGracePeriodSeconds=30']);
+    const rendered = run(tools.HELM, [
+      'template',
+      'upscaler',
+      chart,
+      ...kube,
+      '--set',
+      'processor.terminationGracePeriodSeconds=30',
+    ]);
     expect(rendered.status).toBe(0);
     const file = join(work, 'short-grace.yaml');
     writeFileSync(file, rendered.stdout);
