@@ -1,5 +1,6 @@
 import type { DataSource } from 'typeorm';
 import { Client } from 'pg';
+import { createDataSource } from '@upscaler/platform';
 import { useTestPostgres } from '@upscaler/testing';
 import {
   EVENT_LOG_LOCK_KEY,
@@ -165,6 +166,37 @@ describe('PostgresEventStore', () => {
     } finally {
       unsubscribe();
       await other.close();
+    }
+  });
+
+  it('the LISTEN connection comes back after the server dropped it, and listeners hear appends again', async () => {
+    // A second DataSource with its own application name, so its LISTEN backend is easy to find.
+    const otherDb = createDataSource(connectionUrl(db), [], { applicationName: 'reconnect-test', poolSize: 2 });
+    await otherDb.initialize();
+    const other = new PostgresEventStore(otherDb, { listenRetryDelayMs: 20 });
+    const heard: number[] = [];
+    const unsubscribe = other.onAppended((p) => heard.push(p));
+    const ours = async (): Promise<number[]> =>
+      (
+        await db.query(
+          `SELECT pid FROM pg_stat_activity WHERE application_name = 'reconnect-test-listen' AND query ILIKE 'LISTEN%'`,
+        )
+      ).map((r: { pid: number }) => r.pid);
+    try {
+      await eventually(async () => expect(await ours()).toHaveLength(1));
+      const [before] = await ours();
+      await db.query('SELECT pg_terminate_backend($1)', [before]);
+      await eventually(async () => {
+        const now = await ours();
+        expect(now).toHaveLength(1);
+        expect(now[0]).not.toBe(before);
+      });
+      const { lastPosition } = await store.append('job-k1', 'no_stream', [{ type: 'AfterReconnect', data: {} }]);
+      await eventually(() => expect(heard[heard.length - 1]).toBe(lastPosition));
+    } finally {
+      unsubscribe();
+      await other.close();
+      await otherDb.destroy();
     }
   });
 
