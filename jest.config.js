@@ -16,11 +16,15 @@ const common = {
   transform: { '^.+\\.(t|j)s$': swc },
   moduleNameMapper: { '^@upscaler/([a-z0-9-]+)$': '<rootDir>/libs/$1/src' },
   setupFiles: ['reflect-metadata'],
+  // uuid 11+ ships ESM only: let swc transform it too.
+  transformIgnorePatterns: ['/node_modules/(?!(uuid)/)'],
 };
 module.exports = {
+  // testTimeout is a global option (per-project values are ignored); unit specs finish far below it.
+  testTimeout: 180000,
   projects: [
     { ...common, displayName: 'unit', testMatch: ['<rootDir>/{libs,services}/*/src/**/*.spec.ts', '<rootDir>/scripts/**/*.spec.ts'] },
-    { ...common, displayName: 'integration', testMatch: ['<rootDir>/{libs,services}/*/test/**/*.int-spec.ts'], testTimeout: 120000 },
-    { ...common, displayName: 'e2e', testMatch: ['<rootDir>/{libs,services}/*/test/**/*.e2e-spec.ts'], testTimeout: 300000 },
+    { ...common, displayName: 'integration', testMatch: ['<rootDir>/{libs,services}/*/test/**/*.int-spec.ts'] },
+    { ...common, displayName: 'e2e', testMatch: ['<rootDir>/{libs,services}/*/test/**/*.e2e-spec.ts'] },
   ],
 };

@@ -30,11 +30,11 @@ export const apiKeyProjection: ProjectionDef<ApiKeyState> = {
   initialState: () => apiKeyDecider.initialState(),
   evolve: (s, e) => apiKeyDecider.evolve(s, e as never),
   columns: (s) => ({
-    entityId: s.keyId!,
-    accountId: s.accountId,
-    status: s.revokedAt ? 'revoked' : 'active',
-    lookup: s.hash,
-    createdAt: s.createdAt!,
+    entityId: s.key!.keyId,
+    accountId: s.key!.accountId,
+    status: s.status,
+    lookup: s.key!.hash,
+    createdAt: s.key!.createdAt,
   }),
 };
 
@@ -43,10 +43,10 @@ export const webhookEndpointProjection: ProjectionDef<WebhookEndpointState> = {
   initialState: () => webhookEndpointDecider.initialState(),
   evolve: (s, e) => webhookEndpointDecider.evolve(s, e as never),
   columns: (s) => ({
-    entityId: s.endpointId!,
-    accountId: s.accountId,
+    entityId: s.endpoint!.endpointId,
+    accountId: s.endpoint!.accountId,
     status: s.status,
-    createdAt: s.createdAt!,
+    createdAt: s.endpoint!.createdAt,
   }),
 };
 
@@ -55,12 +55,12 @@ export const deliveryProjection: ProjectionDef<DeliveryState> = {
   initialState: () => deliveryDecider.initialState(),
   evolve: (s, e) => deliveryDecider.evolve(s, e as never),
   columns: (s) => ({
-    entityId: s.deliveryId!,
-    accountId: s.accountId,
-    parentId: s.endpointId,
+    entityId: s.delivery!.deliveryId,
+    accountId: s.delivery!.accountId,
+    parentId: s.delivery!.endpointId,
     status: s.status,
     nextAt: s.nextAttemptAt,
-    createdAt: s.scheduledAt!,
+    createdAt: s.delivery!.scheduledAt,
   }),
 };
 

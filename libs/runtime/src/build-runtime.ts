@@ -2,15 +2,15 @@ import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { AppConfig, Logger } from '@upscaler/platform';
 import { createDataSource, loadOrCreateSecret, runMigrations, startEmbeddedPostgres } from '@upscaler/platform';
-import { CheckpointStore, EVENTSTORE_MIGRATIONS, PostgresEventStore } from '@upscaler/eventstore';
-import { InProcessTransport, KafkaTransport, type EventTransport } from '@upscaler/messaging';
+import { EVENT_STORE_MIGRATIONS, PostgresCheckpointStore, PostgresEventStore } from '@upscaler/eventstore';
+import { EventRelay, InProcessTransport, KafkaTransport, type EventTransport, type TransportLog } from '@upscaler/messaging';
 import { LocalFolderStorage, S3Storage, type ObjectStorage, type SignedDownloadHandler } from '@upscaler/storage';
 import { PROJECTIONS, Projector, ReadModelRepository, ReadModels1732200000100 } from '@upscaler/read-models';
 import { systemClock } from './clock';
 import type { Runtime } from './runtime';
 
 /** Every migration of the system, in order (explicit files, never synchronised schemas). */
-export const ALL_MIGRATIONS = [...EVENTSTORE_MIGRATIONS, ReadModels1732200000100];
+export const ALL_MIGRATIONS = [...EVENT_STORE_MIGRATIONS, ReadModels1732200000100];
 
 /**
  * Builds the adapters from configuration (DESIGN 3): each of Postgres, transport and storage is
@@ -28,7 +28,7 @@ export async function buildRuntime(config: AppConfig, logger: Logger, service: s
     if (!url) {
       const pg = await startEmbeddedPostgres({
         dataDir: join(config.dataDir, 'postgres'),
-        log: (m) => logger.debug({ component: 'postgres' }, m),
+        log: (m: string) => logger.debug({ component: 'postgres' }, m),
       });
       closers.push(() => pg.stop());
       url = pg.url;
@@ -40,20 +40,18 @@ export async function buildRuntime(config: AppConfig, logger: Logger, service: s
 
     const store = new PostgresEventStore(db);
     closers.push(async () => store.close?.());
-    const checkpoints = new CheckpointStore(db);
+    const checkpoints = new PostgresCheckpointStore(db);
+    const log: TransportLog = (level, message, extra) => logger[level]({ ...(extra ?? {}) }, message);
     let transport: EventTransport;
     if (config.kafka) {
       transport = new KafkaTransport({
         brokers: config.kafka.brokers,
         partitions: config.kafka.partitions,
         clientId: `upscaler-${service}`,
-        store,
-        checkpoints,
-        db,
-        logger,
+        log,
       });
     } else {
-      transport = new InProcessTransport({ store, checkpoints, logger });
+      transport = new InProcessTransport({ store, checkpoints, log });
     }
     closers.push(() => transport.close());
 

@@ -16,12 +16,12 @@ export class ApiClient {
     return new ApiClient(this.apiUrl, token);
   }
 
-  async request<T = any>(method: string, path: string, init: { json?: unknown; form?: FormData; headers?: Record<string, string>; redirect?: RequestRedirect } = {}): Promise<ApiResponse<T>> {
+  async request<T = any>(method: string, path: string, init: { json?: unknown; form?: FormData; headers?: Record<string, string>; redirect?: "manual" | "follow" | "error" } = {}): Promise<ApiResponse<T>> {
     const headers: Record<string, string> = { ...(init.headers ?? {}) };
     if (this.token && !('authorization' in Object.fromEntries(Object.entries(headers).map(([k, v]) => [k.toLowerCase(), v])))) {
       headers.authorization = `Bearer ${this.token}`;
     }
-    let body: BodyInit | undefined;
+    let body: string | FormData | undefined;
     if (init.json !== undefined) {
       headers['content-type'] = 'application/json';
       body = JSON.stringify(init.json);

@@ -49,7 +49,7 @@ export class ReservationSweeper implements OnApplicationBootstrap, OnApplication
         const state = events.reduce((s, e) => ledgerDecider.evolve(s, e as never), ledgerDecider.initialState()) as LedgerState;
         const expired = expiredReservations(state, now.toISOString(), this.rt.config.reservationTimeoutMs);
         if (Object.keys(state.reservations).length === 0) this.accounts.delete(accountId);
-        for (const jobId of expired) {
+        for (const { jobId } of expired) {
           const jobEvents = await this.rt.store.readStream(streams.job(jobId));
           if (jobEvents.length > 0) continue;
           const { newEvents } = await handleCommand(this.rt.store, streams.account(accountId), ledgerDecider, {

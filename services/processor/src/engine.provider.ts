@@ -12,6 +12,7 @@ export class EngineProvider implements OnModuleInit, OnApplicationShutdown {
   async onModuleInit(): Promise<void> {
     this.instance = await createEngine({
       maxOutputPixels: this.rt.config.maxOutputPixels,
+      maxInputPixels: this.rt.config.maxInputPixels,
       threads: this.rt.config.engineThreads || undefined,
       defaultQuality: this.rt.config.defaultQuality,
     });

@@ -1,15 +1,16 @@
 import { Inject, Injectable, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { createHash } from 'node:crypto';
-import { streams, type StoredEvent, type WebhookPayload } from '@upscaler/contracts';
+import { streams, type JobEvent, type StoredEvent, type WebhookPayload } from '@upscaler/contracts';
 import {
   deliveryDecider,
+  endpointWants,
   jobDecider,
   toJobView,
   webhookEventTypeFor,
   type JobState,
   type WebhookEndpointState,
 } from '@upscaler/domain';
-import { handleCommand, WrongExpectedVersionError } from '@upscaler/eventstore';
+import { handleCommand } from '@upscaler/eventstore';
 import type { RunningSubscription } from '@upscaler/messaging';
 import { RUNTIME, type Runtime } from '@upscaler/runtime';
 
@@ -37,7 +38,7 @@ export class DeliveryScheduler implements OnApplicationBootstrap, OnApplicationS
   }
 
   async handle(event: StoredEvent): Promise<void> {
-    const type = webhookEventTypeFor(event.type);
+    const type = webhookEventTypeFor(event as unknown as Pick<JobEvent, "type">);
     if (!type) return;
     const jobEvents = (await this.rt.store.readStream(event.streamId)).filter((e) => e.version <= event.version);
     const job = jobEvents.reduce((s, e) => jobDecider.evolve(s, e as never), jobDecider.initialState()) as JobState;
@@ -46,19 +47,19 @@ export class DeliveryScheduler implements OnApplicationBootstrap, OnApplicationS
     const payload: WebhookPayload = { type, timestamp: event.createdAt, data: toJobView(job) };
     const body = JSON.stringify(payload);
     for (const row of endpoints) {
-      const ep = row.state;
-      if (ep.status !== 'enabled' || !ep.events.includes(type)) continue;
+      if (!endpointWants(row.state, type)) continue;
+      const ep = row.state.endpoint!;
       const deliveryId = `dlv_${createHash('sha256').update(`${ep.endpointId}|${job.job.jobId}|${type}`).digest('hex').slice(0, 32)}`;
-      try {
-        const { newEvents } = await handleCommand(
+      // Scheduling an existing delivery decides nothing: a redelivered job event sends nothing twice.
+      const { newEvents } = await handleCommand(
           this.rt.store,
           streams.delivery(deliveryId),
           deliveryDecider,
           {
             type: 'ScheduleDelivery',
-            data: {
-              deliveryId,
-              endpointId: ep.endpointId,
+          data: {
+            deliveryId,
+            endpointId: ep.endpointId,
               accountId: ep.accountId,
               eventType: type,
               jobId: job.job.jobId,
@@ -66,13 +67,9 @@ export class DeliveryScheduler implements OnApplicationBootstrap, OnApplicationS
               now: this.rt.clock.now().toISOString(),
             },
           },
-          { retries: 0, expected: 'no_stream' },
+          { retries: 5 },
         );
-        await this.rt.projector.apply(newEvents);
-      } catch (e) {
-        if (e instanceof WrongExpectedVersionError) continue; // scheduled before: nothing to do
-        throw e;
-      }
+      await this.rt.projector.apply(newEvents);
     }
   }
 }

@@ -31,6 +31,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
       if (this.busy) return;
       this.busy = true;
       this.inflight = this.tick()
+        .then(() => undefined)
         .catch((err) => this.rt.logger.error({ err }, 'webhook delivery tick failed'))
         .finally(() => (this.busy = false));
     }, 250);
@@ -44,25 +45,26 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
 
   async tick(): Promise<number> {
     const due = await this.rt.readModels.due<DeliveryState>('delivery', this.rt.clock.now(), 20);
-    await Promise.all(due.map((row) => this.attempt(row.streamId, row.version, row.state)));
+    await Promise.all(due.map((row) => this.attempt(row.streamId, row.state)));
     return due.length;
   }
 
-  private async attempt(stream: string, version: number, d: DeliveryState): Promise<void> {
-    const endpointRow = await this.rt.readModels.byStream<WebhookEndpointState>(streams.webhookEndpoint(d.endpointId));
-    const endpoint = endpointRow?.state;
+  private async attempt(stream: string, d: DeliveryState): Promise<void> {
+    const delivery = d.delivery!;
+    const endpointRow = await this.rt.readModels.byStream<WebhookEndpointState>(streams.webhookEndpoint(delivery.endpointId));
+    const endpoint = endpointRow?.state.status === 'enabled' ? endpointRow.state.endpoint : null;
     const now = this.rt.clock.now();
     let result: { statusCode: number | null; error: string | null; durationMs: number };
-    if (!endpoint || endpoint.status !== 'enabled') {
+    if (!endpoint) {
       result = { statusCode: null, error: 'endpoint disabled', durationMs: 0 };
     } else {
-      const msgId = `${d.deliveryId}`;
+      // webhook-id is the delivery id: the same on every retry, so receivers can deduplicate.
       const headers = {
-        ...signWebhook(endpoint.secret, msgId, now, d.body),
+        ...signWebhook(endpoint.secret, delivery.deliveryId, now, delivery.body),
         'content-type': 'application/json',
         'user-agent': 'upscaler-webhooks/1',
       };
-      result = await sendWebhook(endpoint.url, headers, d.body, {
+      result = await sendWebhook(endpoint.url, headers, delivery.body, {
         timeoutMs: this.rt.config.webhookTimeoutMs,
         allowPrivateNetworks: this.rt.config.allowPrivateNetworks,
       });
@@ -80,15 +82,15 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
             durationMs: Math.round(result.durationMs),
             now: this.rt.clock.now().toISOString(),
             jitter: randomInt(0, 1_000_000) / 1_000_000,
-            schedule: this.rt.config.webhookRetryScheduleMs ?? DEFAULT_RETRY_SCHEDULE_MS,
-            abandon: !endpoint || endpoint.status !== 'enabled',
+            // An endpoint deleted or disabled meanwhile: the delivery is abandoned at once.
+            schedule: endpoint ? (this.rt.config.webhookRetryScheduleMs ?? DEFAULT_RETRY_SCHEDULE_MS) : [],
           },
         },
-        { retries: 0, expected: version },
+        { retries: 0 },
       );
       await this.rt.projector.apply(newEvents);
-      if ((newState as DeliveryState).status === 'endpoint_gone' && endpoint?.status === 'enabled') {
-        const disabled = await handleCommand(this.rt.store, streams.webhookEndpoint(d.endpointId), webhookEndpointDecider, {
+      if ((newState as DeliveryState).status === 'endpoint_gone' && endpoint) {
+        const disabled = await handleCommand(this.rt.store, streams.webhookEndpoint(delivery.endpointId), webhookEndpointDecider, {
           type: 'DisableWebhookEndpoint',
           data: { reason: 'gone', now: this.rt.clock.now().toISOString() },
         });

@@ -48,6 +48,7 @@ const envSchema = z.object({
       return n;
     }),
   UPSCALE_RATE_LIMIT_PER_MINUTE: int(60, 1, 1_000_000),
+  UPSCALE_MAX_INPUT_PIXELS: int(50_000_000, 1),
   UPSCALE_PUBLIC_BASE_URL: optionalString,
   UPSCALE_ENGINE_THREADS: int(0, 0, 256),
   UPSCALE_DEFAULT_QUALITY: z.enum(['fast', 'balanced', 'best']).optional(),
@@ -76,6 +77,8 @@ export interface AppConfig {
   operatorToken: string | undefined;
   allowPrivateNetworks: boolean;
   maxOutputPixels: number | undefined;
+  /** Header pixel limit against decompression bombs (refused before decoding). */
+  maxInputPixels: number;
   rateLimitPerMinute: number;
   /** Where users reach the api; used for local signed URLs. Defaults to http://127.0.0.1:<port>. */
   publicBaseUrl: string | undefined;
@@ -145,6 +148,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     operatorToken: e.UPSCALE_OPERATOR_TOKEN,
     allowPrivateNetworks: e.UPSCALE_ALLOW_PRIVATE_NETWORKS,
     maxOutputPixels: e.UPSCALE_MAX_OUTPUT_PIXELS,
+    maxInputPixels: e.UPSCALE_MAX_INPUT_PIXELS,
     rateLimitPerMinute: e.UPSCALE_RATE_LIMIT_PER_MINUTE,
     publicBaseUrl: e.UPSCALE_PUBLIC_BASE_URL?.replace(/\/+$/, ''),
     engineThreads: e.UPSCALE_ENGINE_THREADS,

@@ -28,8 +28,8 @@ export class ApiKeyGuard implements CanActivate {
     const match = typeof header === 'string' ? /^Bearer\s+(\S+)\s*$/i.exec(header) : null;
     if (!match || !isWellFormedApiKey(match[1])) throw new DomainError('unauthorized');
     const row = await this.rt.readModels.byLookup<ApiKeyState>('apikey', hashApiKey(match[1]));
-    const key = row?.state;
-    if (!key || !key.keyId || key.revokedAt) throw new DomainError('unauthorized');
+    const key = row?.state.status === 'active' ? row.state.key : null;
+    if (!key) throw new DomainError('unauthorized');
 
     await this.rateLimiter.hit(key.keyId, key.rateLimitPerMinute ?? this.rt.config.rateLimitPerMinute, res);
 

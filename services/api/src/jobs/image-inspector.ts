@@ -1,26 +1,36 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { QualityTier, Target } from '@upscaler/contracts';
-import { acceptedTargetsFor, DEFAULT_MAX_OUTPUT_PIXELS, DEFAULT_QUALITY, probeImage, type ImageProbe } from '@upscaler/engine';
+import { SCALE_OF_TARGET, type OutputFormat, type QualityTier, type Target } from '@upscaler/contracts';
+import {
+  acceptedTargets,
+  DEFAULT_MAX_OUTPUT_PIXELS,
+  DEFAULT_REGISTRY,
+  probeImage,
+  WEBP_MAX_SIDE,
+  type ImageProbe,
+} from '@upscaler/engine';
 import { RUNTIME, type Runtime } from '@upscaler/runtime';
 
 /**
  * What the api asks of the engine at submit time, without loading any network: the format sniffed
- * from the bytes, header-level checks (bombs, animation) and the targets the engine would accept
- * (spec 1: the fallback rule is applied at submit, DESIGN 4).
+ * from the bytes, header-level checks (bombs, animation) and the targets the engine accepts for
+ * this image and output format (spec 1: the fallback rule is applied at submit, DESIGN 4).
  */
 @Injectable()
 export class ImageInspector {
   constructor(@Inject(RUNTIME) private readonly rt: Runtime) {}
 
   probe(bytes: Buffer): Promise<ImageProbe> {
-    return probeImage(bytes);
+    return probeImage(bytes, this.rt.config.maxInputPixels);
   }
 
-  acceptedTargets(width: number, height: number): Target[] {
-    return acceptedTargetsFor(width, height, this.rt.config.maxOutputPixels ?? DEFAULT_MAX_OUTPUT_PIXELS);
+  /** Output pixel limit, plus WebP's own limit of 16383 pixels per side. */
+  acceptedTargets(width: number, height: number, format: OutputFormat): Target[] {
+    const byPixels = acceptedTargets(width, height, this.rt.config.maxOutputPixels ?? DEFAULT_MAX_OUTPUT_PIXELS);
+    if (format !== 'webp') return byPixels;
+    return byPixels.filter((t) => Math.max(width, height) * SCALE_OF_TARGET[t] <= WEBP_MAX_SIDE);
   }
 
   defaultQuality(): QualityTier {
-    return this.rt.config.defaultQuality ?? DEFAULT_QUALITY;
+    return this.rt.config.defaultQuality ?? DEFAULT_REGISTRY.defaultQuality;
   }
 }
