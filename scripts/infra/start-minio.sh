@@ -41,7 +41,12 @@ for _ in $(seq 1 $((timeout * 4))); do
     exit 1
   fi
   # The readiness endpoint answers 200 once the drive is online.
-  if curl -fsS -o /dev/null "http://127.0.0.1:${port}/minio/health/ready" 2>/dev/null; then
+  if command -v curl >/dev/null; then
+    ready() { curl -fsS -o /dev/null "http://127.0.0.1:${port}/minio/health/ready" 2>/dev/null; }
+  else
+    ready() { wait_for_port "${port}" 1; }
+  fi
+  if ready; then
     log "minio ready on 127.0.0.1:${port} (console 127.0.0.1:${console_port}, pid ${pid})"
     exit 0
   fi

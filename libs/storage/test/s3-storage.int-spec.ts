@@ -1,0 +1,124 @@
+import { randomBytes } from 'node:crypto';
+import { request } from 'node:http';
+import { S3Storage } from '@upscaler/storage';
+import { Client } from 'minio';
+import { startTestMinio, type TestMinio } from '../../testing/src/minio';
+
+// Real MinIO (scripts/infra/start-minio.sh); its first build takes minutes, later runs are instant.
+jest.setTimeout(120_000);
+
+let minio: TestMinio;
+let admin: Client;
+
+function storage(bucket: string, extra: { publicEndpoint?: string; secretKey?: string } = {}): S3Storage {
+  return new S3Storage({
+    endpoint: minio.endpoint,
+    publicEndpoint: extra.publicEndpoint,
+    accessKey: minio.accessKey,
+    secretKey: extra.secretKey ?? minio.secretKey,
+    bucket,
+  });
+}
+
+const bucketName = () => `test-${randomBytes(4).toString('hex')}`;
+
+/** GET through loopback while presenting `host` (the public address a URL was signed for). */
+function getWithHost(url: string, host: string): Promise<{ status: number; body: Buffer }> {
+  const u = new URL(url);
+  return new Promise((resolve, reject) => {
+    const req = request(
+      { host: '127.0.0.1', port: minio.port, path: `${u.pathname}${u.search}`, headers: { host } },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks) }));
+      },
+    );
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+beforeAll(async () => {
+  minio = await startTestMinio();
+  admin = new Client({ endPoint: '127.0.0.1', port: minio.port, useSSL: false, accessKey: minio.accessKey, secretKey: minio.secretKey });
+}, 30 * 60_000);
+
+afterAll(async () => {
+  await minio?.dispose();
+});
+
+describe('S3Storage on MinIO', () => {
+  it('creates its bucket at start-up when missing, and a second start-up is a no-op', async () => {
+    const bucket = bucketName();
+    expect(await admin.bucketExists(bucket)).toBe(false);
+    const s = storage(bucket);
+    await s.ensureReady();
+    expect(await admin.bucketExists(bucket)).toBe(true);
+    await s.ensureReady();
+    await storage(bucket).ensureReady();
+    expect(await admin.bucketExists(bucket)).toBe(true);
+  });
+
+  it('puts, stats and gets an object byte for byte; stat of a missing key is null', async () => {
+    const s = storage(bucketName());
+    await s.ensureReady();
+    const body = randomBytes(300_001);
+    expect(await s.put('results/job_1/out.png', body, 'image/png')).toEqual({ key: 'results/job_1/out.png', bytes: 300_001, contentType: 'image/png' });
+    expect(await s.stat('results/job_1/out.png')).toEqual({ key: 'results/job_1/out.png', bytes: 300_001, contentType: 'image/png' });
+    expect((await s.get('results/job_1/out.png')).equals(body)).toBe(true);
+    expect(await s.stat('results/job_1/missing.png')).toBeNull();
+  });
+
+  it('a presigned URL downloads the exact bytes with the download name and content type', async () => {
+    const s = storage(bucketName());
+    await s.ensureReady();
+    const body = randomBytes(65_536);
+    await s.put('results/job_2/out', body, 'application/octet-stream');
+    const url = await s.signedUrl('results/job_2/out', 60, { downloadName: 'photo 4k (1).png', contentType: 'image/png' });
+    expect(url.startsWith(`${minio.endpoint}/`)).toBe(true);
+    const res = await fetch(url);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('image/png');
+    expect(res.headers.get('content-disposition')).toBe(`attachment; filename="photo 4k (1).png"; filename*=UTF-8''photo%204k%20%281%29.png`);
+    expect(Buffer.from(await res.arrayBuffer()).equals(body)).toBe(true);
+  });
+
+  it('a presigned URL stops working once its ttl has passed', async () => {
+    const s = storage(bucketName());
+    await s.ensureReady();
+    await s.put('k', Buffer.from('secret'), 'text/plain');
+    const url = await s.signedUrl('k', 1);
+    expect((await fetch(url)).status).toBe(200);
+    await new Promise((r) => setTimeout(r, 2_500));
+    const res = await fetch(url);
+    expect(res.status).toBe(403);
+    expect(await res.text()).toContain('<Code>AccessDenied</Code>');
+  });
+
+  it('signs URLs for the public endpoint, which only work when reached under that host', async () => {
+    const s = storage(bucketName(), { publicEndpoint: `http://files.upscaler.test:${minio.port}` });
+    await s.ensureReady();
+    await s.put('shared.bin', Buffer.from('public bytes'), 'application/octet-stream');
+    const url = await s.signedUrl('shared.bin', 60);
+    expect(url.startsWith(`http://files.upscaler.test:${minio.port}/`)).toBe(true);
+    const viaPublicHost = await getWithHost(url, `files.upscaler.test:${minio.port}`);
+    expect(viaPublicHost.status).toBe(200);
+    expect(viaPublicHost.body.toString()).toBe('public bytes');
+    // The host is part of the signature: the same URL presented to another host name is refused.
+    const viaOtherHost = await getWithHost(url, `127.0.0.1:${minio.port}`);
+    expect(viaOtherHost.status).toBe(403);
+    expect(viaOtherHost.body.toString()).toContain('<Code>SignatureDoesNotMatch</Code>');
+  });
+
+  it('refuses a ttl outside 1 s .. 7 days', async () => {
+    const s = storage(bucketName());
+    await expect(s.signedUrl('k', 0)).rejects.toThrow('ttlSeconds must be an integer from 1 to 604800, got 0');
+    await expect(s.signedUrl('k', 604_801)).rejects.toThrow('ttlSeconds must be an integer from 1 to 604800, got 604801');
+  });
+
+  it('ping resolves against a healthy server and rejects with wrong credentials', async () => {
+    await expect(storage(bucketName()).ping()).resolves.toBeUndefined();
+    await expect(storage(bucketName(), { secretKey: 'wrong-secret-key' }).ping()).rejects.toThrow();
+  });
+});
