@@ -639,6 +639,31 @@ describe('views made by the domain validate against their schemas', () => {
   });
 });
 
+describe('docs/api.md agrees with the document', () => {
+  const md = readFileSync(join(REPO, 'docs/api.md'), 'utf8');
+
+  it('its error table lists every code of errors.ts with its HTTP status (failed-job-only codes as "(job)")', () => {
+    const rows = new Map<string, string>();
+    for (const m of md.matchAll(/^\| (\d{3}|\(job\)) \| `([a-z_]+)` \|/gm)) rows.set(m[2], m[1]);
+    const wrong = (Object.keys(ERROR_CODES) as ErrorCode[]).filter((code) => {
+      const status = rows.get(code);
+      if (status === '(job)') return !(JOB_FAILURE_CODES as readonly string[]).includes(code);
+      return status !== String(ERROR_CODES[code].status);
+    });
+    expect(rows.size).toBe(Object.keys(ERROR_CODES).length);
+    expect(wrong).toEqual([]);
+  });
+
+  it('names every route of the document', () => {
+    const missing = [...operations().keys()].filter((key) => {
+      const [method, path] = key.split(' ');
+      const short = path.replace(/^\/api\/v1/, '');
+      return !md.includes(`${method} ${short}`) && !md.includes(`${method} ${path}`);
+    });
+    expect(missing).toEqual([]);
+  });
+});
+
 // Keep the file list visible in a failure message when a controller moves.
 test('controller files read', () => {
   expect(

@@ -300,7 +300,7 @@ export const schemas: Record<string, Json> = {
       next_attempt_at: nullableTimestamp('When the next attempt is due (outcome retrying); otherwise null.'),
     },
   },
-  DeliveryAttemptList: listOf('DeliveryAttempt', 'Delivery attempts of one endpoint, newest delivery first.'),
+  DeliveryAttemptList: listOf('DeliveryAttempt', 'Delivery attempts of one endpoint (see the operation for their order).'),
   Error: {
     type: 'object',
     description: 'Every error answer (spec 7). Branch on code, never on message.',

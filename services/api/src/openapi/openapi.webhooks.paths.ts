@@ -97,7 +97,10 @@ export const webhookEndpointPaths: Record<string, Json> = {
       operationId: 'listWebhookDeliveries',
       tags: ['Webhooks'],
       summary: 'The delivery log of an endpoint',
-      description: 'Every attempt of the most recent deliveries to this endpoint, newest delivery first.',
+      description:
+        'Every attempt of up to `limit` deliveries to this endpoint, the attempts of one delivery newest first. Deliveries come in ' +
+        'descending delivery-id order, which is not time order (a delivery id is derived from endpoint, job and event): sort by ' +
+        'attempted_at. has_more tells that more deliveries exist; there is no cursor (next_cursor is always null).',
       security: apiKeySecurity('webhooks:read'),
       parameters: [
         {
