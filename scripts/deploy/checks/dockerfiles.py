@@ -6,6 +6,8 @@ import os
 import re
 import sys
 
+import dockerfile  # BuildKit's own Dockerfile parser (PyPI "dockerfile")
+
 SERVICES = ("api", "billing", "processor", "webhooks", "standalone")
 WITH_MODELS = {"processor", "standalone"}
 
@@ -19,6 +21,13 @@ def main():
             problems.append(f"{name}: no Dockerfile")
             continue
         text = open(path).read()
+        try:
+            instructions = dockerfile.parse_file(path)
+        except dockerfile.GoParseError as e:
+            problems.append(f"{name}: BuildKit cannot parse it: {e}")
+            continue
+        if sum(1 for i in instructions if i.cmd == "FROM") < 3:
+            problems.append(f"{name}: expected the manifests/build/runtime stages")
         stages = re.findall(r"^FROM\s+(\S+)(?:\s+AS\s+(\S+))?", text, flags=re.M | re.I)
         base = re.search(r"^ARG NODE_IMAGE=(\S+)", text, flags=re.M)
         if not base or not re.fullmatch(r"node:(22|24)(\.\d+)*-bookworm-slim(@sha256:[0-9a-f]{64})?", base.group(1)):
