@@ -1,0 +1,137 @@
+// Quality: PSNR / SSIM on Y (BT.601) with the standard protocol (modcrop to the scale, MATLAB bicubic downscale
+// with antialiasing, rounded to 8 bits, `scale` pixels shaved) on Set5, Set14 and BSD100, for every network x
+// scale and for bicubic, with published rows beside. The harness is trusted only if its bicubic row matches the
+// published one within 0.05 dB (checked and printed).
+// Usage: nice -n 10 node bench/engine/run.js quality [--sets Set5,Set14,BSD100] [--networks slim,medium,thick]
+//        [--scales 2,3,4] [--model path/to/net.onnx:SCALE[:name]]...
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import * as ort from 'onnxruntime-node';
+import sharp from 'sharp';
+import { imresizeBicubic, modcrop, scoreY, type Plane } from '@upscaler/engine';
+import { MODELS_DIR } from '../../libs/engine/test/onnx-helpers';
+import { machineLine, printTable } from './table';
+
+const DATASETS = join(__dirname, '..', '..', '..', 'shared', 'datasets');
+
+/** As published (PSNR dB / SSIM on Y): bicubic (SRCNN/VDSR-era tables), EDSR (Lim et al. 2017), SwinIR (Liang et al. 2021, DIV2K). */
+const PUBLISHED: Record<string, Record<string, Record<number, [number, number]>>> = {
+  bicubic: {
+    Set5: { 2: [33.66, 0.9299], 3: [30.39, 0.8682], 4: [28.42, 0.8104] },
+    Set14: { 2: [30.24, 0.8688], 3: [27.55, 0.7742], 4: [26.0, 0.7027] },
+    BSD100: { 2: [29.56, 0.8431], 3: [27.21, 0.7385], 4: [25.96, 0.6675] },
+  },
+  EDSR: {
+    Set5: { 2: [38.11, 0.9602], 3: [34.65, 0.928], 4: [32.46, 0.8968] },
+    Set14: { 2: [33.92, 0.9195], 3: [30.52, 0.8462], 4: [28.8, 0.7876] },
+    BSD100: { 2: [32.32, 0.9013], 3: [29.25, 0.8093], 4: [27.71, 0.742] },
+  },
+  SwinIR: {
+    Set5: { 2: [38.35, 0.962], 3: [34.89, 0.9312], 4: [32.72, 0.9021] },
+    Set14: { 2: [34.14, 0.9227], 3: [30.77, 0.8503], 4: [28.94, 0.7914] },
+    BSD100: { 2: [32.44, 0.903], 3: [29.37, 0.8124], 4: [27.83, 0.7459] },
+  },
+};
+
+function args(name: string): string[] {
+  const out: string[] = [];
+  process.argv.forEach((a, i) => a === `--${name}` && out.push(process.argv[i + 1]));
+  return out;
+}
+const arg = (name: string, fallback: string) => args(name)[0] ?? fallback;
+
+async function loadHr(path: string): Promise<Plane> {
+  const { data, info } = await sharp(path).raw().toBuffer({ resolveWithObject: true });
+  return { width: info.width, height: info.height, channels: info.channels, data: new Uint8Array(data) };
+}
+
+async function runNetwork(session: ort.InferenceSession, lr: Plane, scale: number): Promise<Plane> {
+  const n = lr.width * lr.height;
+  const planar = new Float32Array(3 * n);
+  const c = lr.channels;
+  for (let i = 0; i < n; i++) for (let k = 0; k < 3; k++) planar[k * n + i] = lr.data[i * c + (c >= 3 ? k : 0)];
+  const out = await session.run({ input: new ort.Tensor('float32', planar, [1, 3, lr.height, lr.width]) });
+  const o = out.output.data as Float32Array;
+  const m = n * scale * scale;
+  const data = new Uint8ClampedArray(3 * m);
+  for (let i = 0; i < m; i++) for (let k = 0; k < 3; k++) data[i * 3 + k] = o[k * m + i];
+  return { width: lr.width * scale, height: lr.height * scale, channels: 3, data: new Uint8Array(data.buffer) };
+}
+
+export interface Candidate {
+  name: string;
+  scale: number;
+  path?: string;
+}
+
+async function main(): Promise<void> {
+  const sets = arg('sets', 'Set5,Set14,BSD100').split(',');
+  const networks = arg('networks', 'slim,medium,thick').split(',').filter(Boolean);
+  const scales = arg('scales', '2,3,4').split(',').map(Number);
+  const candidates: Candidate[] = [];
+  for (const s of scales) {
+    candidates.push({ name: 'bicubic', scale: s });
+    for (const n of networks) candidates.push({ name: `esrgan-${n}`, scale: s, path: join(MODELS_DIR, `esrgan-${n}-x${s}.onnx`) });
+  }
+  for (const m of args('model')) {
+    const [path, s, name] = m.split(':');
+    candidates.push({ name: name ?? path, scale: Number(s), path });
+  }
+  console.log(machineLine());
+  console.log(`sets ${sets.join(',')}; scales ${scales.join(',')}; candidates ${[...new Set(candidates.map((c) => c.name))].join(', ')}`);
+  const results = new Map<string, { psnr: number; ssim: number; n: number }>();
+  const key = (c: Candidate, set: string) => `${c.name}|${c.scale}|${set}`;
+  for (const c of candidates) {
+    const session = c.path ? await ort.InferenceSession.create(c.path, { graphOptimizationLevel: 'all' }) : undefined;
+    for (const set of sets) {
+      const dir = join(DATASETS, set);
+      const files = readdirSync(dir).filter((f) => f.endsWith('.png')).sort();
+      let psnr = 0;
+      let ssim = 0;
+      for (const f of files) {
+        const hr = modcrop(await loadHr(join(dir, f)), c.scale);
+        const lr = imresizeBicubic(hr, 1 / c.scale);
+        const sr = session ? await runNetwork(session, lr, c.scale) : imresizeBicubic(lr, c.scale);
+        const s = scoreY(sr, hr, c.scale);
+        psnr += s.psnr;
+        ssim += s.ssim;
+      }
+      results.set(key(c, set), { psnr: psnr / files.length, ssim: ssim / files.length, n: files.length });
+      console.error(`${c.name} x${c.scale} ${set}: ${(psnr / files.length).toFixed(2)}`);
+    }
+    await session?.release();
+  }
+  const fmt = (v?: { psnr: number; ssim: number }) => (v ? `${v.psnr.toFixed(2)} / ${v.ssim.toFixed(4)}` : '-');
+  const names = [...new Set(candidates.map((c) => c.name))];
+  const rows: string[][] = [];
+  for (const s of scales) {
+    for (const name of names) {
+      const c = candidates.find((x) => x.name === name && x.scale === s);
+      if (c) rows.push([`x${s}`, name === 'bicubic' ? 'bicubic (ours)' : name, ...sets.map((set) => fmt(results.get(key(c, set))))]);
+    }
+    for (const ref of Object.keys(PUBLISHED)) {
+      rows.push([`x${s}`, `${ref} (published)`, ...sets.map((set) => {
+        const p = PUBLISHED[ref][set]?.[s];
+        return p ? `${p[0].toFixed(2)} / ${p[1].toFixed(4)}` : '-';
+      })]);
+    }
+  }
+  printTable(['scale', 'method', ...sets.map((s) => `${s} PSNR / SSIM`)], rows);
+  let ok = true;
+  for (const s of scales)
+    for (const set of sets) {
+      const ours = results.get(`bicubic|${s}|${set}`);
+      const pub = PUBLISHED.bicubic[set]?.[s];
+      if (!ours || !pub) continue;
+      const d = ours.psnr - pub[0];
+      const pass = Math.abs(d) <= 0.05;
+      ok &&= pass;
+      console.log(`harness check ${set} x${s}: bicubic ${ours.psnr.toFixed(3)} vs published ${pub[0]} (${d >= 0 ? '+' : ''}${d.toFixed(3)} dB) ${pass ? 'OK' : 'OUTSIDE 0.05 dB'}`);
+    }
+  if (!ok) process.exitCode = 1;
+}
+
+main().catch((e) => {
+  console.error(e);
+  process.exit(1);
+});

@@ -1,0 +1,81 @@
+// Speed: ms per output megapixel of every network x scale, in one run, for (1) our ONNX graphs on ONNX Runtime
+// (CPU, intra-op threads = cores), (2) the same weights on TF.js with the wasm backend, (3) sharp's plain Lanczos
+// resize; prints the ratios. Usage: nice -n 10 node bench/engine/run.js speed [--networks slim,medium,thick]
+// [--scales 2,3,4] [--size 96] [--thick-size 48] [--repeat 2] [--no-tfjs]
+import { availableParallelism } from 'node:os';
+import { join } from 'node:path';
+import * as ort from 'onnxruntime-node';
+import sharp from 'sharp';
+import { loadTfjsNetwork } from '../../libs/engine/test/tfjs-reference';
+import { MODELS_DIR, noiseImage } from '../../libs/engine/test/onnx-helpers';
+import { machineLine, printTable } from './table';
+
+function arg(name: string, fallback: string): string {
+  const i = process.argv.indexOf(`--${name}`);
+  return i > 0 ? process.argv[i + 1] : fallback;
+}
+
+async function best(repeat: number, fn: () => Promise<unknown>): Promise<number> {
+  await fn(); // warm-up: session initialisation, arena growth, wasm compilation
+  let min = Infinity;
+  for (let i = 0; i < repeat; i++) {
+    const t = performance.now();
+    await fn();
+    min = Math.min(min, performance.now() - t);
+  }
+  return min;
+}
+
+async function main(): Promise<void> {
+  const networks = arg('networks', 'slim,medium,thick').split(',') as ('slim' | 'medium' | 'thick')[];
+  const scales = arg('scales', '2,3,4').split(',').map(Number);
+  const repeat = Number(arg('repeat', '2'));
+  const withTfjs = !process.argv.includes('--no-tfjs');
+  const threads = Number(arg('threads', String(availableParallelism())));
+  const opt = arg('opt', 'all') as 'all';
+  const rows: (string | number)[][] = [];
+  console.log(machineLine());
+  for (const network of networks) {
+    const size = Number(network === 'thick' ? arg('thick-size', '48') : arg('size', '96'));
+    for (const scale of scales) {
+      const rgb = noiseImage(size, size, scale);
+      const outMp = (size * scale) ** 2 / 1e6;
+      const n = size * size;
+      const planar = new Float32Array(3 * n);
+      for (let i = 0; i < n; i++) for (let c = 0; c < 3; c++) planar[c * n + i] = rgb[i * 3 + c];
+      const session = await ort.InferenceSession.create(join(MODELS_DIR, `esrgan-${network}-x${scale}.onnx`), {
+        intraOpNumThreads: threads,
+        interOpNumThreads: 1,
+        graphOptimizationLevel: opt,
+      });
+      const tensor = new ort.Tensor('float32', planar, [1, 3, size, size]);
+      const ortMs = await best(repeat, () => session.run({ input: tensor }));
+      await session.release();
+      let tfMs = NaN;
+      if (withTfjs) {
+        const ref = await loadTfjsNetwork(network, scale);
+        tfMs = await best(repeat, () => ref.predict(rgb, size, size));
+        ref.dispose();
+      }
+      const png = await sharp(Buffer.from(Uint8Array.from(rgb)), { raw: { width: size, height: size, channels: 3 } }).png().toBuffer();
+      const sharpMs = await best(repeat, () => sharp(png).resize(size * scale, size * scale, { kernel: 'lanczos3' }).raw().toBuffer());
+      rows.push([
+        `${network} x${scale}`,
+        `${size}x${size}`,
+        (ortMs / outMp).toFixed(0),
+        withTfjs ? (tfMs / outMp).toFixed(0) : '-',
+        withTfjs ? `${(tfMs / ortMs).toFixed(1)}x` : '-',
+        (sharpMs / outMp).toFixed(1),
+        `${(ortMs / sharpMs).toFixed(0)}x`,
+      ]);
+      console.error(`done ${network} x${scale}`);
+    }
+  }
+  console.log(`ONNX Runtime ${ort.env.versions?.common ?? ''} threads=${threads} graphOptimizationLevel=${opt}; TF.js wasm backend; min of ${repeat} runs after a warm-up`);
+  printTable(['network', 'input', 'ORT ms/out MP', 'TF.js wasm ms/out MP', 'TF.js / ORT', 'sharp lanczos3 ms/out MP', 'ORT / sharp'], rows);
+}
+
+main().catch((e) => {
+  console.error(e);
+  process.exit(1);
+});
