@@ -7,7 +7,8 @@ import { Client, type ClientConfig } from 'pg';
  */
 export class AdvisoryLock {
   private client: Client | null = null;
-  private lost = false;
+  private broken = false;
+  private locked = false;
 
   constructor(
     private readonly connection: string | ClientConfig,
@@ -16,35 +17,26 @@ export class AdvisoryLock {
   ) {}
 
   get held(): boolean {
-    return this.client !== null && !this.lost;
+    return this.locked && this.client !== null && !this.broken;
   }
 
-  /** Tries once; true when this session now holds the lock. */
+  /**
+   * Tries once; true when this session now holds the lock. A standby keeps its connection and
+   * asks again on it, so waiting costs one query per try, not one connection.
+   */
   async tryAcquire(): Promise<boolean> {
     if (this.held) return true;
-    await this.dropConnection();
-    const client = new Client(typeof this.connection === 'string' ? { connectionString: this.connection } : this.connection);
-    // A broken connection means the lock is gone too: stop acting as the holder at once.
-    client.on('error', () => {
-      this.lost = true;
-    });
-    client.on('end', () => {
-      this.lost = true;
-    });
-    await client.connect();
-    this.lost = false;
+    if (this.locked || this.broken) await this.dropConnection(); // the session (and lock) is gone
     try {
+      const client = await this.connect();
       const [k1, k2] = lockKeys(this.name);
       const res = await client.query<{ locked: boolean }>('SELECT pg_try_advisory_lock($1::int, $2::int) AS locked', [k1, k2]);
-      if (res.rows[0]?.locked) {
-        this.client = client;
-        return true;
-      }
+      this.locked = res.rows[0]?.locked === true && !this.broken;
+      return this.locked;
     } catch {
-      // fall through: not acquired
+      await this.dropConnection();
+      return false;
     }
-    await client.end().catch(() => undefined);
-    return false;
   }
 
   /** Proves the session (and so the lock) is still alive; false when it was lost. */
@@ -52,9 +44,9 @@ export class AdvisoryLock {
     if (!this.held || !this.client) return false;
     try {
       await this.client.query('SELECT 1');
-      return !this.lost;
+      return this.held;
     } catch {
-      this.lost = true;
+      this.broken = true;
       return false;
     }
   }
@@ -63,11 +55,33 @@ export class AdvisoryLock {
     await this.dropConnection();
   }
 
+  private async connect(): Promise<Client> {
+    if (this.client) return this.client;
+    const client = new Client(typeof this.connection === 'string' ? { connectionString: this.connection } : this.connection);
+    // A broken connection means the lock is gone too: stop acting as the holder at once.
+    const lost = () => {
+      if (this.client === client) this.broken = true;
+    };
+    client.on('error', lost);
+    client.on('end', lost);
+    try {
+      await client.connect();
+    } catch (err) {
+      await client.end().catch(() => undefined);
+      throw err;
+    }
+    this.broken = false;
+    this.client = client;
+    return client;
+  }
+
   private async dropConnection(): Promise<void> {
     const client = this.client;
     this.client = null;
+    this.locked = false;
     // Ending the session releases a session-level advisory lock.
     if (client) await client.end().catch(() => undefined);
+    this.broken = false;
   }
 }
 
