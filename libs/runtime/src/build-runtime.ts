@@ -7,6 +7,9 @@ import { EventRelay, InProcessTransport, KafkaTransport, type EventTransport, ty
 import { LocalFolderStorage, S3Storage, type ObjectStorage, type SignedDownloadHandler } from '@upscaler/storage';
 import { PROJECTIONS, Projector, ReadModelRepository, ReadModels1732200000100 } from '@upscaler/read-models';
 import { systemClock } from './clock';
+import { InstrumentedEventStore } from './observability/instrumented-event-store';
+import { Metrics } from './observability/metrics';
+import { registerSystemGauges } from './observability/system-gauges';
 import type { Runtime } from './runtime';
 
 /** Every migration of the system, in order (explicit files, never synchronised schemas). */
@@ -38,8 +41,11 @@ export async function buildRuntime(config: AppConfig, logger: Logger, service: s
     closers.push(() => db.destroy());
     await runMigrations(db);
 
-    const store = new PostgresEventStore(db);
-    closers.push(async () => store.close?.());
+    const metrics = new Metrics(service);
+    const pgStore = new PostgresEventStore(db);
+    closers.push(() => pgStore.close());
+    const store = new InstrumentedEventStore(pgStore, metrics);
+    registerSystemGauges(metrics, db);
     const checkpoints = new PostgresCheckpointStore(db);
     const log: TransportLog = (level, message, extra) => logger[level]({ ...(extra ?? {}) }, message);
     let transport: EventTransport;
@@ -94,6 +100,7 @@ export async function buildRuntime(config: AppConfig, logger: Logger, service: s
       signedDownloads,
       projector,
       readModels,
+      metrics,
       publicBaseUrl,
       readiness,
       close,

@@ -6,3 +6,5 @@ export * from './health.controller';
 export * from './build-runtime';
 export * from './http-app';
 export * from './bootstrap';
+export * from './observability/metrics';
+export * from './observability/instrumented-event-store';

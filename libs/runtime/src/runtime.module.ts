@@ -1,6 +1,7 @@
 import { DynamicModule, Global, Module } from '@nestjs/common';
 import { TerminusModule } from '@nestjs/terminus';
 import { HealthController } from './health.controller';
+import { MetricsController } from './observability/metrics.controller';
 import { RUNTIME } from './tokens';
 import type { Runtime } from './runtime';
 
@@ -12,7 +13,7 @@ export class RuntimeModule {
     return {
       module: RuntimeModule,
       imports: [TerminusModule.forRoot({ logger: false })],
-      controllers: [HealthController],
+      controllers: [HealthController, MetricsController],
       providers: [{ provide: RUNTIME, useValue: rt }],
       exports: [RUNTIME],
     };

@@ -5,6 +5,7 @@ import type { EventTransport } from '@upscaler/messaging';
 import type { ObjectStorage, SignedDownloadHandler } from '@upscaler/storage';
 import type { Projector, ReadModelRepository } from '@upscaler/read-models';
 import type { Clock } from './clock';
+import type { Metrics } from './observability/metrics';
 
 /** Everything a service needs from the outside world, built once at start-up (embedded or distributed). */
 export interface Runtime {
@@ -20,6 +21,7 @@ export interface Runtime {
   signedDownloads: SignedDownloadHandler | undefined;
   projector: Projector;
   readModels: ReadModelRepository;
+  metrics: Metrics;
   /** Base URL the service prints and uses for local signed URLs. */
   publicBaseUrl: string;
   /** Checks for readiness: each resolves when its dependency works. */

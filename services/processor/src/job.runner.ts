@@ -70,6 +70,7 @@ export class JobRunner {
         quality: job.quality,
         signal: abort.signal,
       });
+      this.rt.metrics.engineSeconds.observe({ network: out.network, scale: String(out.scale) }, out.engineMs / 1000);
       const resultKey = `results/${jobId}`;
       await this.rt.storage.put(resultKey, out.output, out.contentType);
       try {

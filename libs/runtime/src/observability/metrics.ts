@@ -1,0 +1,79 @@
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+
+/**
+ * Every Prometheus series of a service (docs/operations.md lists them with dashboard queries).
+ * Counters count what this process did; gauges that describe the whole system (jobs by status,
+ * queue depth, consumer lag) are read from Postgres at scrape time.
+ */
+export class Metrics {
+  readonly registry = new Registry();
+
+  readonly httpRequests = new Counter({
+    name: 'upscaler_http_requests_total',
+    help: 'HTTP requests by method, route template and status code.',
+    labelNames: ['method', 'route', 'status'] as const,
+    registers: [this.registry],
+  });
+
+  readonly httpDuration = new Histogram({
+    name: 'upscaler_http_request_duration_seconds',
+    help: 'HTTP request latency by method, route template and status code.',
+    labelNames: ['method', 'route', 'status'] as const,
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    registers: [this.registry],
+  });
+
+  readonly engineSeconds = new Histogram({
+    name: 'upscaler_engine_duration_seconds',
+    help: 'Engine time per job (decode, network over all tiles, encode) by network and scale.',
+    labelNames: ['network', 'scale'] as const,
+    buckets: [0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10, 20, 40, 80, 160],
+    registers: [this.registry],
+  });
+
+  readonly jobsFinished = new Counter({
+    name: 'upscaler_jobs_finished_total',
+    help: 'Jobs this process moved to a final state, by status.',
+    labelNames: ['status'] as const,
+    registers: [this.registry],
+  });
+
+  readonly credits = new Counter({
+    name: 'upscaler_credits_total',
+    help: 'Credits this process reserved, charged or refunded (by kind; refunds also by reason).',
+    labelNames: ['kind', 'reason'] as const,
+    registers: [this.registry],
+  });
+
+  readonly webhookDeliveries = new Counter({
+    name: 'upscaler_webhook_delivery_attempts_total',
+    help: 'Webhook delivery attempts by outcome (succeeded, retrying, abandoned, endpoint_gone).',
+    labelNames: ['outcome'] as const,
+    registers: [this.registry],
+  });
+
+  readonly eventsAppended = new Counter({
+    name: 'upscaler_events_appended_total',
+    help: 'Events this process appended to the log, by type.',
+    labelNames: ['type'] as const,
+    registers: [this.registry],
+  });
+
+  constructor(service: string) {
+    this.registry.setDefaultLabels({ service });
+    collectDefaultMetrics({ register: this.registry, prefix: 'upscaler_process_' });
+  }
+
+  /** A gauge whose value is computed at scrape time. */
+  gauge<L extends string>(name: string, help: string, labelNames: readonly L[], collect: (g: Gauge<L>) => Promise<void>): Gauge<L> {
+    return new Gauge<L>({
+      name,
+      help,
+      labelNames,
+      registers: [this.registry],
+      async collect() {
+        await collect(this as Gauge<L>);
+      },
+    });
+  }
+}
