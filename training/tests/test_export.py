@@ -1,0 +1,53 @@
+"""ONNX export: same output as PyTorch within 1e-3 on the 0..255 scale, any H and W."""
+import numpy as np
+import onnx
+import onnxruntime as ort
+import pytest
+import torch
+
+from export import export
+from sr.checkpoint import load_model, save_atomic
+from sr.models import build
+
+
+@pytest.fixture(params=[('plain_c32_b4', 2), ('plain_c16_b2', 4)])
+def checkpoint(request, tmp_path):
+    arch, scale = request.param
+    torch.manual_seed(3)
+    model = build(arch, scale)
+    with torch.no_grad():  # trained-looking weights: the tail is zero at init
+        for p in model.parameters():
+            p.add_(torch.randn_like(p) * 0.05)
+    path = tmp_path / 'ck.pt'
+    save_atomic({'meta': {'arch': arch, 'scale': scale, 'degradation': 'bicubic'},
+                 'model': model.state_dict()}, path)
+    return str(path), scale
+
+
+def test_fused_graph_equals_training_graph(checkpoint):
+    path, scale = checkpoint
+    model, _ = load_model(path)
+    x = torch.rand(1, 3, 19, 23, dtype=torch.float64) * 255
+    model = model.double()
+    ref = model(x)
+    model.fuse()
+    assert (model(x) - ref).abs().max().item() < 1e-8
+
+
+def test_onnx_matches_pytorch(checkpoint, tmp_path):
+    path, scale = checkpoint
+    out = str(tmp_path / 'm.onnx')
+    info = export(path, out)
+    m = onnx.load(out)
+    assert m.opset_import[0].version == 17
+    assert [i.name for i in m.graph.input] == ['input'] and [o.name for o in m.graph.output] == ['output']
+    sess = ort.InferenceSession(out, providers=['CPUExecutionProvider'])
+    model, _ = load_model(path, fused=True)
+    for h, w in [(17, 23), (40, 31)]:
+        x = (np.random.default_rng(h).random((1, 3, h, w)) * 255).astype(np.float32)
+        y = sess.run(['output'], {'input': x})[0]
+        with torch.no_grad():
+            ref = model(torch.from_numpy(x)).clamp(0, 255).numpy()
+        assert y.shape == (1, 3, h * scale, w * scale)
+        assert np.abs(y - ref).max() <= 1e-3
+    assert info['scale'] == scale and info['receptive_radius_lr'] == model.receptive_radius
