@@ -17,7 +17,8 @@ KUBE_VERSIONS="${KUBE_VERSIONS:-1.27.0 1.37.0}"
 # render for a version the chart's kubeVersion accepts.
 export HELM_KUBE_VERSION="${HELM_KUBE_VERSION:-1.33.0}"
 
-eval "$("$here/install-tools.sh")" || { echo "validate: tools are missing (install-tools.sh failed)" >&2; exit 2; }
+tool_env="$("$here/install-tools.sh")" || { echo "validate: tools are missing (install-tools.sh failed)" >&2; exit 2; }
+eval "$tool_env"
 export HELM PYTHON
 out="$(mktemp -d)"
 trap 'rm -rf "$out"' EXIT
