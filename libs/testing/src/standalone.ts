@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -51,6 +51,8 @@ export async function startService(opts: StartOptions = {}): Promise<StartedServ
   const entry = join(REPO_ROOT, 'dist', 'services', service, 'src', 'main.js');
   if (!existsSync(entry)) throw new Error(`${entry} is missing: run \`npm run build\` first`);
   const dataDir = opts.dataDir ?? mkdtempSync(join(tmpdir(), `upscaler-${service}-`));
+  // Embedded Postgres runs initdb as its own user when we are root: it must be able to enter the dir.
+  if (!opts.dataDir) chmodSync(dataDir, 0o755);
   const port = opts.port ?? (await freePort());
   const env: Record<string, string | undefined> = {
     ...process.env,
