@@ -41,7 +41,10 @@ function args(name: string): string[] {
 const arg = (name: string, fallback: string) => args(name)[0] ?? fallback;
 
 async function loadHr(path: string): Promise<Plane> {
-  const { data, info } = await sharp(path).raw().toBuffer({ resolveWithObject: true });
+  // Keep single-band images single-band (sharp would otherwise hand them back as sRGB).
+  const gray = (await sharp(path).metadata()).channels === 1;
+  const img = gray ? sharp(path).extractChannel(0) : sharp(path);
+  const { data, info } = await img.raw().toBuffer({ resolveWithObject: true });
   return { width: info.width, height: info.height, channels: info.channels, data: new Uint8Array(data) };
 }
 
@@ -53,6 +56,12 @@ async function runNetwork(session: ort.InferenceSession, lr: Plane, scale: numbe
   const out = await session.run({ input: new ort.Tensor('float32', planar, [1, 3, lr.height, lr.width]) });
   const o = out.output.data as Float32Array;
   const m = n * scale * scale;
+  if (c === 1) {
+    // Gray in, gray out, as the engine does (tile-runner.ts): BT.601 luma of the network's RGB.
+    const gray = new Uint8ClampedArray(m);
+    for (let i = 0; i < m; i++) gray[i] = 0.299 * o[i] + 0.587 * o[m + i] + 0.114 * o[2 * m + i];
+    return { width: lr.width * scale, height: lr.height * scale, channels: 1, data: new Uint8Array(gray.buffer) };
+  }
   const data = new Uint8ClampedArray(3 * m);
   for (let i = 0; i < m; i++) for (let k = 0; k < 3; k++) data[i * 3 + k] = o[k * m + i];
   return { width: lr.width * scale, height: lr.height * scale, channels: 3, data: new Uint8Array(data.buffer) };

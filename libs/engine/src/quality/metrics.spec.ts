@@ -14,11 +14,11 @@ describe('quality metrics on Y', () => {
     expect(psnr(a, b)).toBeCloseTo(28.1308, 4);
   });
 
-  it('Y is MATLAB rgb2ycbcr luma, rounded: black 16, white 235, pure red 81', () => {
+  it('Y is MATLAB rgb2ycbcr luma, rounded: black 16, white 235, pure red 81; gray is scored as is', () => {
     const img = { width: 3, height: 1, channels: 3, data: Uint8Array.from([0, 0, 0, 255, 255, 255, 255, 0, 0]) };
     expect(Array.from(lumaY(img))).toEqual([16, 235, 81]);
     const gray = { width: 2, height: 1, channels: 1, data: Uint8Array.from([0, 255]) };
-    expect(Array.from(lumaY(gray))).toEqual([16, 235]);
+    expect(Array.from(lumaY(gray))).toEqual([0, 255]);
   });
 
   it('SSIM is 1 for identical images and drops for a distorted one', () => {

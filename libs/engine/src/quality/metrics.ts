@@ -2,17 +2,23 @@ import type { Plane } from './matlab-imresize';
 
 /**
  * The luma the benchmark protocol scores: MATLAB rgb2ycbcr on uint8 RGB (BT.601, studio range),
- * Y = 16 + (65.481 R + 128.553 G + 24.966 B) / 255, rounded to uint8 as MATLAB returns it. Gray images are
- * treated as R = G = B, as the usual evaluation scripts do by stacking the channel three times.
+ * Y = 16 + (65.481 R + 128.553 G + 24.966 B) / 255, rounded to uint8 as MATLAB returns it. A single-channel
+ * image is scored as it is (the MATLAB scripts convert only 3-channel images): with that, Set14's bicubic row
+ * (which includes the grayscale "bridge") matches the published 30.24 dB; scoring bridge as 16-235 luma
+ * would add 0.09 dB to the average.
  */
 export function lumaY(img: Plane): Float64Array {
   const n = img.width * img.height;
   const y = new Float64Array(n);
   const c = img.channels;
+  if (c === 1) {
+    for (let i = 0; i < n; i++) y[i] = img.data[i];
+    return y;
+  }
   for (let i = 0; i < n; i++) {
     const r = img.data[i * c];
-    const g = c >= 3 ? img.data[i * c + 1] : r;
-    const b = c >= 3 ? img.data[i * c + 2] : r;
+    const g = img.data[i * c + 1];
+    const b = img.data[i * c + 2];
     y[i] = Math.round(16 + (65.481 * r + 128.553 * g + 24.966 * b) / 255);
   }
   return y;
