@@ -8,7 +8,7 @@ import {
   TOPICS,
   type TransportLog,
 } from '@upscaler/messaging';
-import { startTestKafka, type TestKafka } from '../../testing/src/kafka'; // not the index: it loads contracts' ESM-only uuid, which jest cannot parse yet
+import { startTestKafka, type TestKafka } from '../../testing/src/kafka';
 import type { Admin, Kafka, Producer } from 'kafkajs';
 import { eventsFor, publish, sleep, versionsByStream, waitFor } from './kafka-test-events';
 
