@@ -8,6 +8,9 @@ The four components share one shape; each component folder instantiates it with 
 {{- $name := .component -}}
 {{- $c := index $root.Values $name -}}
 {{- $ctx := dict "root" $root "component" $name -}}
+{{- if lt (sub $c.terminationGracePeriodSeconds $c.preStopSleepSeconds) 10 -}}
+{{- fail (printf "%s: terminationGracePeriodSeconds must exceed preStopSleepSeconds by at least 10 s" $name) -}}
+{{- end -}}
 apiVersion: apps/v1
 kind: Deployment
 metadata:
@@ -76,6 +79,10 @@ spec:
             {{- include "upscaler.secretEnv" (dict "name" "S3_SECRET_KEY" "ref" $root.Values.secrets.s3SecretKey) | nindent 12 }}
             - name: OTEL_SERVICE_NAME
               value: {{ printf "upscaler-%s" $name | quote }}
+            # The service's own drain deadline: what is left of the grace period after the preStop
+            # sleep, less 5 s so that it exits before the kubelet's SIGKILL.
+            - name: UPSCALE_SHUTDOWN_GRACE_MS
+              value: {{ mul (sub (sub $c.terminationGracePeriodSeconds $c.preStopSleepSeconds) 5) 1000 | quote }}
             {{- if hasKey $c "engineThreads" }}
             - name: UPSCALE_ENGINE_THREADS
               value: {{ $c.engineThreads | quote }}

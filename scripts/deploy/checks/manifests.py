@@ -78,12 +78,17 @@ def check(docs, processor_grace):
                 if got != path:
                     problems.append(f"{cn}: {probe} path is {got!r}, expected {path}")
             pre = ((c.get("lifecycle") or {}).get("preStop") or {})
+            cmd = (pre.get("exec") or {}).get("command") or []
             if not pre:
                 problems.append(f"{cn}: no preStop hook")
-            else:
-                cmd = (pre.get("exec") or {}).get("command") or []
-                if cmd[:1] == ["sleep"] and int(cmd[1]) >= grace:
-                    problems.append(f"{cn}: preStop sleep {cmd[1]} s uses the whole grace period {grace} s")
+            elif cmd[:1] == ["sleep"] and int(cmd[1]) >= grace:
+                problems.append(f"{cn}: preStop sleep {cmd[1]} s uses the whole grace period {grace} s")
+            env = {e["name"]: e.get("value") for e in c.get("env") or []}
+            drain = env.get("UPSCALE_SHUTDOWN_GRACE_MS")
+            sleep_s = int(cmd[1]) if pre and cmd[:1] == ["sleep"] else 0
+            if drain is None or int(drain) > (grace - sleep_s) * 1000:
+                problems.append(f"{cn}: UPSCALE_SHUTDOWN_GRACE_MS {drain} does not fit in the grace period "
+                                f"{grace} s after the preStop sleep {sleep_s} s")
             if ":" not in c["image"].rsplit("/", 1)[-1] or c["image"].endswith(":latest"):
                 problems.append(f"{cn}: image {c['image']!r} is not pinned to a tag")
             for e in c.get("env") or []:
