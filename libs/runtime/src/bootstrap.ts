@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import { Module, type DynamicModule, type Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { ConfigError, createLogger, loadConfig, type AppConfig } from '@upscaler/platform';
+import { currentTraceId, stopTracing } from '@upscaler/tracing';
 import { buildRuntime } from './build-runtime';
 import { configureHttpApp } from './http-app';
 import type { Runtime } from './runtime';
@@ -30,7 +31,7 @@ export async function runService(spec: ServiceSpec): Promise<void> {
     }
     throw e;
   }
-  const logger = createLogger(config.logLevel, spec.service);
+  const logger = createLogger(config.logLevel, spec.service, currentTraceId);
   const prepared = spec.prepare ? await spec.prepare(config) : { config };
   config = prepared.config;
   const rt: Runtime = await buildRuntime(config, logger, spec.service);
@@ -62,6 +63,7 @@ export async function runService(spec: ServiceSpec): Promise<void> {
     try {
       await app.close();
       await rt.close();
+      await stopTracing();
     } finally {
       process.exit(0);
     }

@@ -1,5 +1,6 @@
 import type { INestApplication } from '@nestjs/common';
 import type { NestExpressApplication } from '@nestjs/platform-express';
+import pinoHttp from 'pino-http';
 import { ErrorFilter, requestId } from '@upscaler/platform';
 import type { Runtime } from './runtime';
 import { httpMetrics } from './observability/http-metrics';
@@ -11,5 +12,14 @@ export function configureHttpApp(app: INestApplication, rt: Runtime): void {
   express.set('trust proxy', true);
   app.use(requestId);
   app.use(httpMetrics(rt.metrics));
+  // One JSON line per request, with its request id (and the trace id, through the logger's mixin).
+  app.use(
+    pinoHttp({
+      logger: rt.logger,
+      genReqId: (req) => String(req.headers['x-request-id'] ?? ''),
+      autoLogging: { ignore: (req) => /^\/(health|metrics)/.test(req.url ?? '') },
+      serializers: { req: (req: { id: string; method: string; url: string }) => ({ id: req.id, method: req.method, url: req.url }) },
+    }),
+  );
   app.useGlobalFilters(new ErrorFilter(rt.logger));
 }

@@ -8,3 +8,4 @@ export * from './http-app';
 export * from './bootstrap';
 export * from './observability/metrics';
 export * from './observability/instrumented-event-store';
+export * from './observability/event-metadata';

@@ -1,3 +1,4 @@
+import './tracing';
 import { exitOnStartFailure, runService } from '@upscaler/runtime';
 import { ApiModule } from './api.module';
 

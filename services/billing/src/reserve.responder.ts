@@ -4,11 +4,13 @@ import {
   DomainError,
   streams,
   type BillingReserveReply,
+  type BillingReserveRequest,
 } from '@upscaler/contracts';
 import { ledgerDecider, type LedgerState } from '@upscaler/domain';
 import { handleCommand } from '@upscaler/eventstore';
 import { TOPICS } from '@upscaler/messaging';
-import { RUNTIME, type Runtime } from '@upscaler/runtime';
+import { eventMetadata, RUNTIME, type Runtime } from '@upscaler/runtime';
+import { inSpan } from '@upscaler/tracing';
 
 /**
  * Answers `upscale.billing.reserve.v1` (DESIGN 2): reserve a job's credits on the account's ledger
@@ -25,6 +27,10 @@ export class ReserveResponder implements OnApplicationBootstrap {
 
   async reserve(payload: unknown): Promise<BillingReserveReply> {
     const req = BillingReserveRequestSchema.parse(payload);
+    return inSpan('billing.reserve', { 'upscaler.job_id': req.jobId }, req, () => this.reserveInSpan(req));
+  }
+
+  private async reserveInSpan(req: BillingReserveRequest): Promise<BillingReserveReply> {
     const stream = streams.account(req.accountId);
     try {
       const { newState } = await handleCommand(
@@ -32,7 +38,7 @@ export class ReserveResponder implements OnApplicationBootstrap {
         stream,
         ledgerDecider,
         { type: 'ReserveCredits', data: { jobId: req.jobId, amount: req.amount, now: this.rt.clock.now().toISOString() } },
-        { retries: 20 },
+        { retries: 20, metadata: eventMetadata('billing', { correlationId: req.jobId }) },
       );
       return { ok: true, available: (newState as LedgerState).available };
     } catch (e) {

@@ -3,7 +3,8 @@ import { streams, type JobQueuedData, type StoredEvent } from '@upscaler/contrac
 import { ledgerDecider } from '@upscaler/domain';
 import { handleCommand } from '@upscaler/eventstore';
 import type { RunningSubscription } from '@upscaler/messaging';
-import { RUNTIME, type Runtime } from '@upscaler/runtime';
+import { eventMetadata, RUNTIME, type Runtime } from '@upscaler/runtime';
+import { inSpan } from '@upscaler/tracing';
 
 /**
  * Exactly one of charge/refund follows every reservation (DESIGN 2): charge on JobSucceeded, refund
@@ -46,9 +47,12 @@ export class SettlementConsumer implements OnApplicationBootstrap, OnApplication
       settlement.type === 'ChargeCredits'
         ? { type: 'ChargeCredits' as const, data: { jobId: queued.jobId, now } }
         : { type: 'RefundCredits' as const, data: { jobId: queued.jobId, reason: settlement.reason, now } };
-    const { newEvents } = await handleCommand(this.rt.store, streams.account(queued.accountId), ledgerDecider, command, {
-      retries: 20,
+    await inSpan('billing.settle', { 'upscaler.job_id': queued.jobId, 'upscaler.settlement': command.type }, event.metadata, async () => {
+      const { newEvents } = await handleCommand(this.rt.store, streams.account(queued.accountId), ledgerDecider, command, {
+        retries: 20,
+        metadata: eventMetadata('billing', { correlationId: queued.jobId, causationId: `${event.position}` }),
+      });
+      await this.rt.projector.apply(newEvents);
     });
-    await this.rt.projector.apply(newEvents);
   }
 }

@@ -2,6 +2,7 @@ import { Inject, Injectable, OnApplicationBootstrap, OnApplicationShutdown } fro
 import type { JobQueuedData, StoredEvent } from '@upscaler/contracts';
 import type { RunningSubscription } from '@upscaler/messaging';
 import { RUNTIME, type Runtime } from '@upscaler/runtime';
+import { inSpan } from '@upscaler/tracing';
 import { JobRunner } from './job.runner';
 
 /**
@@ -37,7 +38,9 @@ export class JobQueueConsumer implements OnApplicationBootstrap, OnApplicationSh
     if (this.stopping) throw new Error('processor is shutting down');
     if (event.type !== 'JobQueued' && event.type !== 'JobRequeued') return;
     const jobId = (event.data as Pick<JobQueuedData, 'jobId'>).jobId;
-    const outcome = await this.runner.run(jobId);
+    const outcome = await inSpan('processor.job', { 'upscaler.job_id': jobId, 'upscaler.worker': this.runner.workerId }, event.metadata, () =>
+      this.runner.run(jobId),
+    );
     this.rt.logger.info({ jobId, outcome, worker: this.runner.workerId }, 'job handled');
   }
 

@@ -4,7 +4,8 @@ import { DomainError, isDomainError, streams, type JobFailureCode, JOB_FAILURE_C
 import { jobDecider, type JobCommand, type JobState } from '@upscaler/domain';
 import { handleCommand } from '@upscaler/eventstore';
 import { EngineCancelledError } from '@upscaler/engine';
-import { RUNTIME, type Runtime } from '@upscaler/runtime';
+import { eventMetadata, RUNTIME, type Runtime } from '@upscaler/runtime';
+import { inSpan } from '@upscaler/tracing';
 import { EngineProvider } from './engine.provider';
 
 export type RunOutcome = 'succeeded' | 'failed' | 'cancelled' | 'lost' | 'skipped' | 'handed_back';
@@ -63,13 +64,9 @@ export class JobRunner {
     const watcher = this.watchForCancel(stream, abort);
     try {
       const input = await this.rt.storage.get(job.source.key);
-      const out = await this.engines.engine.upscale({
-        input,
-        target: job.target,
-        format: job.format,
-        quality: job.quality,
-        signal: abort.signal,
-      });
+      const out = await inSpan('engine.upscale', { 'upscaler.target': job.target, 'upscaler.quality': job.quality }, null, () =>
+        this.engines.engine.upscale({ input, target: job.target, format: job.format, quality: job.quality, signal: abort.signal }),
+      );
       this.rt.metrics.engineSeconds.observe({ network: out.network, scale: String(out.scale) }, out.engineMs / 1000);
       const resultKey = `results/${jobId}`;
       await this.rt.storage.put(resultKey, out.output, out.contentType);
@@ -155,7 +152,9 @@ export class JobRunner {
   }
 
   private async decide(stream: string, command: JobCommand): Promise<JobState> {
-    const { newState, newEvents } = await handleCommand(this.rt.store, stream, jobDecider, command);
+    const { newState, newEvents } = await handleCommand(this.rt.store, stream, jobDecider, command, {
+      metadata: eventMetadata('processor', { correlationId: stream.slice('job-'.length) }),
+    });
     await this.rt.projector.apply(newEvents);
     return newState as JobState;
   }

@@ -1,3 +1,4 @@
+import './tracing';
 import { exitOnStartFailure, runService } from '@upscaler/runtime';
 import { ApiModule } from '../../api/src/api.module';
 import { BillingModule } from '../../billing/src/billing.module';

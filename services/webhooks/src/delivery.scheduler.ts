@@ -12,7 +12,8 @@ import {
 } from '@upscaler/domain';
 import { handleCommand } from '@upscaler/eventstore';
 import type { RunningSubscription } from '@upscaler/messaging';
-import { RUNTIME, type Runtime } from '@upscaler/runtime';
+import { eventMetadata, RUNTIME, type Runtime } from '@upscaler/runtime';
+import { inSpan } from '@upscaler/tracing';
 
 /**
  * When a job reaches a final state, schedules one delivery per enabled endpoint of its account that
@@ -38,6 +39,11 @@ export class DeliveryScheduler implements OnApplicationBootstrap, OnApplicationS
   }
 
   async handle(event: StoredEvent): Promise<void> {
+    if (!webhookEventTypeFor(event as unknown as Pick<JobEvent, 'type'>)) return;
+    await inSpan('webhooks.schedule', { 'upscaler.event_type': event.type }, event.metadata, () => this.schedule(event));
+  }
+
+  private async schedule(event: StoredEvent): Promise<void> {
     const type = webhookEventTypeFor(event as unknown as Pick<JobEvent, "type">);
     if (!type) return;
     const jobEvents = (await this.rt.store.readStream(event.streamId)).filter((e) => e.version <= event.version);
@@ -67,7 +73,7 @@ export class DeliveryScheduler implements OnApplicationBootstrap, OnApplicationS
               now: this.rt.clock.now().toISOString(),
             },
           },
-          { retries: 5 },
+          { retries: 5, metadata: eventMetadata('webhooks', { correlationId: job.job.jobId }) },
         );
       await this.rt.projector.apply(newEvents);
     }

@@ -4,25 +4,34 @@ import { streams } from '@upscaler/contracts';
 import {
   DEFAULT_RETRY_SCHEDULE_MS,
   deliveryDecider,
+  isDeliveryDue,
   webhookEndpointDecider,
   type DeliveryState,
   type WebhookEndpointState,
 } from '@upscaler/domain';
 import { handleCommand, WrongExpectedVersionError } from '@upscaler/eventstore';
 import { sendWebhook, signWebhook } from '@upscaler/net';
-import { RUNTIME, type Runtime } from '@upscaler/runtime';
+import { eventMetadata, RUNTIME, type Runtime } from '@upscaler/runtime';
+import { inSpan } from '@upscaler/tracing';
+
+/** At most this many attempts at once (each waits at most UPSCALE_WEBHOOK_TIMEOUT_MS). */
+const MAX_CONCURRENT_ATTEMPTS = 50;
 
 /**
  * Attempts due deliveries: signs per Standard Webhooks, POSTs under the SSRF guard, records the
  * attempt (retry with exponential backoff and jitter for about three days; a 410 disables the
  * endpoint). Each attempt is recorded against the delivery version it read, so two workers never
- * record the same attempt twice.
+ * record the same attempt twice. Attempts run side by side and a tick does not wait for them: a
+ * receiver that answers slowly (up to UPSCALE_WEBHOOK_TIMEOUT_MS) must not hold up every other
+ * account's deliveries.
  */
 @Injectable()
 export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShutdown {
   private timer: NodeJS.Timeout | undefined;
   private busy = false;
-  private inflight: Promise<void> = Promise.resolve();
+  private ticking: Promise<void> = Promise.resolve();
+  /** Attempts under way, by delivery stream: a due delivery is never attempted twice at once. */
+  private readonly inflight = new Map<string, Promise<void>>();
 
   constructor(@Inject(RUNTIME) private readonly rt: Runtime) {}
 
@@ -30,7 +39,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
     this.timer = setInterval(() => {
       if (this.busy) return;
       this.busy = true;
-      this.inflight = this.tick()
+      this.ticking = this.tick()
         .then(() => undefined)
         .catch((err) => this.rt.logger.error({ err }, 'webhook delivery tick failed'))
         .finally(() => (this.busy = false));
@@ -40,17 +49,40 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
 
   async onApplicationShutdown(): Promise<void> {
     if (this.timer) clearInterval(this.timer);
-    await this.inflight;
+    await this.ticking;
+    await Promise.all(this.inflight.values());
   }
 
+  /** Starts an attempt for each due delivery not already under way; does not wait for them. */
   async tick(): Promise<number> {
-    const due = await this.rt.readModels.due<DeliveryState>('delivery', this.rt.clock.now(), 20);
-    await Promise.all(due.map((row) => this.attempt(row.streamId, row.state)));
-    return due.length;
+    const room = MAX_CONCURRENT_ATTEMPTS - this.inflight.size;
+    if (room <= 0) return 0;
+    const due = await this.rt.readModels.due<DeliveryState>('delivery', this.rt.clock.now(), room + this.inflight.size);
+    const fresh = due.filter((row) => !this.inflight.has(row.streamId)).slice(0, room);
+    for (const row of fresh) {
+      const running = this.attempt(row.streamId, row.state)
+        .catch((err) => this.rt.logger.error({ err, stream: row.streamId }, 'webhook delivery attempt failed'))
+        .finally(() => this.inflight.delete(row.streamId));
+      this.inflight.set(row.streamId, running);
+    }
+    return fresh.length;
   }
 
   private async attempt(stream: string, d: DeliveryState): Promise<void> {
+    // The delivery continues the trace of the job that caused it (its DeliveryScheduled metadata).
+    const scheduled = (await this.rt.store.readStream(stream))[0];
+    await inSpan('webhooks.deliver', { 'upscaler.delivery_id': d.delivery!.deliveryId, 'upscaler.job_id': d.delivery!.jobId }, scheduled?.metadata, () =>
+      this.attemptInSpan(stream, d),
+    );
+  }
+
+  private async attemptInSpan(stream: string, d: DeliveryState): Promise<void> {
     const delivery = d.delivery!;
+    // The row came from the read model, read before an attempt that ended meanwhile may have been
+    // recorded: only the stream says whether the delivery is still due.
+    const history = await this.rt.store.readStream(stream);
+    const current = history.reduce((s, e) => deliveryDecider.evolve(s, e as never), deliveryDecider.initialState());
+    if (!isDeliveryDue(current, this.rt.clock.now().toISOString())) return;
     const endpointRow = await this.rt.readModels.byStream<WebhookEndpointState>(streams.webhookEndpoint(delivery.endpointId));
     const endpoint = endpointRow?.state.status === 'enabled' ? endpointRow.state.endpoint : null;
     const now = this.rt.clock.now();
@@ -86,7 +118,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
             schedule: endpoint ? (this.rt.config.webhookRetryScheduleMs ?? DEFAULT_RETRY_SCHEDULE_MS) : [],
           },
         },
-        { retries: 0 },
+        { retries: 0, metadata: eventMetadata('webhooks', { correlationId: delivery.jobId }) },
       );
       await this.rt.projector.apply(newEvents);
       if ((newState as DeliveryState).status === 'endpoint_gone' && endpoint) {

@@ -1,7 +1,15 @@
 import pino, { type Logger } from 'pino';
 
-/** JSON logs (pino). Child loggers carry request id, job id and trace id. */
+/** JSON logs (pino). Every line carries the active trace id; child loggers add request and job ids. */
 export type { Logger };
-export function createLogger(level: string, service: string): Logger {
-  return pino({ level, base: { service }, timestamp: pino.stdTimeFunctions.isoTime });
+export function createLogger(level: string, service: string, traceId: () => string = () => ''): Logger {
+  return pino({
+    level,
+    base: { service },
+    timestamp: pino.stdTimeFunctions.isoTime,
+    mixin() {
+      const id = traceId();
+      return id ? { traceId: id } : {};
+    },
+  });
 }

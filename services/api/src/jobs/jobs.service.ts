@@ -30,7 +30,8 @@ import {
 } from '@upscaler/domain';
 import { handleCommand, WrongExpectedVersionError } from '@upscaler/eventstore';
 import { RequestTimeoutError, TOPICS } from '@upscaler/messaging';
-import { RUNTIME, type Runtime } from '@upscaler/runtime';
+import { eventMetadata, RUNTIME, type Runtime } from '@upscaler/runtime';
+import { currentTraceCarrier, inSpan } from '@upscaler/tracing';
 import type { Principal } from '../auth/principal';
 import { ImageInspector } from './image-inspector';
 import { ImageSource } from './image-source';
@@ -53,7 +54,13 @@ export class JobsService {
     private readonly images: ImageSource,
   ) {}
 
-  async submit(p: Principal, fields: SubmitFields, image: SubmitImage, idempotencyKey: string | null): Promise<SubmitOutcome> {
+  submit(p: Principal, fields: SubmitFields, image: SubmitImage, idempotencyKey: string | null): Promise<SubmitOutcome> {
+    return inSpan('api.submit', { 'upscaler.account_id': p.accountId, 'upscaler.target': fields.target }, null, () =>
+      this.submitInSpan(p, fields, image, idempotencyKey),
+    );
+  }
+
+  private async submitInSpan(p: Principal, fields: SubmitFields, image: SubmitImage, idempotencyKey: string | null): Promise<SubmitOutcome> {
     const url = image.kind === 'url' ? parseImageUrl(image.url) : undefined;
     const fingerprint = requestFingerprint({
       target: fields.target,
@@ -123,7 +130,7 @@ export class JobsService {
           idempotencyKey,
           queuedAt: now(),
         },
-      });
+      }, { metadata: eventMetadata('api', { correlationId: jobId }) });
       await this.rt.projector.apply(newEvents);
       return { replay: false, job: toCreateView(newState as JobState) };
     } catch (e) {
@@ -176,7 +183,7 @@ export class JobsService {
     const { newState, newEvents } = await handleCommand(this.rt.store, streams.job(jobId), jobDecider, {
       type: 'CancelJob',
       data: { now: this.rt.clock.now().toISOString() },
-    });
+    }, { metadata: eventMetadata('api', { correlationId: jobId }) });
     await this.rt.projector.apply(newEvents);
     return toCancelView(newState as JobState);
   }
@@ -232,7 +239,7 @@ export class JobsService {
   private async reserve(req: BillingReserveRequest): Promise<void> {
     let raw: unknown;
     try {
-      raw = await this.rt.transport.request(TOPICS.billingReserve, req, this.rt.config.billingTimeoutMs);
+      raw = await this.rt.transport.request(TOPICS.billingReserve, { ...req, ...currentTraceCarrier() }, this.rt.config.billingTimeoutMs);
     } catch (e) {
       if (e instanceof RequestTimeoutError) throw new DomainError('billing_unavailable');
       throw e;
@@ -250,7 +257,7 @@ export class JobsService {
     const { newEvents } = await handleCommand(this.rt.store, streams.account(accountId), ledgerDecider, {
       type: 'RefundCredits',
       data: { jobId, reason: 'expired', now: this.rt.clock.now().toISOString() },
-    });
+    }, { metadata: eventMetadata('api', { correlationId: jobId }) });
     await this.rt.projector.apply(newEvents);
   }
 }
