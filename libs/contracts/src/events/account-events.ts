@@ -71,4 +71,13 @@ export interface IdempotencyKeyClaimedData {
   jobId: string;
   claimedAt: string;
 }
-export type IdempotencyEvent = { type: 'IdempotencyKeyClaimed'; data: IdempotencyKeyClaimedData };
+/** The claimed request failed before its job was created: the key may be used again. */
+export interface IdempotencyKeyReleasedData {
+  accountId: string;
+  jobId: string;
+  reason: string;
+  releasedAt: string;
+}
+export type IdempotencyEvent =
+  | { type: 'IdempotencyKeyClaimed'; data: IdempotencyKeyClaimedData }
+  | { type: 'IdempotencyKeyReleased'; data: IdempotencyKeyReleasedData };

@@ -70,9 +70,11 @@ export class JobsService {
       image: image.kind === 'upload' ? `sha256:${sha256(image.bytes)}` : `url:${url!.toString()}`,
     });
     const idemStream = idempotencyKey ? streams.idempotency(p.accountId, sha256(idempotencyKey)) : undefined;
+    let idemVersion = 0;
     if (idemStream) {
-      const replay = await this.replayOf(p, idemStream, fingerprint);
-      if (replay) return { replay: true, job: replay };
+      const seen = await this.replayOf(p, idemStream, fingerprint);
+      if (seen.job) return { replay: true, job: seen.job };
+      idemVersion = seen.version;
     }
 
     const bytes = image.kind === 'upload' ? image.bytes : (await this.images.fetch(url!)).bytes;
@@ -84,21 +86,23 @@ export class JobsService {
     const now = () => this.rt.clock.now().toISOString();
 
     await this.reserve({ accountId: p.accountId, jobId, amount: credits });
+    let claimed = false;
     try {
       if (idemStream) {
         try {
-          await this.rt.store.append(idemStream, 'no_stream', [
+          await this.rt.store.append(idemStream, idemVersion, [
             {
               type: 'IdempotencyKeyClaimed',
               data: { accountId: p.accountId, key: idempotencyKey, requestHash: fingerprint, jobId, claimedAt: now() },
             },
           ]);
+          claimed = true;
         } catch (e) {
           if (!(e instanceof WrongExpectedVersionError)) throw e;
           // Two requests with one key at once: the first claim won; this one hands its credits back.
           await this.release(p.accountId, jobId);
-          const replay = await this.replayOf(p, idemStream, fingerprint);
-          if (replay) return { replay: true, job: replay };
+          const seen = await this.replayOf(p, idemStream, fingerprint);
+          if (seen.job) return { replay: true, job: seen.job };
           throw new DomainError('idempotency_in_progress');
         }
       }
@@ -136,6 +140,14 @@ export class JobsService {
     } catch (e) {
       if (!(e instanceof DomainError && e.code === 'idempotency_in_progress')) {
         await this.release(p.accountId, jobId).catch(() => undefined);
+        // The job was never created: free the key so that a retry with it is not stuck.
+        if (claimed && idemStream) {
+          await this.rt.store
+            .append(idemStream, idemVersion + 1, [
+              { type: 'IdempotencyKeyReleased', data: { accountId: p.accountId, jobId, reason: 'request failed', releasedAt: now() } },
+            ])
+            .catch(() => undefined);
+        }
       }
       throw e;
     }
@@ -217,20 +229,27 @@ export class JobsService {
     return row.state;
   }
 
-  private async replayOf(p: Principal, idemStream: string, fingerprint: string): Promise<JobView | null> {
-    const claim = (await this.rt.store.readStream(idemStream))[0];
-    if (!claim) return null;
-    const data = claim.data as { requestHash: string; jobId: string };
+  /**
+   * What an Idempotency-Key already stands for: the original job (replay), or nothing yet (with the
+   * stream version to claim it at: 0 when never used, past a release when the earlier request failed).
+   */
+  private async replayOf(p: Principal, idemStream: string, fingerprint: string): Promise<{ job: JobView | null; version: number }> {
+    const events = await this.rt.store.readStream(idemStream);
+    const last = events[events.length - 1];
+    if (!last || last.type === 'IdempotencyKeyReleased') return { job: null, version: events.length };
+    const data = last.data as { requestHash: string; jobId: string };
     if (data.requestHash !== fingerprint) throw new DomainError('idempotency_key_reused');
     // The winner appends its job right after its claim; give it a moment.
     for (let i = 0; i < 50; i++) {
       const row = await this.rt.readModels.byStream<JobState>(streams.job(data.jobId));
-      if (row && row.accountId === p.accountId) return toJobView(row.state);
-      const events = await this.rt.store.readStream(streams.job(data.jobId));
-      if (events.length > 0) {
-        await this.rt.projector.apply(events);
+      if (row && row.accountId === p.accountId) return { job: toJobView(row.state), version: events.length };
+      const jobEvents = await this.rt.store.readStream(streams.job(data.jobId));
+      if (jobEvents.length > 0) {
+        await this.rt.projector.apply(jobEvents);
         continue;
       }
+      const again = await this.rt.store.readStream(idemStream);
+      if (again[again.length - 1]?.type === 'IdempotencyKeyReleased') return { job: null, version: again.length };
       await new Promise((r) => setTimeout(r, 100));
     }
     throw new DomainError('idempotency_in_progress');
