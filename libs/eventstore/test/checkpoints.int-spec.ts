@@ -2,9 +2,6 @@ import type { DataSource } from 'typeorm';
 import { useTestPostgres } from '@upscaler/testing';
 import { EVENT_STORE_MIGRATIONS, PostgresCheckpointStore, resetCheckpoint } from '@upscaler/eventstore';
 
-// Jest ignores `testTimeout` inside `projects`; a loaded CI machine needs more than the default 5 s.
-jest.setTimeout(60_000);
-
 const pg = useTestPostgres();
 
 describe('PostgresCheckpointStore', () => {

@@ -9,9 +9,6 @@ import {
   WrongExpectedVersionError,
 } from '@upscaler/eventstore';
 
-// Jest ignores `testTimeout` inside `projects`; a loaded CI machine needs more than the default 5 s.
-jest.setTimeout(60_000);
-
 const pg = useTestPostgres();
 
 describe('PostgresEventStore', () => {

@@ -51,9 +51,6 @@ function withCompetingWriter(store: EventStore, competing: () => { type: string;
   return wrapped;
 }
 
-// Jest ignores `testTimeout` inside `projects`; a loaded CI machine needs more than the default 5 s.
-jest.setTimeout(60_000);
-
 const pg = useTestPostgres();
 
 describe('handleCommand', () => {

@@ -11,9 +11,6 @@ import {
   type TransportLog,
 } from '@upscaler/messaging';
 
-// Jest ignores `testTimeout` inside `projects`; a loaded CI machine needs more than the default 5 s.
-jest.setTimeout(60_000);
-
 const pg = useTestPostgres();
 
 describe('InProcessTransport', () => {

@@ -2,8 +2,6 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
 import { useTestPostgres } from '@upscaler/testing';
 import { createDataSource, runMigrations } from '@upscaler/platform';
 
-jest.setTimeout(60_000);
-
 const pg = useTestPostgres();
 
 /** Migrations that record the order they ran in; the second one is slow to widen the race window. */

@@ -8,8 +8,6 @@ import { recoverPostmaster } from '@upscaler/platform';
  * The standalone keeps its data under ./data and may be killed at any moment (DESIGN 3: "nothing
  * is lost on restart"). Each start below runs in a fresh Node process, as a restarted service would.
  */
-jest.setTimeout(120_000);
-
 const FIXTURES = path.join(__dirname, 'fixtures');
 
 interface ChildReport {
@@ -31,7 +29,8 @@ function runChild(dataDir: string, ...args: string[]): { child: ChildProcess; re
       const line = out.split('\n')[0];
       if (out.includes('\n')) resolve(JSON.parse(line) as ChildReport);
     });
-    child.once('exit', (code) => reject(new Error(`child exited (${code}) before reporting: ${err}`)));
+    // 'close', not 'exit': stdout may still hold the report when the process has already exited.
+    child.once('close', (code) => reject(new Error(`child exited (${code}) before reporting: ${err}`)));
   });
   return { child, report };
 }
@@ -121,8 +120,10 @@ describe('startEmbeddedPostgres', () => {
     expect(running(r1.postmasterPid)).toBe(false);
 
     // Now a postmaster orphaned for real: the service and its watchdog die, Postgres survives.
+    // Kill order matters: the watchdog's watcher first, or it could still send Postgres a SIGINT
+    // when it sees the service's pipe close.
     const watchdog = parentOf(r2.postmasterPid);
-    const killed = [second.child.pid!, watchdog, ...childrenOf(watchdog).filter((p) => p !== r2.postmasterPid)];
+    const killed = [...childrenOf(watchdog).filter((p) => p !== r2.postmasterPid), watchdog, second.child.pid!];
     for (const pid of killed) process.kill(pid, 'SIGKILL');
     await exited(second.child);
     await until(() => killed.every((p) => !running(p)), 'service and watchdog are dead');
@@ -138,9 +139,11 @@ describe('startEmbeddedPostgres', () => {
 
     // Everything killed at once (service, watchdog, Postgres): a stale postmaster.pid stays behind,
     // and here it names a live process that is not Postgres (pids get reused after a reboot).
-    const group = parentOf(r3.postmasterPid); // the watchdog leads Postgres' process group
-    process.kill(third.child.pid!, 'SIGKILL');
+    // One kill(2) to the group (the watchdog leads Postgres' process group) reaches watchdog, watcher
+    // and postmaster at once, before the service dies and its closing pipe could trigger a clean stop.
+    const group = parentOf(r3.postmasterPid);
     process.kill(-group, 'SIGKILL');
+    process.kill(third.child.pid!, 'SIGKILL');
     await exited(third.child);
     await until(() => !running(r3.postmasterPid), 'the postmaster is dead');
     const pidFile = path.join(dataDir, 'postgres', 'postmaster.pid');

@@ -3,7 +3,7 @@ import { DataSource, type MigrationInterface } from 'typeorm';
 /** A migration class contributed by a module (event log, read models, …). */
 export type MigrationClass = new () => MigrationInterface;
 
-export interface DataSourceOptions {
+export interface CreateDataSourceOptions {
   /** Connections in the pool. Keep it modest: several services may share one Postgres. Default 10. */
   poolSize?: number;
   applicationName?: string;
@@ -19,7 +19,7 @@ export interface DataSourceOptions {
  * TypeORM orders migrations by the 13-digit millisecond timestamp that ends each class name
  * (`CreateEventLog1700000000000`), whatever the array order; name new migrations accordingly.
  */
-export function createDataSource(url: string, migrations: MigrationClass[], opts: DataSourceOptions = {}): DataSource {
+export function createDataSource(url: string, migrations: MigrationClass[], opts: CreateDataSourceOptions = {}): DataSource {
   return new DataSource({
     type: 'postgres',
     url,

@@ -87,7 +87,7 @@ export async function startEmbeddedPostgres(opts: EmbeddedPostgresOptions): Prom
   for (let attempt = 1; ; attempt++) {
     const logOffset = await fileSize(logFile);
     server = spawnPostgres({ binary: binaries.postgres, pgData, port, flags, logFile, runAs });
-    if (await waitUntilReady(urlFor('postgres'), server, opts.startTimeoutMs ?? 60_000)) break;
+    if (await waitUntilReady(urlFor('postgres'), server, opts.startTimeoutMs ?? 120_000)) break;
     await server.stop();
     const tail = await readFrom(logFile, logOffset);
     if (attempt >= START_ATTEMPTS) throw new Error(`embedded Postgres failed to start:\n${tail}`);
