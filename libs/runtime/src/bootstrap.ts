@@ -7,6 +7,7 @@ import { buildRuntime } from './build-runtime';
 import { configureHttpApp } from './http-app';
 import type { Runtime } from './runtime';
 import { RuntimeModule } from './runtime.module';
+import { NestPinoLogger } from './observability/nest-logger';
 
 export interface ServiceSpec {
   service: string;
@@ -39,7 +40,7 @@ export async function runService(spec: ServiceSpec): Promise<void> {
   @Module({ imports: [RuntimeModule.forRuntime(rt), ...spec.modules] })
   class ServiceRootModule {}
 
-  const app = await NestFactory.create(ServiceRootModule, { logger: ['error', 'warn'] });
+  const app = await NestFactory.create(ServiceRootModule, { logger: new NestPinoLogger(logger) });
   configureHttpApp(app, rt);
   const server = await app.listen(config.port, config.host);
   const address = server.address();

@@ -66,16 +66,18 @@ export class WebhookEndpointsService {
     return toWebhookEndpointView(newState as WebhookEndpointState);
   }
 
-  /** Every attempt of every delivery to this endpoint, newest first. */
+  /** Every attempt of every delivery to this endpoint, newest first (delivery ids are not time-ordered). */
   async deliveries(accountId: string, endpointId: string, q: { limit?: unknown }) {
     await this.load(accountId, endpointId);
     const limit = q.limit === undefined ? 50 : Number(q.limit);
     if (!Number.isInteger(limit) || limit < 1 || limit > 100) {
       throw new DomainError('invalid_request', 'limit must be an integer from 1 to 100.');
     }
-    const rows = await this.rt.readModels.page<DeliveryState>('delivery', { parentId: endpointId, limit });
-    const data = rows.items.flatMap((r) => toDeliveryAttemptViews(r.state));
-    return { object: 'list' as const, data, has_more: rows.hasMore, next_cursor: null };
+    const rows = await this.rt.readModels.all<DeliveryState>('delivery', { parentId: endpointId });
+    const attempts = rows
+      .flatMap((r) => toDeliveryAttemptViews(r.state))
+      .sort((a, b) => (a.attempted_at < b.attempted_at ? 1 : a.attempted_at > b.attempted_at ? -1 : b.attempt - a.attempt));
+    return { object: 'list' as const, data: attempts.slice(0, limit), has_more: attempts.length > limit, next_cursor: null };
   }
 
   private async load(accountId: string, endpointId: string): Promise<WebhookEndpointState> {
