@@ -25,11 +25,7 @@ run_tier unit
 run_tier integration --runInBand
 run_tier e2e --runInBand
 
-if [ -x scripts/deploy/validate.sh ] && [ "${SKIP_DEPLOY_VALIDATION:-}" != "1" ]; then
-  step "deploy validation"
-  if bash scripts/deploy/validate.sh; then echo '{"numPassedTests":1,"numFailedTests":0}' > "$results/deploy.json"
-  else echo '{"numPassedTests":0,"numFailedTests":1}' > "$results/deploy.json"; status=1; fi
-fi
+# (the offline deployment validation runs inside the integration tier: libs/testing/test/deploy.int-spec.ts)
 
 node -e '
 const fs = require("fs"); const dir = process.argv[1];
