@@ -181,14 +181,18 @@ describe('KafkaTransport request/reply', () => {
 });
 
 describe('KafkaTransport across a broker restart', () => {
-  it('loses nothing when the broker stops and comes back while events flow', async () => {
+  it('loses nothing when the broker stops and comes back while events flow; requests time out meanwhile', async () => {
     const handled: number[] = [];
     await transport().subscribe({ consumer: 'restart-test', categories: ['restart'], handle: async (e) => void handled.push(e.position) });
+    const requester = transport();
+    await requester.warmUpRequests();
     await publish(producer, 'restart', eventsFor('restart', 5, 20));
     await waitFor('first 20', () => new Set(handled).size >= 20);
 
     await kafka.stop();
-    await sleep(2_000);
+    // With the broker away the caller still hears within its timeout (the api answers 503).
+    const err = await requester.request('upscale.test.down.v1', {}, 2_000).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(RequestTimeoutError);
     await kafka.start();
     await publish(producer, 'restart', eventsFor('restart', 5, 20, 21));
     await waitFor('all 40', () => new Set(handled).size >= 40, 120_000);

@@ -42,7 +42,6 @@ export class KafkaRequestReply {
     // Setup (topic, consumer joining its group) is bounded on its own so the first request does
     // not spend its whole timeout on it.
     await withTimeout(this.ensureReplyConsumer(), SETUP_TIMEOUT_MS, 'reply consumer setup');
-    await this.ensureRequestTopic(topic);
     const correlationId = randomUUID();
     const message: RequestMessage = { correlationId, replyTo: this.replyTopic, expiresAt: Date.now() + timeoutMs, payload };
     const answer = new Promise<TRes>((resolve, reject) => {
@@ -52,18 +51,25 @@ export class KafkaRequestReply {
       }, timeoutMs);
       this.pending.set(correlationId, { resolve: resolve as (v: unknown) => void, reject, timer, topic });
     });
-    try {
+    // Sending runs under the same timer: with the broker away, kafkajs would retry for a minute,
+    // but the caller (POST /upscale answering 503) must hear within timeoutMs.
+    void (async () => {
+      await this.ensureRequestTopic(topic);
       const producer = await this.producer();
       await producer.send({ topic, acks: -1, messages: [{ key: correlationId, value: JSON.stringify(message) }] });
-    } catch (err) {
+    })().catch((err: Error) => {
       const p = this.pending.get(correlationId);
-      if (p) {
-        clearTimeout(p.timer);
-        this.pending.delete(correlationId);
-      }
-      throw err;
-    }
+      if (!p) return; // timed out already
+      clearTimeout(p.timer);
+      this.pending.delete(correlationId);
+      p.reject(err);
+    });
     return answer;
+  }
+
+  /** Sets up the reply channel now (call at start-up) so the first request does not wait for it. */
+  async warmUp(): Promise<void> {
+    await withTimeout(this.ensureReplyConsumer(), SETUP_TIMEOUT_MS, 'reply consumer setup');
   }
 
   async reply<TReq, TRes>(topic: string, handler: (payload: TReq) => Promise<TRes>): Promise<void> {
@@ -139,7 +145,12 @@ export class KafkaRequestReply {
 
   private async startReplyConsumer(): Promise<Consumer> {
     await ensureTopics(await this.admin(), [this.replyTopic], 1, [{ name: 'retention.ms', value: REPLY_TOPIC_RETENTION_MS }]);
-    const consumer = this.kafka.consumer({ groupId: `upscale.replies.${this.instanceId}`, sessionTimeout: 30_000, heartbeatInterval: 3_000 });
+    const consumer = this.kafka.consumer({
+      groupId: `upscale.replies.${this.instanceId}`,
+      sessionTimeout: 30_000,
+      heartbeatInterval: 3_000,
+      retry: { retries: Number.MAX_SAFE_INTEGER, initialRetryTime: 300, maxRetryTime: 5_000 },
+    });
     await consumer.connect();
     await consumer.subscribe({ topics: [this.replyTopic], fromBeginning: true });
     const joined = waitForJoin(consumer);

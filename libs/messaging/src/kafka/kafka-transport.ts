@@ -42,6 +42,14 @@ export class KafkaTransport implements EventTransport {
     return running;
   }
 
+  /**
+   * Creates this instance's reply topic and joins its consumer group. Optional: the first
+   * `request` does it otherwise, outside its timeout (a group join can take seconds).
+   */
+  warmUpRequests(): Promise<void> {
+    return this.requestReply.warmUp();
+  }
+
   request<TReq, TRes>(topic: string, payload: TReq, timeoutMs: number): Promise<TRes> {
     return this.requestReply.request<TReq, TRes>(topic, payload, timeoutMs);
   }
