@@ -6,8 +6,8 @@ import type { NetworkRegistry } from './network-registry';
  * an UPSCALE_ENGINE_REGISTRY JSON file of the same shape) once it measures better on Set5, Set14 and BSD100
  * with bench/engine/quality.ts. Receptive radii are computed by the converter (models/manifest.json) and
  * checked against these values in registry.spec.ts.
- * Default tier: "fast" (docs/benchmarks.md: the three networks are within a few hundredths of a dB of each other
- * on the standard sets while "best" costs tens of times more CPU).
+ * Default tier: "fast" (docs/benchmarks.md: slim is within 0.1-0.26 dB of medium on Set5 at ~40% of its cost, and
+ * "best" costs ~30 times the CPU of "fast").
  */
 export const DEFAULT_REGISTRY: NetworkRegistry = {
   defaultQuality: 'fast',
