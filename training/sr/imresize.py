@@ -62,7 +62,8 @@ def imresize(img: np.ndarray, scale: float, out_hw=None, antialias: bool = True)
         out = np.einsum('oh,hwc->owc', mh, x)
         out = np.einsum('pw,owc->opc', mw, out)
     if img.dtype == np.uint8:
-        return np.clip(np.round(out), 0, 255).astype(np.uint8)
+        # MATLAB rounds half away from zero (values are >= 0 after the clip below)
+        return np.floor(np.clip(out, 0, 255) + 0.5).astype(np.uint8)
     return out
 
 

@@ -1,4 +1,4 @@
-"""Y-channel PSNR / SSIM as in the SR literature (MATLAB rgb2ycbcr, shave = scale).
+"""Y-channel PSNR / SSIM as in the SR literature (MATLAB rgb2ycbcr uint8 luma, shave = scale).
 
 PSNR/SSIM are computed on the BT.601 luma of 8-bit images, with `shave` pixels removed on every
 side, SSIM with an 11x11 Gaussian (sigma 1.5) like Wang et al.'s ssim.m.
@@ -7,11 +7,12 @@ import numpy as np
 
 
 def rgb_to_y(img: np.ndarray) -> np.ndarray:
-    """MATLAB rgb2ycbcr luma on 0..255 input, returned as float64 in 16..235 (not rounded)."""
+    """MATLAB rgb2ycbcr luma of a uint8 image: 16..235, rounded as MATLAB returns uint8 (like the
+    engine's quality harness, libs/engine/src/quality/metrics.ts, so both report the same dB)."""
     x = img.astype(np.float64)
     if x.ndim == 2:
         x = np.stack([x, x, x], axis=-1)
-    return 16.0 + (65.481 * x[..., 0] + 128.553 * x[..., 1] + 24.966 * x[..., 2]) / 255.0
+    return np.floor(16.0 + (65.481 * x[..., 0] + 128.553 * x[..., 1] + 24.966 * x[..., 2]) / 255.0 + 0.5)
 
 
 def _shave(a: np.ndarray, s: int) -> np.ndarray:
