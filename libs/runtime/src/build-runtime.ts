@@ -30,8 +30,8 @@ export async function buildRuntime(config: AppConfig, logger: Logger, service: s
     let url = config.databaseUrl;
     if (!url) {
       const pg = await startEmbeddedPostgres({
-        dataDir: join(config.dataDir, 'postgres'),
-        log: (m: string) => logger.debug({ component: 'postgres' }, m),
+        dataDir: config.dataDir,
+        log: (m: string) => logger.info({ component: 'postgres' }, m),
       });
       closers.push(() => pg.stop());
       url = pg.url;
@@ -68,7 +68,7 @@ export async function buildRuntime(config: AppConfig, logger: Logger, service: s
       storage = new S3Storage({ ...config.s3 });
     } else {
       const local = new LocalFolderStorage({
-        dir: join(config.dataDir, 'objects'),
+        dir: config.dataDir,
         publicBaseUrl,
         secret: await loadOrCreateSecret(join(config.dataDir, 'storage-secret')),
       });

@@ -1,0 +1,168 @@
+import { mkdtempSync, chmodSync, readFileSync, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startEmbeddedPostgres, type EmbeddedPostgres } from '@upscaler/platform';
+import {
+  createAccountWithKey,
+  createTestCa,
+  freePort,
+  gradientImage,
+  startHttpsServer,
+  startService,
+  type StartedService,
+  type TestCa,
+  type TestServer,
+} from '@upscaler/testing';
+
+/**
+ * Issue 5, proven on a running service: /metrics after real jobs, one trace per job across api,
+ * billing, processor and webhooks, JSON logs with request/job/trace ids, readiness following Postgres.
+ */
+function corruptPng(png: Buffer): Buffer {
+  const out = Buffer.from(png);
+  const idat = out.indexOf('IDAT');
+  for (let i = idat + 8; i < Math.min(out.length - 16, idat + 60); i++) out[i] = (out[i] * 31 + 7) & 0xff;
+  return out;
+}
+
+function metric(text: string, name: string, labels: Record<string, string>): number | undefined {
+  for (const line of text.split('\n')) {
+    if (!line.startsWith(`${name}{`)) continue;
+    const body = line.slice(name.length + 1, line.indexOf('}'));
+    const pairs = Object.fromEntries(body.split(',').map((kv) => kv.split('=').map((s) => s.replace(/^"|"$/g, ''))));
+    if (Object.entries(labels).every(([k, v]) => pairs[k] === v)) return Number(line.slice(line.lastIndexOf(' ') + 1));
+  }
+  return undefined;
+}
+
+async function eventually<T>(probe: () => Promise<T | undefined>, timeoutMs = 60_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await probe();
+    if (v !== undefined) return v;
+    if (Date.now() > deadline) throw new Error('condition not reached in time');
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+describe('observability of a running service', () => {
+  let svc: StartedService;
+  let pg: EmbeddedPostgres;
+  let pgDir: string;
+  let pgPort: number;
+  let ca: TestCa;
+  let receiver: TestServer;
+  const received: string[] = [];
+  const tracesFile = join(mkdtempSync(join(tmpdir(), 'upscaler-traces-')), 'spans.jsonl');
+
+  beforeAll(async () => {
+    pgDir = mkdtempSync(join(tmpdir(), 'upscaler-obs-pg-'));
+    chmodSync(pgDir, 0o755);
+    pgPort = await freePort();
+    pg = await startEmbeddedPostgres({ dataDir: pgDir, port: pgPort, initdbFlags: ['--no-sync'], postgresFlags: ['-c', 'fsync=off'] });
+    ca = await createTestCa();
+    receiver = await startHttpsServer((req, res) => {
+      let body = '';
+      req.on('data', (c) => (body += c));
+      req.on('end', () => {
+        received.push(body);
+        res.statusCode = 200;
+        res.end('ok');
+      });
+    }, ca);
+    svc = await startService({
+      env: {
+        DATABASE_URL: pg.url,
+        UPSCALE_TRACES_FILE: tracesFile,
+        UPSCALE_ALLOW_PRIVATE_NETWORKS: 'true',
+        NODE_EXTRA_CA_CERTS: ca.caPath,
+        UPSCALE_OPERATOR_TOKEN: 'op-token-observability',
+        LOG_LEVEL: 'info',
+      },
+    });
+  });
+
+  afterAll(async () => {
+    await svc?.stop();
+    await receiver?.close();
+    await pg?.stop();
+    ca?.cleanup();
+  });
+
+  it('scrapes the series of issue 5 with the values of the jobs that ran, traces each job end to end, and logs ids', async () => {
+    const { client } = await createAccountWithKey(svc.apiUrl, svc.operatorToken, { credits: 30 });
+    const ep = await client.post('/webhook_endpoints', { url: `${receiver.url}/hook` });
+    expect(ep.status).toBe(201);
+
+    const ok = await client.upload(await gradientImage(24, 24, 'png'), { target: '2k' });
+    expect(ok.status).toBe(202);
+    const bad = await client.upload(corruptPng(await gradientImage(24, 24, 'png')), { target: '2k' });
+    expect(bad.status).toBe(202);
+    expect((await client.waitForFinal(ok.body.id)).status).toBe('succeeded');
+    const failed = await client.waitForFinal(bad.body.id);
+    expect(failed.status).toBe('failed');
+    await eventually(async () => (received.length >= 2 ? true : undefined));
+
+    const text = await eventually(async () => {
+      const t = await (await fetch(`${svc.baseUrl}/metrics`)).text();
+      return metric(t, 'upscaler_credits_total', { kind: 'refunded', reason: 'failed' }) === 3 &&
+        metric(t, 'upscaler_webhook_delivery_attempts_total', { outcome: 'succeeded' }) === 2
+        ? t
+        : undefined;
+    });
+    expect(metric(text, 'upscaler_credits_total', { kind: 'reserved', reason: '' })).toBe(6);
+    expect(metric(text, 'upscaler_credits_total', { kind: 'charged', reason: '' })).toBe(3);
+    expect(metric(text, 'upscaler_jobs', { status: 'succeeded' })).toBe(1);
+    expect(metric(text, 'upscaler_jobs', { status: 'failed' })).toBe(1);
+    expect(metric(text, 'upscaler_jobs_finished_total', { status: 'succeeded' })).toBe(1);
+    expect(metric(text, 'upscaler_queue_depth', {})).toBe(0);
+    expect(metric(text, 'upscaler_http_requests_total', { method: 'POST', route: '/api/v1/upscale', status: '202' })).toBe(2);
+    expect(text).toMatch(/upscaler_http_request_duration_seconds_bucket\{[^}]*route="\/api\/v1\/upscale"/);
+    expect(text).toMatch(/upscaler_engine_duration_seconds_count\{[^}]*network="[a-z0-9-]+"[^}]*scale="2"[^}]*\} 1/);
+    expect(text).toMatch(/upscaler_consumer_lag_events\{[^}]*consumer="processor"/);
+
+    // One trace follows the successful job from the HTTP request to the webhook delivery.
+    const spans = await eventually(async () => {
+      if (!existsSync(tracesFile)) return undefined;
+      const all = readFileSync(tracesFile, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+      const submit = all.find((s) => s.name === 'api.submit' && all.some((o) => o.traceId === s.traceId && o.name === 'webhooks.deliver'));
+      return submit ? all.filter((s) => s.traceId === submit.traceId) : undefined;
+    });
+    const names = new Set(spans.map((s) => s.name));
+    for (const n of ['api.submit', 'billing.reserve', 'processor.job', 'engine.upscale', 'billing.settle', 'webhooks.schedule', 'webhooks.deliver']) {
+      expect(names).toContain(n);
+    }
+    const server = spans.find((s) => s.kind === 1 /* SERVER */);
+    expect(server?.attributes).toMatchObject({ 'http.request.method': 'POST', 'url.path': '/api/v1/upscale', 'http.response.status_code': 202 });
+    expect(spans.find((s) => s.name === 'api.submit').parentSpanId).toBe(server.spanId);
+    expect(spans.find((s) => s.name === 'processor.job').attributes['upscaler.job_id']).toBe(ok.body.id);
+
+    // JSON logs: the request line carries the request id and trace id; the processor line the job id.
+    const requestId = ok.headers.get('x-request-id');
+    const lines = svc
+      .logs()
+      .split('\n')
+      .filter((l) => l.startsWith('{'))
+      .map((l) => JSON.parse(l));
+    const reqLine = lines.find((l) => l.req?.id === requestId);
+    expect(reqLine).toBeDefined();
+    expect(reqLine.traceId).toMatch(/^[0-9a-f]{32}$/);
+    const jobLine = lines.find((l) => l.jobId === ok.body.id && l.msg === 'job handled');
+    expect(jobLine).toMatchObject({ outcome: 'succeeded', service: 'standalone' });
+  });
+
+  it('reports not ready while Postgres is down and ready again when it returns', async () => {
+    expect((await fetch(`${svc.baseUrl}/health/ready`)).status).toBe(200);
+    await pg.stop();
+    const down = await eventually(async () => {
+      const r = await fetch(`${svc.baseUrl}/health/ready`);
+      return r.status === 503 ? r : undefined;
+    });
+    const body = (await down.json()) as { details: Record<string, { status: string }> };
+    expect(body.details.postgres.status).toBe('down');
+    expect(body.details.storage.status).toBe('up');
+    expect((await fetch(`${svc.baseUrl}/health/live`)).status).toBe(200);
+    pg = await startEmbeddedPostgres({ dataDir: pgDir, port: pgPort, postgresFlags: ['-c', 'fsync=off'] });
+    await eventually(async () => ((await fetch(`${svc.baseUrl}/health/ready`)).status === 200 ? true : undefined));
+  });
+});
