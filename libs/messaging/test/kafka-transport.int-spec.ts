@@ -189,7 +189,9 @@ describe('KafkaTransport across a broker restart', () => {
     await publish(producer, 'restart', eventsFor('restart', 5, 20));
     await waitFor('first 20', () => new Set(handled).size >= 20);
 
+    await requester.ping();
     await kafka.stop();
+    await expect(requester.ping(1_000)).rejects.toThrow('Kafka ping took longer than 1000 ms');
     // With the broker away the caller still hears within its timeout (the api answers 503).
     const err = await requester.request('upscale.test.down.v1', {}, 2_000).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(RequestTimeoutError);

@@ -5,6 +5,7 @@ import { parseJson } from './event-message.schema';
 import type { TransportLog } from './kafka-options';
 import { RemoteHandlerError, ReplyMessageSchema, RequestMessageSchema, type ReplyMessage, type RequestMessage } from './request-message.schema';
 import { ensureTopics } from './topics';
+import { withTimeout } from './with-timeout';
 
 interface Pending {
   resolve(value: unknown): void;
@@ -188,21 +189,5 @@ function waitForJoin(consumer: Consumer): Promise<void> {
       remove();
       resolve();
     });
-  });
-}
-
-function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
-  return new Promise<T>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`${what} took longer than ${ms} ms`)), ms);
-    promise.then(
-      (v) => {
-        clearTimeout(timer);
-        resolve(v);
-      },
-      (e) => {
-        clearTimeout(timer);
-        reject(e);
-      },
-    );
   });
 }

@@ -5,6 +5,7 @@ import { createKafka, DEFAULT_PARTITIONS, defaultLog, type KafkaConnectionOption
 import { KafkaRequestReply } from './kafka-request-reply';
 import { startKafkaSubscription, type ConsumerTuning } from './kafka-subscription';
 import { ensureTopics } from './topics';
+import { withTimeout } from './with-timeout';
 
 export interface KafkaTransportOptions extends KafkaConnectionOptions, ConsumerTuning {
   kafka?: Kafka;
@@ -56,6 +57,17 @@ export class KafkaTransport implements EventTransport {
 
   reply<TReq, TRes>(topic: string, handler: (payload: TReq) => Promise<TRes>): Promise<void> {
     return this.requestReply.reply(topic, handler);
+  }
+
+  /** Health probe: resolves when a broker answers a metadata request (bounded: kafkajs would retry for a minute). */
+  async ping(timeoutMs = 5_000): Promise<void> {
+    await withTimeout(
+      (async () => {
+        await (await this.admin()).describeCluster();
+      })(),
+      timeoutMs,
+      'Kafka ping',
+    );
   }
 
   async close(): Promise<void> {
