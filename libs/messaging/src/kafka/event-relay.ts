@@ -157,7 +157,13 @@ export class EventRelay {
         messages: list.map((event) => ({
           key: event.streamId,
           value: encodeEventMessage(event),
-          headers: { 'event-type': event.type, position: String(event.position) },
+          // W3C trace context rides along as headers too, so Kafka-aware tooling sees the trace.
+          headers: {
+            'event-type': event.type,
+            position: String(event.position),
+            ...(event.metadata?.traceparent ? { traceparent: event.metadata.traceparent } : {}),
+            ...(event.metadata?.tracestate ? { tracestate: event.metadata.tracestate } : {}),
+          },
         })),
       })),
     });
