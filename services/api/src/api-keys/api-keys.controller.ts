@@ -13,7 +13,7 @@ export class ApiKeysController {
   @Post()
   @RequireScope('keys:write')
   create(@CurrentPrincipal() p: Principal, @Body() body: unknown) {
-    return this.keys.create(p.accountId, body);
+    return this.keys.create(p.accountId, body, p.keyId);
   }
 
   @Get()

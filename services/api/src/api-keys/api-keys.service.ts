@@ -18,8 +18,28 @@ const CreateKeyBody = z.object({
 export class ApiKeysService {
   constructor(@Inject(RUNTIME) private readonly rt: Runtime) {}
 
-  async create(accountId: string, body: unknown): Promise<ApiKeyView> {
+  /**
+   * `creatorKeyId`: the self-service caller. Its key cannot make a stronger one (DESIGN 4: scopes
+   * limit what a key can do; spec 8: higher rates are a paid-plan matter, set by the operator): the
+   * new key's scopes must be among the caller's, its rate limit at most the caller's, and unset it
+   * inherits the caller's. The operator (no creator) may grant anything.
+   */
+  async create(accountId: string, body: unknown, creatorKeyId?: string): Promise<ApiKeyView> {
     const input = parseBody(CreateKeyBody, body);
+    let rateLimitPerMinute = input.rate_limit_per_minute ?? null;
+    if (creatorKeyId !== undefined) {
+      const creator = (await this.rt.readModels.byStream<ApiKeyState>(streams.apiKey(creatorKeyId)))?.state.key;
+      if (!creator) throw new DomainError('unauthorized');
+      const missing = input.scopes.filter((s) => !creator.scopes.includes(s));
+      if (missing.length > 0) {
+        throw new DomainError('forbidden', `This API key cannot grant scopes it does not have: ${[...new Set(missing)].join(', ')}.`);
+      }
+      const own = creator.rateLimitPerMinute ?? this.rt.config.rateLimitPerMinute;
+      if (rateLimitPerMinute !== null && rateLimitPerMinute > own) {
+        throw new DomainError('forbidden', `This API key cannot grant a rate limit above its own (${own} per minute).`);
+      }
+      rateLimitPerMinute ??= creator.rateLimitPerMinute;
+    }
     const keyId = newId('key');
     const secret = generateApiKey();
     const { newState, newEvents } = await handleCommand(this.rt.store, streams.apiKey(keyId), apiKeyDecider, {
@@ -31,7 +51,7 @@ export class ApiKeysService {
         scopes: [...new Set(input.scopes)],
         prefix: secret.prefix,
         hash: secret.hash,
-        rateLimitPerMinute: input.rate_limit_per_minute ?? null,
+        rateLimitPerMinute,
         now: this.rt.clock.now().toISOString(),
       },
     });
