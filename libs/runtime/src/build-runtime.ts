@@ -56,6 +56,19 @@ export async function buildRuntime(config: AppConfig, logger: Logger, service: s
         clientId: `upscaler-${service}`,
         log,
       });
+      // Every service runs a relay replica; a Postgres advisory lock keeps exactly one active, the
+      // others stand by, so the log is published once, in order, whichever pods are alive.
+      const relay = new EventRelay({
+        brokers: config.kafka.brokers,
+        partitions: config.kafka.partitions,
+        clientId: `upscaler-${service}-relay`,
+        store: pgStore,
+        checkpoints,
+        lockConnection: url,
+        log,
+      });
+      await relay.start();
+      closers.push(() => relay.stop());
     } else {
       transport = new InProcessTransport({ store, checkpoints, log });
     }
