@@ -6,3 +6,4 @@ export * from './postgres';
 export * from './standalone';
 export * from './api-client';
 export * from './images';
+export * from './deployment';

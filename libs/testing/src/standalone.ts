@@ -48,6 +48,11 @@ export interface StartOptions {
  */
 export async function startService(opts: StartOptions = {}): Promise<StartedService> {
   const service = opts.service ?? 'standalone';
+  if (service === 'standalone' && process.env.UPSCALE_E2E_MODE === 'distributed' && !opts.dataDir) {
+    // The same end-to-end suites, unchanged, against separate processes on Kafka, MinIO and Postgres.
+    const { startDeploymentAsService } = await import('./deployment');
+    return startDeploymentAsService(opts);
+  }
   const entry = join(REPO_ROOT, 'dist', 'services', service, 'src', 'main.js');
   if (!existsSync(entry)) throw new Error(`${entry} is missing: run \`npm run build\` first`);
   const dataDir = opts.dataDir ?? mkdtempSync(join(tmpdir(), `upscaler-${service}-`));

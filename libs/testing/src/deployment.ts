@@ -1,0 +1,110 @@
+import { randomBytes } from 'node:crypto';
+import { chmodSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startEmbeddedPostgres, type EmbeddedPostgres } from '@upscaler/platform';
+import { startTestKafka, type TestKafka } from './kafka';
+import { startTestMinio, type TestMinio } from './minio';
+import { startService, type StartedService, type StartOptions } from './standalone';
+
+/**
+ * A distributed deployment (DESIGN 3, issue 4) for end-to-end tests: real Kafka (KRaft), MinIO and
+ * Postgres started from packages, and the services as separate processes: api, billing, webhooks and
+ * `processors` processors. Everything is fresh per deployment, so deployments never share topics,
+ * consumer groups or buckets.
+ */
+export interface Deployment {
+  api: StartedService;
+  billing: StartedService;
+  webhooks: StartedService;
+  processors: StartedService[];
+  kafka: TestKafka;
+  minio: TestMinio;
+  postgres: EmbeddedPostgres;
+  env: Record<string, string>;
+  /** Starts one more service process of the deployment (e.g. a processor or billing again). */
+  startService(service: 'api' | 'billing' | 'processor' | 'webhooks'): Promise<StartedService>;
+  stop(): Promise<void>;
+}
+
+export async function startDeployment(opts: { processors?: number; env?: Record<string, string | undefined> } = {}): Promise<Deployment> {
+  const pgDir = mkdtempSync(join(tmpdir(), 'upscaler-dist-pg-'));
+  chmodSync(pgDir, 0o755);
+  const [kafka, minio, postgres] = await Promise.all([
+    startTestKafka({ partitions: 4 }),
+    startTestMinio(),
+    startEmbeddedPostgres({ dataDir: pgDir, initdbFlags: ['--no-sync'], postgresFlags: ['-c', 'fsync=off'] }),
+  ]);
+  const env: Record<string, string> = {
+    DATABASE_URL: postgres.url,
+    KAFKA_BROKERS: kafka.brokers.join(','),
+    KAFKA_PARTITIONS: '4',
+    S3_ENDPOINT: minio.endpoint,
+    S3_ACCESS_KEY: minio.accessKey,
+    S3_SECRET_KEY: minio.secretKey,
+    S3_BUCKET: `upscaler-${randomBytes(4).toString('hex')}`,
+    UPSCALE_OPERATOR_TOKEN: `op-${randomBytes(16).toString('hex')}`,
+    ...(Object.fromEntries(Object.entries(opts.env ?? {}).filter(([, v]) => v !== undefined)) as Record<string, string>),
+  };
+  const started: StartedService[] = [];
+  const start = async (service: 'api' | 'billing' | 'processor' | 'webhooks') => {
+    const s = await startService({ service, env, readyTimeoutMs: 180_000 });
+    started.push(s);
+    return s;
+  };
+  try {
+    // Billing first: the api's readiness does not wait for it, but its first submit does.
+    const billing = await start('billing');
+    const [webhooks, ...processors] = await Promise.all([
+      start('webhooks'),
+      ...Array.from({ length: opts.processors ?? 2 }, () => start('processor')),
+    ]);
+    const api = await start('api');
+    return {
+      api,
+      billing,
+      webhooks,
+      processors,
+      kafka,
+      minio,
+      postgres,
+      env,
+      startService: start,
+      async stop() {
+        await Promise.all(started.map((s) => s.stop()));
+        await Promise.all([kafka.dispose(), minio.dispose(), postgres.stop()]);
+      },
+    };
+  } catch (e) {
+    await Promise.all(started.map((s) => s.kill()));
+    await Promise.all([kafka.dispose(), minio.dispose(), postgres.stop()]);
+    throw e;
+  }
+}
+
+/** The e2e tier runs twice in `npm test`: against the standalone, then with UPSCALE_E2E_MODE=distributed. */
+export function e2eMode(): 'standalone' | 'distributed' {
+  return process.env.UPSCALE_E2E_MODE === 'distributed' ? 'distributed' : 'standalone';
+}
+
+/**
+ * `startService()` for the standalone, in distributed mode: the whole deployment behind one handle
+ * whose api address, operator token, logs, stop and kill cover every process.
+ */
+export async function startDeploymentAsService(opts: StartOptions): Promise<StartedService> {
+  const d = await startDeployment({ env: opts.env });
+  const all = () => [d.api, d.billing, d.webhooks, ...d.processors];
+  return {
+    ...d.api,
+    operatorToken: d.env.UPSCALE_OPERATOR_TOKEN,
+    logs: () => all().map((s) => s.logs()).join('\n'),
+    stop: async () => {
+      await d.stop();
+      return 0;
+    },
+    kill: async () => {
+      await Promise.all(all().map((s) => s.kill()));
+      await Promise.all([d.kafka.dispose(), d.minio.dispose(), d.postgres.stop()]);
+    },
+  };
+}
