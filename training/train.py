@@ -10,6 +10,7 @@ function of (seed, iteration) and the torch RNG state is saved.
 """
 import argparse
 import json
+import os
 import sys
 import time
 from pathlib import Path
@@ -69,16 +70,18 @@ def main():
     ap.add_argument('--ckpt-minutes', type=float, default=5.0)
     ap.add_argument('--init', help='warm-start weights from a checkpoint (same arch, shapes that match)')
     ap.add_argument('--max-minutes', type=float, default=0, help='stop (after a checkpoint) after this long')
+    ap.add_argument('--stop-at', type=int, default=0, help='checkpoint and stop at this iteration')
     a = ap.parse_args()
 
-    run = Path(__file__).resolve().parent / 'runs' / a.name
+    runs = Path(os.environ.get('SR_RUNS_DIR', Path(__file__).resolve().parent / 'runs'))
+    run = runs / a.name
     run.mkdir(parents=True, exist_ok=True)
     torch.set_num_threads(a.threads)
     last = run / 'last.pt'
     if a.resume:
         ck = torch.load(last, map_location='cpu', weights_only=False)
         cfg = ck['meta']['config']
-        cfg.update({k: getattr(a, k) for k in ('threads', 'ckpt_minutes', 'max_minutes')})
+        cfg.update({k: getattr(a, k) for k in ('threads', 'ckpt_minutes', 'max_minutes', 'stop_at')})
     else:
         if last.exists():
             sys.exit(f'{last} exists: use --resume or another --name')
@@ -146,10 +149,11 @@ def main():
         loss_avg = 0.98 * loss_avg + 0.02 * loss.item() if it > 1 else loss.item()
         if it % 100 == 0:
             print(f'it {it} loss {loss_avg:.3f} {train_sec / it:.3f}s/it', flush=True)
-        if time.time() - t_ck >= c.ckpt_minutes * 60 or it == c.iters:
+        stop = it == getattr(c, 'stop_at', 0)
+        if time.time() - t_ck >= c.ckpt_minutes * 60 or it == c.iters or stop:
             checkpoint()
             t_ck = time.time()
-            if c.max_minutes and time.time() - t_start >= c.max_minutes * 60:
+            if stop or (c.max_minutes and time.time() - t_start >= c.max_minutes * 60):
                 break
     print('done' if it >= c.iters else 'stopped', it, flush=True)
 
