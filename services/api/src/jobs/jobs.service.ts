@@ -85,27 +85,31 @@ export class JobsService {
     const jobId = newId('job');
     const now = () => this.rt.clock.now().toISOString();
 
-    await this.reserve({ accountId: p.accountId, jobId, amount: credits });
-    let claimed = false;
+    // Claim the key before reserving: a concurrent request with the same key then waits for this
+    // job instead of reserving credits of its own (which, on a balance that covers one job, would
+    // have answered the duplicate 402 instead of the original job).
+    let claimVersion: number | null = null;
+    if (idemStream) {
+      const claim = await this.claimKey(p, idemStream, idemVersion, fingerprint, idempotencyKey!, jobId, now());
+      if (claim.replay) return { replay: true, job: claim.replay };
+      claimVersion = claim.version;
+    }
+    const releaseKey = async () => {
+      // The job was never created: free the key so that a retry with it is not stuck.
+      if (claimVersion === null || !idemStream) return;
+      await this.rt.store
+        .append(idemStream, claimVersion + 1, [
+          { type: 'IdempotencyKeyReleased', data: { accountId: p.accountId, jobId, reason: 'request failed', releasedAt: now() } },
+        ])
+        .catch(() => undefined);
+    };
     try {
-      if (idemStream) {
-        try {
-          await this.rt.store.append(idemStream, idemVersion, [
-            {
-              type: 'IdempotencyKeyClaimed',
-              data: { accountId: p.accountId, key: idempotencyKey, requestHash: fingerprint, jobId, claimedAt: now() },
-            },
-          ]);
-          claimed = true;
-        } catch (e) {
-          if (!(e instanceof WrongExpectedVersionError)) throw e;
-          // Two requests with one key at once: the first claim won; this one hands its credits back.
-          await this.release(p.accountId, jobId);
-          const seen = await this.replayOf(p, idemStream, fingerprint);
-          if (seen.job) return { replay: true, job: seen.job };
-          throw new DomainError('idempotency_in_progress');
-        }
-      }
+      await this.reserve({ accountId: p.accountId, jobId, amount: credits });
+    } catch (e) {
+      await releaseKey();
+      throw e;
+    }
+    try {
       const contentType = `image/${probe.format}`;
       const sourceKey = `sources/${jobId}`;
       await this.rt.storage.put(sourceKey, bytes, contentType);
@@ -138,19 +142,40 @@ export class JobsService {
       await this.rt.projector.apply(newEvents);
       return { replay: false, job: toCreateView(newState as JobState) };
     } catch (e) {
-      if (!(e instanceof DomainError && e.code === 'idempotency_in_progress')) {
-        await this.release(p.accountId, jobId).catch(() => undefined);
-        // The job was never created: free the key so that a retry with it is not stuck.
-        if (claimed && idemStream) {
-          await this.rt.store
-            .append(idemStream, idemVersion + 1, [
-              { type: 'IdempotencyKeyReleased', data: { accountId: p.accountId, jobId, reason: 'request failed', releasedAt: now() } },
-            ])
-            .catch(() => undefined);
-        }
-      }
+      await this.release(p.accountId, jobId).catch(() => undefined);
+      await releaseKey();
       throw e;
     }
+  }
+
+  /**
+   * Claims an Idempotency-Key for `jobId` at the stream version seen so far. When another request
+   * claimed it first, answers with that request's job once it exists (a replay); when that request
+   * failed and released the key, claims it again. Returns the version the claim was appended at.
+   */
+  private async claimKey(
+    p: Principal,
+    idemStream: string,
+    version: number,
+    fingerprint: string,
+    key: string,
+    jobId: string,
+    claimedAt: string,
+  ): Promise<{ replay: JobView | null; version: number }> {
+    for (let attempt = 0; attempt < 3; attempt++) {
+      try {
+        await this.rt.store.append(idemStream, version, [
+          { type: 'IdempotencyKeyClaimed', data: { accountId: p.accountId, key, requestHash: fingerprint, jobId, claimedAt } },
+        ]);
+        return { replay: null, version };
+      } catch (e) {
+        if (!(e instanceof WrongExpectedVersionError)) throw e;
+        const seen = await this.replayOf(p, idemStream, fingerprint);
+        if (seen.job) return { replay: seen.job, version };
+        version = seen.version;
+      }
+    }
+    throw new DomainError('idempotency_in_progress');
   }
 
   async get(p: Principal, jobId: string): Promise<JobView> {
