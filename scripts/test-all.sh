@@ -24,6 +24,16 @@ run_tier() {
 run_tier unit
 run_tier integration --runInBand
 run_tier e2e --runInBand
+# Issue 4: the same end-to-end suites, unchanged, against a distributed deployment (api, billing,
+# webhooks and two processors as separate processes on Kafka, MinIO and Postgres). Files that test
+# the standalone process itself (crash/restart of its data dir) or start their own deployments are
+# not repeated.
+if [ "${SKIP_DISTRIBUTED_E2E:-}" != "1" ]; then
+  step "e2e (distributed)"
+  UPSCALE_E2E_MODE=distributed npx jest --selectProjects e2e --runInBand --passWithNoTests \
+    --testPathIgnorePatterns '/crash[^/]*\.e2e-spec\.ts$' '/distributed-[^/]*\.e2e-spec\.ts$' '/node_modules/' \
+    --json --outputFile="$results/e2e-distributed.json" || status=1
+fi
 
 # (the offline deployment validation runs inside the integration tier: libs/testing/test/deploy.int-spec.ts)
 
