@@ -10,7 +10,6 @@ export const ERROR_CODES = {
   invalid_format: { status: 400, message: 'format must be one of png, jpeg, webp, avif.' },
   invalid_image_url: { status: 400, message: 'image_url must be a publicly reachable https URL.' },
   image_fetch_failed: { status: 400, message: 'The image could not be fetched from image_url.' },
-  image_too_small: { status: 400, message: 'The image is too small to upscale.' },
   image_too_large_to_upscale: {
     status: 400,
     message: 'The image is too large to upscale: even the 2k target would exceed the output pixel limit.',
