@@ -33,6 +33,8 @@ export interface EventRelayOptions extends KafkaConnectionOptions {
   /** How often a standby replica tries the lock, and the fallback poll of the log. */
   pollIntervalMs?: number;
   kafka?: Kafka;
+  /** How long `stop()` waits for a batch in flight (default 10 s). */
+  stopGraceMs?: number;
 }
 
 export interface RelayStatus {
@@ -100,7 +102,9 @@ export class EventRelay {
     this.running = false;
     this.unsubscribe?.();
     this.wakeUp();
-    await this.loop;
+    // A send to an absent broker retries for up to a minute; shutdown should not wait that long.
+    // The checkpoint was not moved for that batch, so whoever runs next publishes it again.
+    await Promise.race([this.loop, new Promise((r) => setTimeout(r, this.opts.stopGraceMs ?? 10_000).unref())]);
     await this.lock.release();
     this.status.active = false;
     await this.producer?.disconnect().catch(() => undefined);
@@ -168,6 +172,13 @@ export class EventRelay {
       })),
     });
     const last = events[events.length - 1]!.position;
+    // Lost the lock during the send (session cut, or stop() gave up waiting and released it):
+    // another replica owns the checkpoint now, and writing ours could move it back. The batch went
+    // out anyway; a repeat is harmless. A graceful stop still holds the lock here and saves.
+    if (!(await this.lock.verify())) {
+      this.status.active = false;
+      return events.length;
+    }
     await this.opts.checkpoints.save(this.name, last);
     this.status.publishedUpTo = last;
     return events.length;
