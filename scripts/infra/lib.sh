@@ -55,7 +55,8 @@ watch_owner() {
       sleep 20
       kill -KILL "${server_pid}" 2>/dev/null || true
     fi
-    rm -f "${pidfile}"
+    # A restart may have written a new pid file meanwhile: only ours is removed.
+    if [ "$(cat "${pidfile}" 2>/dev/null)" = "${server_pid}" ]; then rm -f "${pidfile}"; fi
   ) </dev/null >/dev/null 2>&1 &
   disown || true
 }
