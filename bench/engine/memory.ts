@@ -20,7 +20,7 @@ async function main(): Promise<void> {
     .resize(width, height, { kernel: 'lanczos3', fit: 'fill' })
     .raw()
     .toBuffer();
-  const noise = await sharp({ create: { width, height, channels: 3, noise: { type: 'gaussian', mean: 128, sigma: 9 } } }).raw().toBuffer();
+  const noise = await sharp({ create: { width, height, channels: 3, background: { r: 0, g: 0, b: 0 }, noise: { type: 'gaussian', mean: 128, sigma: 9 } } }).raw().toBuffer();
   for (let i = 0; i < base.length; i++) base[i] = Math.max(0, Math.min(255, base[i] + noise[i] - 128));
   const input = await sharp(base, { raw: { width, height, channels: 3 } }).jpeg({ quality: 92 }).toBuffer();
   const engine = await createEngine({});
