@@ -10,8 +10,10 @@ status=0
 
 step() { printf '\n=== %s ===\n' "$*"; }
 
-step "build"
+step "build, type check, lint"
 npm run -s build || { echo "build failed"; exit 1; }
+npm run -s typecheck || { echo "type check failed"; status=1; }
+npx eslint . || { echo "lint failed"; status=1; }
 # the converted networks are made by postinstall; make sure they exist (idempotent, cached)
 node scripts/postinstall.js || { echo "model conversion failed"; exit 1; }
 

@@ -1,3 +1,4 @@
+import * as os from 'node:os';
 /** Prints rows as an aligned Markdown table (so the output pastes into docs/benchmarks.md as is). */
 export function printTable(header: string[], rows: (string | number)[][]): void {
   const cells = [header, ...rows.map((r) => r.map(String))];
@@ -9,6 +10,5 @@ export function printTable(header: string[], rows: (string | number)[][]): void 
 }
 
 export function machineLine(): string {
-  const os = require('node:os') as typeof import('node:os');
   return `${os.cpus()[0]?.model ?? 'cpu'} x${os.availableParallelism()}, load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}, node ${process.version}`;
 }

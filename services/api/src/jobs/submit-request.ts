@@ -60,7 +60,7 @@ export function parseImageUrl(value: unknown): URL {
 /** Display names only: strip paths and control characters. */
 export function sanitizeFilename(name: string): string | undefined {
   const base = name.split(/[\\/]/).pop() ?? '';
-  // eslint-disable-next-line no-control-regex
+   
   const clean = base.replace(/[\u0000-\u001f\u007f]/g, '').trim().slice(0, 255);
   return clean.length > 0 ? clean : undefined;
 }

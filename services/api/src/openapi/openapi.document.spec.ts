@@ -37,7 +37,7 @@ import { generateWebhookSecret } from '@upscaler/net';
 import { generateApiKey } from '../auth/api-key-secret';
 import { openApiDocument, validateAgainstResponse, validateAgainstSchema } from './openapi.document';
 
-/* eslint-disable @typescript-eslint/no-explicit-any */
+ 
 type Doc = any;
 const doc: Doc = openApiDocument();
 const REPO = join(__dirname, '../../../..');
