@@ -53,7 +53,7 @@ describe('architecture (DESIGN 1, STYLE.md)', () => {
   });
 
   it('the domain and the contracts are pure: no I/O, no framework', () => {
-    const allowed = /^(\.|@upscaler\/contracts$|zod$|uuid$|node:assert$)/;
+    const allowed = /^(\.|@upscaler\/contracts$|zod$|uuid$|node:assert(\/strict)?$)/;
     const offenders = [...sources('libs/domain/src'), ...sources('libs/contracts/src')].flatMap((f) =>
       imports(f)
         .filter((i) => !allowed.test(i))
