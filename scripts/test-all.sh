@@ -10,6 +10,11 @@ status=0
 
 step() { printf '\n=== %s ===\n' "$*"; }
 
+step "infrastructure (installed once, cached under ~/.cache/upscaler and ~/go)"
+bash scripts/infra/install-kafka.sh >/dev/null || { echo "Kafka install failed"; exit 1; }
+bash scripts/infra/install-minio.sh >/dev/null || { echo "MinIO install failed"; exit 1; }
+bash scripts/deploy/install-tools.sh >/dev/null || { echo "deployment tools install failed"; exit 1; }
+
 step "build, type check, lint"
 npm run -s build || { echo "build failed"; exit 1; }
 npm run -s typecheck || { echo "type check failed"; status=1; }

@@ -69,6 +69,8 @@ export async function buildRuntime(config: AppConfig, logger: Logger, service: s
       });
       await relay.start();
       closers.push(() => relay.stop());
+      // Join the reply topic's group now, so that the first POST /upscale does not wait for it.
+      await (transport as KafkaTransport).warmUpRequests();
     } else {
       transport = new InProcessTransport({ store, checkpoints, log });
     }
