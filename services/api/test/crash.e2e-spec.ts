@@ -1,0 +1,263 @@
+import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import sharp from 'sharp';
+import { ApiClient, createAccountWithKey, gradientImage, startService, type StartedService } from '@upscaler/testing';
+
+/**
+ * DESIGN 3 "Nothing is lost on restart": the standalone is killed with SIGKILL while jobs are queued
+ * and processing, then started again on the same data directory (its embedded Postgres must recover
+ * from the crash). Every job reaches a final state, nothing is charged twice and no credit is lost
+ * (DESIGN 2: granted = available + reserved + charged). Also: SIGTERM on a busy standalone hands the
+ * running job back after UPSCALE_SHUTDOWN_GRACE_MS, and after a restart it finishes once.
+ */
+
+const OPERATOR_TOKEN = 'op-e2e-crash-8c1d2f7a6b3e4950';
+const PRICE_4K = 9;
+const FINAL = ['succeeded', 'failed', 'cancelled'];
+
+/** Each test starts the standalone two to four times: more than the global timeout on a busy machine. */
+const TEST_TIMEOUT_MS = 600_000;
+
+const dirs: string[] = [];
+const running: StartedService[] = [];
+
+function newDataDir(): string {
+  // mkdtemp makes a 0700 directory; run as root, the embedded Postgres (user postgres) must traverse it.
+  const dir = mkdtempSync(join(tmpdir(), 'upscaler-e2e-crash-'));
+  chmodSync(dir, 0o711);
+  dirs.push(dir);
+  return dir;
+}
+
+async function start(dataDir: string, env: Record<string, string> = {}): Promise<StartedService> {
+  const svc = await startService({
+    dataDir,
+    env: {
+      UPSCALE_OPERATOR_TOKEN: OPERATOR_TOKEN,
+      UPSCALE_RATE_LIMIT_PER_MINUTE: '10000',
+      UPSCALE_DEFAULT_QUALITY: 'fast',
+      ...env,
+    },
+  });
+  running.push(svc);
+  return svc;
+}
+
+afterEach(async () => {
+  // A failed test must not leave a standalone (and its Postgres) behind.
+  for (const svc of running.splice(0)) await svc.kill();
+});
+
+afterAll(() => {
+  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+});
+
+async function statuses(client: ApiClient, ids: string[]): Promise<string[]> {
+  return Promise.all(
+    ids.map(async (id) => {
+      const r = await client.get(`/jobs/${id}`);
+      if (r.status !== 200) throw new Error(`GET /jobs/${id}: ${r.status} ${r.text}`);
+      return r.body.status as string;
+    }),
+  );
+}
+
+async function waitUntil(what: string, probe: () => Promise<boolean>, timeoutMs = 180_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await probe())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 40));
+  }
+}
+
+/** Follows the 302 of GET /jobs/{id}/result to the signed URL and returns the bytes. */
+async function download(client: ApiClient, jobId: string): Promise<Buffer> {
+  const r = await client.get(`/jobs/${jobId}/result`);
+  expect(r.status).toBe(302);
+  const file = await fetch(new URL(r.headers.get('location')!, client.apiUrl));
+  expect(file.status).toBe(200);
+  return Buffer.from(await file.arrayBuffer());
+}
+
+/** Every job final; the ledger invariant; each success charged once and downloadable. */
+async function expectSettled(client: ApiClient, ids: string[], granted: number, size: number) {
+  const jobs = await Promise.all(ids.map((id) => client.waitForFinal(id, 300_000)));
+  for (const job of jobs) {
+    // A job interrupted too often may fail, but only that way; none is cancelled here.
+    if (job.status === 'failed') expect(job.error.code).toBe('attempts_exhausted');
+    else expect(job.status).toBe('succeeded');
+  }
+  const succeeded = jobs.filter((j) => j.status === 'succeeded');
+  // Billing settles from the job log after the job view is final: wait for it, then check exactly.
+  let account: any;
+  await waitUntil('billing to settle every job', async () => {
+    account = (await client.get('/account')).body;
+    return account.reserved === 0;
+  });
+  expect([account.charged, account.reserved, account.balance + account.charged]).toEqual([PRICE_4K * succeeded.length, 0, granted]);
+  for (const job of succeeded) {
+    const bytes = await download(client, job.id);
+    expect(bytes.length).toBe(job.result.bytes);
+    const meta = await sharp(bytes).metadata();
+    expect([meta.format, meta.width, meta.height]).toEqual(['png', size * 4, size * 4]);
+  }
+  return jobs;
+}
+
+describe('crash recovery', () => {
+  it('SIGKILL while jobs are queued and processing: after a restart every job is final, charged once, no credit lost', async () => {
+    const dataDir = newDataDir();
+    const first = await start(dataDir, { UPSCALE_RETRY_DELAY_MS: '3000' });
+    const granted = 100;
+    const { client: firstClient, key } = await createAccountWithKey(first.apiUrl, OPERATOR_TOKEN, { credits: granted, scopes: ['jobs:read', 'jobs:write'] });
+    const size = 256;
+    const image = await gradientImage(size, size);
+    const ids: string[] = [];
+    for (let i = 0; i < 5; i++) {
+      const r = await firstClient.upload(image, { target: '4k', quality: 'fast' });
+      expect([r.status, r.body.credits]).toEqual([202, PRICE_4K]);
+      ids.push(r.body.id);
+    }
+    // Kill just after the second job starts: the first has succeeded (its charge and result must
+    // survive), the second is surely mid-run (it started a poll interval ago), the rest are queued.
+    const t0 = Date.now();
+    await waitUntil('the first job to succeed and the second to start', async () => {
+      const s = await statuses(firstClient, ids.slice(0, 3));
+      return s[0] === 'succeeded' && s[1] === 'processing';
+    });
+    const before = await statuses(firstClient, ids);
+    await first.kill();
+    expect(before.slice(0, 2)).toEqual(['succeeded', 'processing']);
+    expect(before.slice(2).every((s) => s === 'queued' || s === 'processing')).toBe(true);
+
+    const second = await start(dataDir, { UPSCALE_RETRY_DELAY_MS: '3000' });
+    const client = new ApiClient(second.apiUrl, key);
+    // The interrupted job goes back through pending (its attempt was lost) before it runs again.
+    const seen = new Set<string>();
+    await waitUntil('the interrupted job to finish', async () => {
+      const [s] = await statuses(client, [ids[1]]);
+      seen.add(s);
+      return FINAL.includes(s);
+    });
+    expect(seen.has('pending')).toBe(true);
+
+    const jobs = await expectSettled(client, ids, granted, size);
+    expect(jobs.map((j) => j.status)).toEqual(['succeeded', 'succeeded', 'succeeded', 'succeeded', 'succeeded']);
+  }, TEST_TIMEOUT_MS);
+
+  it('SIGTERM on a busy standalone: it exits within the grace period; after a restart the job finishes once, charged once', async () => {
+    const dataDir = newDataDir();
+    const env = { UPSCALE_SHUTDOWN_GRACE_MS: '2000' };
+    const first = await start(dataDir, env);
+    const granted = 50;
+    const { client: firstClient, key } = await createAccountWithKey(first.apiUrl, OPERATOR_TOKEN, { credits: granted, scopes: ['jobs:read', 'jobs:write'] });
+    // Large enough (512x512 at 4x: several tiles) that the job outlasts the grace period.
+    const size = 512;
+    const image = await gradientImage(size, size);
+    const busy = await firstClient.upload(image, { target: '4k', quality: 'fast' });
+    const queued = await firstClient.upload(image, { target: '4k', quality: 'fast' });
+    expect([busy.status, queued.status]).toEqual([202, 202]);
+    const ids = [busy.body.id, queued.body.id];
+    await waitUntil('the first job to start', async () => (await statuses(firstClient, ids))[0] === 'processing');
+
+    const stopStarted = Date.now();
+    const code = await first.stop();
+    const stopMs = Date.now() - stopStarted;
+    running.splice(running.indexOf(first), 1);
+    expect(code).toBe(0);
+
+    const restartedAt = Date.now();
+    const second = await start(dataDir, env);
+    const client = new ApiClient(second.apiUrl, key);
+    const jobs = await expectSettled(client, ids, granted, size);
+    expect(jobs.map((j) => j.status)).toEqual(['succeeded', 'succeeded']);
+    // The running job was handed back, not finished during the shutdown: it finished after the
+    // restart, and the shutdown took less time than one whole run of that job.
+    expect(Date.parse(jobs[0].finished_at)).toBeGreaterThan(restartedAt);
+    expect(stopMs).toBeLessThan(jobs[0].duration_ms);
+    await second.stop();
+  }, TEST_TIMEOUT_MS);
+
+  it('a job whose attempt is lost three times fails with attempts_exhausted and is refunded', async () => {
+    const dataDir = newDataDir();
+    // Long enough that, after each restart, the job is seen waiting before it runs again.
+    const env = { UPSCALE_RETRY_DELAY_MS: '4000' };
+    let svc = await start(dataDir, env);
+    const granted = 20;
+    const { key } = await createAccountWithKey(svc.apiUrl, OPERATOR_TOKEN, { credits: granted, scopes: ['jobs:read', 'jobs:write'] });
+    let client = new ApiClient(svc.apiUrl, key);
+    const size = 256;
+    const r = await client.upload(await gradientImage(size, size), { target: '4k', quality: 'fast' });
+    expect(r.status).toBe(202);
+    const id = r.body.id;
+    for (let attempt = 1; attempt <= 3; attempt++) {
+      // Wait for a run that started in this process: after a restart the job first shows the
+      // state it had at the crash (processing), then pending, then processing again.
+      const seen: string[] = [];
+      await waitUntil(`attempt ${attempt} to start`, async () => {
+        const [s] = await statuses(client, [id]);
+        if (seen.at(-1) !== s) seen.push(s);
+        return s === 'processing' && (attempt === 1 || seen.includes('pending'));
+      });
+      await svc.kill();
+      running.splice(running.indexOf(svc), 1);
+      svc = await start(dataDir, env);
+      client = new ApiClient(svc.apiUrl, key);
+    }
+    const job = await client.waitForFinal(id);
+    expect([job.status, job.error?.code, job.result]).toEqual(['failed', 'attempts_exhausted', null]);
+    await waitUntil('the refund', async () => (await client.get('/account')).body.reserved === 0);
+    const account = (await client.get('/account')).body;
+    expect([account.balance, account.reserved, account.charged]).toEqual([granted, 0, 0]);
+    const result = await client.get(`/jobs/${id}/result`);
+    expect(result.status).toBe(409);
+  }, TEST_TIMEOUT_MS);
+
+  it('SIGKILL in the middle of a burst of submits: every job that exists ends final and no credit is lost', async () => {
+    const dataDir = newDataDir();
+    const first = await start(dataDir);
+    const granted = 90;
+    const { key } = await createAccountWithKey(first.apiUrl, OPERATOR_TOKEN, { credits: granted, scopes: ['jobs:read', 'jobs:write'] });
+    const firstClient = new ApiClient(first.apiUrl, key);
+    const image = await gradientImage(16, 16);
+    let answered = 0;
+    // 30 submits of 3 credits, 6 at a time; the kill lands while some are in flight.
+    const burst = Array.from({ length: 30 }, (_, i) => i);
+    const inFlight = new Set<Promise<unknown>>();
+    let killed: Promise<void> | undefined;
+    for (const _ of burst) {
+      if (killed) break;
+      const p = firstClient
+        .upload(image, { target: '2k', quality: 'fast' })
+        .then((res) => {
+          if (res.status === 202) answered++;
+        })
+        .catch(() => undefined)
+        .finally(() => inFlight.delete(p));
+      inFlight.add(p);
+      if (answered >= 8 && !killed) killed = first.kill();
+      while (inFlight.size >= 6) await Promise.race(inFlight);
+    }
+    await (killed ?? first.kill());
+    await Promise.all(inFlight);
+    running.splice(running.indexOf(first), 1);
+    expect(answered).toBeGreaterThanOrEqual(8);
+
+    // A reservation whose job never appeared is released by billing after this timeout.
+    const second = await start(dataDir, { UPSCALE_RESERVATION_TIMEOUT_MS: '3000' });
+    const client = new ApiClient(second.apiUrl, key);
+    const list = await client.get('/jobs?limit=100');
+    expect(list.status).toBe(200);
+    const ids: string[] = list.body.data.map((j: any) => j.id);
+    expect(ids.length).toBeGreaterThanOrEqual(answered);
+    const jobs = await Promise.all(ids.map((id) => client.waitForFinal(id, 300_000)));
+    expect(jobs.filter((j) => j.status !== 'succeeded').map((j) => [j.status, j.error?.code])).toEqual([]);
+    let account: any;
+    await waitUntil('every reservation to be settled or released', async () => {
+      account = (await client.get('/account')).body;
+      return account.reserved === 0;
+    });
+    expect([account.charged, account.reserved, account.balance + account.charged]).toEqual([3 * jobs.length, 0, granted]);
+  }, TEST_TIMEOUT_MS);
+});
