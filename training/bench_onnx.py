@@ -1,7 +1,9 @@
-"""Speed of an exported ONNX model with onnxruntime: ms per output megapixel (median of runs).
+"""Speed of exported ONNX models with onnxruntime: ms per output megapixel.
 
-  python bench_onnx.py ../models/ours/fast_x2.onnx --size 256 --threads 2
-Input is one size x size LR tile (random 0..255); prints ms per output megapixel.
+  python bench_onnx.py exports/ours-fast-x2.onnx ../models/esrgan-slim-x2.onnx --size 256 --threads 2
+Input: one size x size LR tile (random 0..255). Runs of the given models are interleaved so that a
+shared, loaded machine slows them alike: compare models by the ratio within one call (DESIGN 5),
+not by absolute numbers taken at different times.
 """
 import argparse
 import statistics
@@ -11,22 +13,33 @@ import numpy as np
 import onnxruntime as ort
 
 
-def bench(path: str, size: int = 256, threads: int = 2, runs: int = 7) -> dict:
+def _session(path: str, threads: int):
     so = ort.SessionOptions()
     so.intra_op_num_threads = threads
     so.inter_op_num_threads = 1
-    sess = ort.InferenceSession(path, so, providers=['CPUExecutionProvider'])
+    return ort.InferenceSession(path, so, providers=['CPUExecutionProvider'])
+
+
+def bench_many(paths, size: int = 256, threads: int = 2, runs: int = 7) -> list:
+    sessions = [_session(p, threads) for p in paths]
     x = (np.random.default_rng(0).random((1, 3, size, size)) * 255).astype(np.float32)
-    y = sess.run(['output'], {'input': x})[0]
-    times = []
+    mps = []
+    for s in sessions:  # warm-up, output size
+        y = s.run(None, {s.get_inputs()[0].name: x})[0]
+        mps.append(y.shape[2] * y.shape[3] / 1e6)
+    times = [[] for _ in paths]
     for _ in range(runs):
-        t = time.perf_counter()
-        sess.run(['output'], {'input': x})
-        times.append(time.perf_counter() - t)
-    mp = y.shape[2] * y.shape[3] / 1e6
-    med, best = statistics.median(times), min(times)
-    return {'model': path, 'lr': f'{size}x{size}', 'out_mp': round(mp, 3),
-            'ms_per_out_mp_median': round(med * 1000 / mp, 1), 'ms_per_out_mp_best': round(best * 1000 / mp, 1)}
+        for i, s in enumerate(sessions):
+            t = time.perf_counter()
+            s.run(None, {s.get_inputs()[0].name: x})
+            times[i].append(time.perf_counter() - t)
+    return [{'model': p, 'lr': f'{size}x{size}', 'threads': threads, 'out_mp': round(mp, 3),
+             'ms_per_out_mp_median': round(statistics.median(t) * 1000 / mp, 1),
+             'ms_per_out_mp_best': round(min(t) * 1000 / mp, 1)} for p, mp, t in zip(paths, mps, times)]
+
+
+def bench(path: str, size: int = 256, threads: int = 2, runs: int = 7) -> dict:
+    return bench_many([path], size, threads, runs)[0]
 
 
 def main():
@@ -36,8 +49,8 @@ def main():
     ap.add_argument('--threads', type=int, default=2)
     ap.add_argument('--runs', type=int, default=7)
     a = ap.parse_args()
-    for m in a.models:
-        print(bench(m, a.size, a.threads, a.runs))
+    for r in bench_many(a.models, a.size, a.threads, a.runs):
+        print(r)
 
 
 if __name__ == '__main__':

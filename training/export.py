@@ -13,7 +13,9 @@ import sys
 from pathlib import Path
 
 import torch
+import warnings
 
+warnings.filterwarnings('ignore', category=DeprecationWarning)  # legacy exporter: stable for plain convs
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from sr.checkpoint import load_model  # noqa: E402
 from sr.models import count_params  # noqa: E402

@@ -51,3 +51,21 @@ def test_onnx_matches_pytorch(checkpoint, tmp_path):
         assert y.shape == (1, 3, h * scale, w * scale)
         assert np.abs(y - ref).max() <= 1e-3
     assert info['scale'] == scale and info['receptive_radius_lr'] == model.receptive_radius
+
+
+def test_receptive_radius_is_the_exact_tiling_halo(checkpoint, tmp_path):
+    # The engine tiles with a halo of receptiveRadius LR pixels: a tile's core must come out the
+    # same as from the whole image, and one pixel less of halo must not be enough.
+    path, scale = checkpoint
+    model, _ = load_model(path, fused=True)
+    r = model.receptive_radius
+    x = torch.from_numpy((np.random.default_rng(1).random((1, 3, 40, 40)) * 255).astype(np.float32))
+    with torch.no_grad():
+        whole = model(x)
+        core = slice(15 * scale, 25 * scale)
+
+        def tile(halo):
+            y = model(x[:, :, 15 - halo:25 + halo, 15 - halo:25 + halo])
+            return y[:, :, halo * scale:(halo + 10) * scale, halo * scale:(halo + 10) * scale]
+        assert (tile(r) - whole[:, :, core, core]).abs().max().item() < 1e-3
+        assert (tile(r - 1) - whole[:, :, core, core]).abs().max().item() > 1e-2
