@@ -139,6 +139,16 @@ describe('GET /jobs (spec 4.3)', () => {
     expect(times).toEqual([...times].sort((a, b) => b - a));
   });
 
+  test('newest first holds for jobs created concurrently: created_at never increases down the list', async () => {
+    const acct = await newAccount(svc, { credits: 100 });
+    const answers = await Promise.all(Array.from({ length: 10 }, () => acct.client.upload(image)));
+    expect(answers.map((a) => a.status)).toEqual(Array(10).fill(202));
+    const listed = (await acct.client.get('/jobs')).body.data as Array<{ id: string; created_at: string }>;
+    expect(listed).toHaveLength(10);
+    const times = listed.map((j) => Date.parse(j.created_at));
+    expect(times).toEqual([...times].sort((a, b) => b - a));
+  });
+
   test("lists only the caller's jobs", async () => {
     const one = await newAccount(svc);
     const two = await newAccount(svc);

@@ -136,7 +136,9 @@ export class JobsService {
             height: probe.height,
           },
           idempotencyKey,
-          queuedAt: now(),
+          // created_at is the instant in the id: the list, ordered by id (DESIGN 4), is then newest
+          // first by created_at too, even for jobs submitted concurrently
+          queuedAt: mintedAt(jobId),
         },
       }, { metadata: eventMetadata('api', { correlationId: jobId }) });
       await this.rt.projector.apply(newEvents);
@@ -304,4 +306,10 @@ export class JobsService {
     }, { metadata: eventMetadata('api', { correlationId: jobId }) });
     await this.rt.projector.apply(newEvents);
   }
+}
+
+/** The instant a time-ordered id was minted: the first 48 bits of its UUIDv7 (Unix milliseconds). */
+function mintedAt(id: string): string {
+  const hex = id.slice(id.indexOf('_') + 1);
+  return new Date(parseInt(hex.slice(0, 12), 16)).toISOString();
 }
