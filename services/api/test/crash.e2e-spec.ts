@@ -2,7 +2,16 @@ import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
-import { ApiClient, createAccountWithKey, gradientImage, startService, type StartedService } from '@upscaler/testing';
+import { Webhook } from 'standardwebhooks';
+import {
+  ApiClient,
+  createAccountWithKey,
+  createTestCa,
+  gradientImage,
+  startHttpsServer,
+  startService,
+  type StartedService,
+} from '@upscaler/testing';
 
 /**
  * DESIGN 3 "Nothing is lost on restart": the standalone is killed with SIGKILL while jobs are queued
@@ -259,5 +268,64 @@ describe('crash recovery', () => {
       return account.reserved === 0;
     });
     expect([account.charged, account.reserved, account.balance + account.charged]).toEqual([3 * jobs.length, 0, granted]);
+  }, TEST_TIMEOUT_MS);
+
+  it('a webhook delivery waiting for its retry when the standalone is killed is retried after the restart', async () => {
+    const ca = await createTestCa();
+    const hits: Array<{ headers: Record<string, string>; body: string }> = [];
+    const receiver = await startHttpsServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => {
+        hits.push({ headers: req.headers as Record<string, string>, body: Buffer.concat(chunks).toString('utf8') });
+        const status = hits.length === 1 ? 500 : 200;
+        res.writeHead(status).end();
+      });
+    }, ca);
+    try {
+      const dataDir = newDataDir();
+      const env = {
+        NODE_EXTRA_CA_CERTS: ca.caPath,
+        UPSCALE_ALLOW_PRIVATE_NETWORKS: 'true',
+        // The retry is due well after the kill.
+        UPSCALE_WEBHOOK_RETRY_SCHEDULE_MS: '4000',
+      };
+      const first = await start(dataDir, env);
+      const { key, client: firstClient } = await createAccountWithKey(first.apiUrl, OPERATOR_TOKEN, { credits: 10 });
+      const created = await firstClient.post('/webhook_endpoints', { url: `${receiver.url}/hook` });
+      expect(created.status).toBe(201);
+      const endpointId = created.body.id;
+      const job = await firstClient.upload(await gradientImage(16, 16), { quality: 'fast' });
+      expect(job.status).toBe(202);
+      expect((await firstClient.waitForFinal(job.body.id)).status).toBe('succeeded');
+      await waitUntil('the first attempt to be recorded', async () => {
+        const log = (await firstClient.get(`/webhook_endpoints/${endpointId}/deliveries`)).body.data;
+        return log.length === 1 && log[0].outcome === 'retrying';
+      });
+      await first.kill();
+      running.splice(running.indexOf(first), 1);
+      expect(hits).toHaveLength(1);
+
+      const second = await start(dataDir, env);
+      const client = new ApiClient(second.apiUrl, key);
+      let log: any[] = [];
+      await waitUntil('the retry after the restart', async () => {
+        log = (await client.get(`/webhook_endpoints/${endpointId}/deliveries`)).body.data;
+        return log.length > 0 && log[0].outcome !== 'retrying';
+      });
+      expect(log.map((a) => [a.attempt, a.status_code, a.outcome])).toEqual([
+        [2, 200, 'succeeded'],
+        [1, 500, 'retrying'],
+      ]);
+      expect(hits).toHaveLength(2);
+      expect(hits[1].headers['webhook-id']).toBe(hits[0].headers['webhook-id']);
+      expect(hits[1].body).toBe(hits[0].body);
+      expect(new Webhook(created.body.secret).verify(hits[1].body, hits[1].headers)).toMatchObject({ type: 'job.succeeded' });
+      const account = (await client.get('/account')).body;
+      expect([account.balance, account.reserved, account.charged]).toEqual([7, 0, 3]);
+    } finally {
+      await receiver.close();
+      ca.cleanup();
+    }
   }, TEST_TIMEOUT_MS);
 });
