@@ -69,6 +69,14 @@ test('a replay is charged once', async () => {
   expect(await settledLedger(acct)).toEqual({ balance: 7, reserved: 0, charged: 3 });
 });
 
+test('a replay is answered even when the balance no longer covers a job', async () => {
+  const acct = await newAccount(svc, { credits: 3 });
+  const key = randomUUID();
+  const first = await acct.client.upload(image, {}, withKey(key));
+  const replay = await acct.client.upload(image, {}, withKey(key));
+  expect([first.status, replay.status, replay.body.id]).toEqual([202, 200, first.body.id]);
+});
+
 test('a key whose request was refused with 402 is not used up: after a top-up the retry creates the job', async () => {
   const acct = await newAccount(svc, { credits: 2 });
   const key = randomUUID();
