@@ -496,4 +496,22 @@ describe('deliveries', () => {
     ]);
     expect(hits(hang.path)).toHaveLength(2);
   });
+
+  it('the delivery log pages by delivery: limit 1 of two deliveries has_more; a bad limit is 400', async () => {
+    const { client } = await account();
+    const { endpoint } = await register(client);
+    const jobs = [await submit(client, await gradientImage(16, 16)), await submit(client, await gradientImage(16, 16))];
+    for (const id of jobs) {
+      await client.waitForFinal(id);
+      await finalDeliveryLog(client, endpoint.id, id);
+    }
+    const all = await client.get(`/webhook_endpoints/${endpoint.id}/deliveries`);
+    expect([all.body.data.map((a: any) => a.job_id).sort(), all.body.has_more, all.body.next_cursor]).toEqual([[...jobs].sort(), false, null]);
+    const one = await client.get(`/webhook_endpoints/${endpoint.id}/deliveries?limit=1`);
+    expect([one.status, one.body.data.length, one.body.has_more]).toEqual([200, 1, true]);
+    for (const limit of ['0', '101', 'abc', '1.5']) {
+      const r = await client.get(`/webhook_endpoints/${endpoint.id}/deliveries?limit=${limit}`);
+      expect([limit, r.status, r.body.error.code]).toEqual([limit, 400, 'invalid_request']);
+    }
+  });
 });
