@@ -6,6 +6,7 @@ import { ApiKeysController } from './api-keys/api-keys.controller';
 import { ApiKeysService } from './api-keys/api-keys.service';
 import { ApiKeyGuard } from './auth/api-key.guard';
 import { OperatorGuard } from './auth/operator.guard';
+import { DashboardController } from './dashboard/dashboard.controller';
 import { FilesController } from './files/files.controller';
 import { ImageInspector } from './jobs/image-inspector';
 import { ImageSource } from './jobs/image-source';
@@ -27,6 +28,7 @@ import { WebhookEndpointsService } from './webhooks/webhook-endpoints.service';
     WebhookEndpointsController,
     FilesController,
     OpenApiController,
+    DashboardController,
   ],
   providers: [
     JobsService,

@@ -1,0 +1,35 @@
+/**
+ * Security headers of the dashboard's page and assets (DESIGN 4: "account owners manage keys and
+ * webhooks from the dashboard"). The page handles API keys, so it runs under a strict policy:
+ * - scripts and styles only from this origin (served at /dashboard/app.js and /dashboard/app.css,
+ *   never inline), so an injected string can never execute;
+ * - fetch only to this origin: the key is never sent anywhere but this service's API;
+ * - Trusted Types with no policy: any string written to an HTML sink (innerHTML…) throws, which
+ *   enforces "every value from the api goes in with textContent" in the browser itself;
+ * - form-action 'none': if the script fails to load, a form cannot submit the key into a URL;
+ * - no framing (clickjacking), no referrer (signed download URLs stay private).
+ */
+export const DASHBOARD_CSP = [
+  "default-src 'self'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "img-src 'self'",
+  "connect-src 'self'",
+  "object-src 'none'",
+  "base-uri 'none'",
+  "form-action 'none'",
+  "frame-ancestors 'none'",
+  "require-trusted-types-for 'script'",
+  'trusted-types',
+].join('; ');
+
+export const DASHBOARD_HEADERS: Readonly<Record<string, string>> = {
+  'Content-Security-Policy': DASHBOARD_CSP,
+  'X-Content-Type-Options': 'nosniff',
+  'Referrer-Policy': 'no-referrer',
+  'X-Frame-Options': 'DENY',
+  'Cross-Origin-Opener-Policy': 'same-origin',
+  'Cross-Origin-Resource-Policy': 'same-origin',
+  // The assets are small and change with each release: always revalidate (Express adds an ETag).
+  'Cache-Control': 'no-cache',
+};
