@@ -95,3 +95,30 @@ export function jpegRotatedByExif(storedWidth: number, storedHeight: number): Pr
     .jpeg({ quality: 90 })
     .toBuffer();
 }
+
+/** The same PNG with its IHDR claiming other dimensions (CRC fixed): a decompression-bomb header. */
+export function pngClaimingSize(png: Buffer, width: number, height: number): Buffer {
+  const ihdr = pngChunks(png).find((c) => c.type === 'IHDR')!;
+  const data = Buffer.from(png.subarray(ihdr.offset + 8, ihdr.offset + 8 + ihdr.length));
+  data.writeUInt32BE(width, 0);
+  data.writeUInt32BE(height, 4);
+  return Buffer.concat([png.subarray(0, ihdr.offset), chunk('IHDR', data), png.subarray(ihdr.offset + 12 + ihdr.length)]);
+}
+
+/** A two-frame animated WebP. */
+export async function animatedWebp(width = 16, height = 16): Promise<Buffer> {
+  const frame = (r: number) => sharp({ create: { width, height, channels: 3, background: { r, g: 40, b: 90 } } }).png().toBuffer();
+  return sharp([await frame(10), await frame(240)], { join: { animated: true } })
+    .webp({ loop: 0, delay: [100, 100] })
+    .toBuffer();
+}
+
+/** A single-band (grayscale) PNG. */
+export function grayPng(width: number, height: number): Promise<Buffer> {
+  const raw = Buffer.alloc(width * height);
+  for (let i = 0; i < raw.length; i++) raw[i] = (i * 11) % 256;
+  return sharp(raw, { raw: { width, height, channels: 1 } })
+    .toColourspace('b-w')
+    .png()
+    .toBuffer();
+}

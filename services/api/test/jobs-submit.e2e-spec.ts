@@ -14,7 +14,16 @@ import {
   waitForJob,
   type JobsService,
 } from './jobs-harness';
-import { gifImage, jpegRotatedByExif, padPngTo, pngWithGarbledIdat, pngWithMetadata } from './jobs-images';
+import {
+  animatedWebp,
+  gifImage,
+  grayPng,
+  jpegRotatedByExif,
+  padPngTo,
+  pngClaimingSize,
+  pngWithGarbledIdat,
+  pngWithMetadata,
+} from './jobs-images';
 
 /** Spec 4.1 (POST /upscale, multipart), spec 1 (formats, output size) and spec 8 (upload size). */
 
@@ -116,6 +125,44 @@ describe('format detected from the bytes (spec 1)', () => {
       filename: 'photo.jpg',
       source: { bytes: png.length, content_type: 'image/png' },
     });
+  });
+
+  test.each(['jpeg', 'webp', 'avif'] as const)('a %s input is accepted and upscaled', async (format) => {
+    const acct = await newAccount(svc, { credits: 10 });
+    const input = await gradientImage(20, 12, format);
+    const res = await acct.client.upload(input, {}, { filename: 'upload.bin', contentType: 'application/octet-stream' });
+    expect({ status: res.status, source: res.body.source }).toEqual({
+      status: 202,
+      source: { bytes: input.length, content_type: `image/${format}` },
+    });
+    const job = await waitForJob(acct.client, res.body.id, isFinal);
+    expect(job.status).toBe('succeeded');
+    const meta = await sharp((await downloadResult(acct.client, job.id)).bytes).metadata();
+    expect({ format: meta.format, width: meta.width, height: meta.height }).toEqual({ format: 'png', width: 40, height: 24 });
+  });
+
+  test('a grayscale input stays grayscale (DESIGN 4)', async () => {
+    const acct = await newAccount(svc, { credits: 10 });
+    const input = await grayPng(16, 16);
+    expect((await sharp(input).metadata()).channels).toBe(1);
+    const res = await acct.client.upload(input);
+    const job = await waitForJob(acct.client, res.body.id, isFinal);
+    expect(job.status).toBe('succeeded');
+    const meta = await sharp((await downloadResult(acct.client, job.id)).bytes).metadata();
+    expect({ channels: meta.channels, space: meta.space, width: meta.width }).toEqual({ channels: 1, space: 'b-w', width: 32 });
+  });
+
+  test('an animated WebP: 400 animated_image, nothing reserved (DESIGN 4)', async () => {
+    const acct = await newAccount(svc, { credits: 10 });
+    expectError(await acct.client.upload(await animatedWebp(), {}, { filename: 'anim.webp' }), 400, 'animated_image');
+    expect(await ledger(acct)).toEqual({ balance: 10, reserved: 0, charged: 0 });
+  });
+
+  test('a header announcing 100000 x 100000 pixels: 400 image_dimensions_too_large before decoding', async () => {
+    const acct = await newAccount(svc, { credits: 10 });
+    const bomb = pngClaimingSize(await gradientImage(8, 8), 100_000, 100_000);
+    expectError(await acct.client.upload(bomb), 400, 'image_dimensions_too_large');
+    expect(await ledger(acct)).toEqual({ balance: 10, reserved: 0, charged: 0 });
   });
 
   test('a GIF answers 415 unsupported_media_type, with no job and nothing reserved', async () => {
