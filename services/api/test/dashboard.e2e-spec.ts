@@ -120,6 +120,7 @@ describeInBrowser('account dashboard (GET /dashboard) in Chromium', () => {
       expect(r.headers.get('x-content-type-options')).toBe('nosniff');
       expect(r.headers.get('referrer-policy')).toBe('no-referrer');
       expect(r.headers.get('x-frame-options')).toBe('DENY');
+      expect([r.headers.get('cache-control'), r.headers.get('etag')]).toEqual(['no-cache', expect.stringMatching(/^W\/"/)]);
     }
     const res = await page.goto(`${svc.baseUrl}/dashboard`);
     expect(res!.status()).toBe(200);

@@ -105,7 +105,8 @@ label.check input { width: 1.05rem; height: 1.05rem; margin: 0; }
 .stats dd { margin: 0; }
 .stats dd:not(.hint) { font-size: 1.6rem; font-weight: 700; font-variant-numeric: tabular-nums; }
 
-.table-wrap { overflow-x: auto; }
+/* positioned, so that visually hidden headers stay inside the scroll box on narrow screens */
+.table-wrap { overflow-x: auto; position: relative; }
 table { border-collapse: collapse; width: 100%; font-size: 0.93rem; }
 th, td { text-align: left; padding: 0.45rem 0.6rem; border-bottom: 1px solid var(--border); vertical-align: top; }
 th { color: var(--muted); font-weight: 600; white-space: nowrap; }

@@ -31,7 +31,7 @@ export function dashboardPage(): string {
   <h2 id="connect-title">Open your account</h2>
   <form id="connect-form" method="post" autocomplete="off">
     <label for="api-key">API key</label>
-    <input id="api-key" name="api-key" type="password" required spellcheck="false" autocapitalize="off"
+    <input id="api-key" name="api-key" type="password" autocomplete="off" required spellcheck="false" autocapitalize="off"
       placeholder="usk_…" aria-describedby="api-key-help">
     <p id="api-key-help" class="hint">Kept in this browser tab only (sessionStorage) and sent only to this
       site's API. Closing the tab forgets it. What you can see and change depends on the key's scopes.</p>
