@@ -292,7 +292,6 @@ describeInBrowser('account dashboard (GET /dashboard) in Chromium', () => {
   it('screenshot of the full dashboard (for a human look; the path is printed)', async () => {
     const file = join(mkdtempSync(join(tmpdir(), 'upscaler-dashboard-shot-')), 'dashboard.png');
     await page.screenshot({ path: file, fullPage: true });
-    // eslint-disable-next-line no-console
     console.log(`dashboard screenshot: ${file}`);
     expect(existsSync(file)).toBe(true);
   });
