@@ -675,6 +675,7 @@ test('controller files read', () => {
     'services/api/src/accounts/account.controller.ts',
     'services/api/src/accounts/admin.controller.ts',
     'services/api/src/api-keys/api-keys.controller.ts',
+    'services/api/src/dashboard/dashboard.controller.ts',
     'services/api/src/files/files.controller.ts',
     'services/api/src/jobs/jobs.controller.ts',
     'services/api/src/openapi/openapi.controller.ts',

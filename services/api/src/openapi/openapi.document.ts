@@ -1,6 +1,7 @@
 import type { ValidateFunction } from 'ajv';
 import { accountPaths } from './openapi.accounts.paths';
 import { rateLimitHeader, type Json } from './openapi.common';
+import { dashboardPaths } from './openapi.dashboard.paths';
 import { infraPaths } from './openapi.infra.paths';
 import { jobPaths } from './openapi.jobs.paths';
 import { schemas } from './openapi.schemas';
@@ -43,8 +44,9 @@ export function openApiDocument(): Json {
       { name: 'Files', description: 'Signed downloads of the embedded storage.' },
       { name: 'Health', description: 'Liveness and readiness probes.' },
       { name: 'Meta', description: 'This document.' },
+      { name: 'Dashboard', description: 'The account dashboard: a web page and its assets (no key).' },
     ],
-    paths: { ...jobPaths, ...accountPaths, ...webhookEndpointPaths, ...infraPaths },
+    paths: { ...jobPaths, ...accountPaths, ...webhookEndpointPaths, ...infraPaths, ...dashboardPaths },
     webhooks: webhookDeliveries,
     components: {
       securitySchemes: {
