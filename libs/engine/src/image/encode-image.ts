@@ -6,9 +6,10 @@ import type { RawImage } from './decode-image';
 export const WEBP_MAX_SIDE = 16383;
 
 /**
- * Encoder settings per format (spec 1, output format table). AVIF effort 2 instead of libvips' default 4: on our
- * 2-core machines a 16 MP image encodes in a few seconds rather than tens (bench/engine/avif-effort.ts) for a
- * few percent larger files. The input is raw pixels, so the output carries no EXIF, ICC or XMP (spec 1).
+ * Encoder settings per format (spec 1, output format table). AVIF effort 0 instead of libvips' default 4: measured
+ * on our 2-core machine (bench/engine/avif.ts, docs/benchmarks.md), a 16 MP image took 16 s at effort 0, 55 s at
+ * effort 2 and 362 s at effort 4 under a load average of ~15 (about 4 s / 14 s / 90 s when the machine is idle),
+ * with files within 20 % of each other. The input is raw pixels, so the output carries no EXIF, ICC or XMP (spec 1).
  */
 export async function encodeImage(img: RawImage, format: OutputFormat): Promise<Buffer> {
   const pipeline = sharp(img.data, {
@@ -24,6 +25,6 @@ export async function encodeImage(img: RawImage, format: OutputFormat): Promise<
     case 'webp':
       return pipeline.webp({ quality: 90, effort: 4 }).toBuffer();
     case 'avif':
-      return pipeline.avif({ quality: 60, effort: 2 }).toBuffer();
+      return pipeline.avif({ quality: 60, effort: 0 }).toBuffer();
   }
 }
