@@ -181,6 +181,17 @@ describe('GET /jobs (spec 4.3)', () => {
     expect(idsOf((await acct.client.get('/jobs?limit=100')).body)).toEqual([ids[1], ids[0]]);
   });
 
+  test('a page that holds exactly the last jobs has has_more false and next_cursor null', async () => {
+    const acct = await newAccount(svc);
+    const ids = await submitMany(acct, 2);
+    const page = (await acct.client.get('/jobs?limit=2')).body;
+    expect({ ids: idsOf(page), has_more: page.has_more, next_cursor: page.next_cursor }).toEqual({
+      ids: [ids[1], ids[0]],
+      has_more: false,
+      next_cursor: null,
+    });
+  });
+
   test.each(['0', '101', 'abc', '1.5', '-1', ''])('limit=%s: 400 invalid_request', async (limit) => {
     const acct = await newAccount(svc);
     expectError(await acct.client.get(`/jobs?limit=${limit}`), 400, 'invalid_request');

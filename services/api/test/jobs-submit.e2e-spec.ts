@@ -226,6 +226,12 @@ describe('invalid requests answer 400 with their code', () => {
     expectError(await acct.client.request('POST', '/upscale', { form }), 400, 'invalid_request');
   });
 
+  test('path components are removed from the file name', async () => {
+    const acct = await newAccount(svc, { credits: 10 });
+    const res = await acct.client.upload(await gradientImage(16, 16), {}, { filename: '../../etc/secret.png' });
+    expect({ status: res.status, filename: res.body.filename }).toEqual({ status: 202, filename: 'secret.png' });
+  });
+
   test('unknown fields are tolerated (spec 9, rule 2)', async () => {
     const acct = await newAccount(svc, { credits: 10 });
     const res = await acct.client.upload(await gradientImage(16, 16), { target: '2k', colour: 'blue', webhook: 'x' });
