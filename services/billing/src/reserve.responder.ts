@@ -11,14 +11,18 @@ import { handleCommand } from '@upscaler/eventstore';
 import { TOPICS } from '@upscaler/messaging';
 import { eventMetadata, RUNTIME, type Runtime } from '@upscaler/runtime';
 import { inSpan } from '@upscaler/tracing';
+import { PerKeyQueue } from './per-key-queue';
 
 /**
  * Answers `upscale.billing.reserve.v1` (DESIGN 2): reserve a job's credits on the account's ledger
  * stream. Optimistic concurrency on the stream means concurrent submits can never overdraw it.
- * Idempotent per job: asking twice reserves once.
+ * Idempotent per job: asking twice reserves once. Reservations of one account run one at a time in
+ * this process (they would only conflict on the stream); other accounts' run side by side.
  */
 @Injectable()
 export class ReserveResponder implements OnApplicationBootstrap {
+  private readonly perAccount = new PerKeyQueue();
+
   constructor(@Inject(RUNTIME) private readonly rt: Runtime) {}
 
   async onApplicationBootstrap(): Promise<void> {
@@ -27,7 +31,9 @@ export class ReserveResponder implements OnApplicationBootstrap {
 
   async reserve(payload: unknown): Promise<BillingReserveReply> {
     const req = BillingReserveRequestSchema.parse(payload);
-    return inSpan('billing.reserve', { 'upscaler.job_id': req.jobId }, req, () => this.reserveInSpan(req));
+    return inSpan('billing.reserve', { 'upscaler.job_id': req.jobId }, req, () =>
+      this.perAccount.run(req.accountId, () => this.reserveInSpan(req)),
+    );
   }
 
   private async reserveInSpan(req: BillingReserveRequest): Promise<BillingReserveReply> {
