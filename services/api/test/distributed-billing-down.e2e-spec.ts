@@ -1,20 +1,8 @@
-import { Kafka, logLevel } from "kafkajs";
-import { Client } from "pg";
-import { TOPICS } from "@upscaler/messaging";
-import {
-  gradientImage,
-  startDeployment,
-  type Deployment,
-} from "@upscaler/testing";
-import {
-  eventually,
-  expectError,
-  isFinal,
-  ledger,
-  newAccount,
-  settledLedger,
-  waitForJob,
-} from "./jobs-harness";
+import { Kafka, logLevel } from 'kafkajs';
+import { Client } from 'pg';
+import { TOPICS } from '@upscaler/messaging';
+import { gradientImage, startDeployment, type Deployment } from '@upscaler/testing';
+import { eventually, expectError, isFinal, ledger, newAccount, settledLedger, waitForJob } from './jobs-harness';
 
 /**
  * Issue 4, distributed mode: billing is a separate process answering reservations over Kafka
@@ -39,8 +27,8 @@ beforeAll(async () => {
     processors: 1,
     env: {
       UPSCALE_BILLING_TIMEOUT_MS: String(BILLING_TIMEOUT_MS),
-      UPSCALE_RATE_LIMIT_PER_MINUTE: "100000",
-      UPSCALE_DEFAULT_QUALITY: "fast",
+      UPSCALE_RATE_LIMIT_PER_MINUTE: '100000',
+      UPSCALE_DEFAULT_QUALITY: 'fast',
     },
   });
   db = new Client({ connectionString: d.postgres.url });
@@ -55,26 +43,15 @@ afterAll(async () => {
 /** Messages of `topic` not yet committed by `groupId` (all partitions). */
 async function lag(groupId: string, topic: string): Promise<number> {
   const admin = new Kafka({
-    clientId: "e2e-lag",
+    clientId: 'e2e-lag',
     brokers: d.kafka.brokers,
     logLevel: logLevel.NOTHING,
   }).admin();
   await admin.connect();
   try {
-    const [high, [committed]] = await Promise.all([
-      admin.fetchTopicOffsets(topic),
-      admin.fetchOffsets({ groupId, topics: [topic] }),
-    ]);
-    const at = new Map(
-      committed.partitions.map((p) => [
-        p.partition,
-        Math.max(0, Number(p.offset)),
-      ]),
-    );
-    return high.reduce(
-      (sum, p) => sum + Number(p.high) - (at.get(p.partition) ?? 0),
-      0,
-    );
+    const [high, [committed]] = await Promise.all([admin.fetchTopicOffsets(topic), admin.fetchOffsets({ groupId, topics: [topic] })]);
+    const at = new Map(committed.partitions.map((p) => [p.partition, Math.max(0, Number(p.offset))]));
+    return high.reduce((sum, p) => sum + Number(p.high) - (at.get(p.partition) ?? 0), 0);
   } finally {
     await admin.disconnect();
   }
@@ -88,18 +65,15 @@ async function reservedJobs(accountId: string): Promise<string[]> {
   return r.rows.map((row) => row.job_id);
 }
 
-it("billing stopped: 503 billing_unavailable within the timeout and nothing reserved; billing back: a submit succeeds", async () => {
+it('billing stopped: 503 billing_unavailable within the timeout and nothing reserved; billing back: a submit succeeds', async () => {
   const acct = await newAccount(d.api, { credits: 30 });
   const image = await gradientImage(32, 32);
-  const upload = () =>
-    acct.client.upload(image, { target: "2k", quality: "fast" });
+  const upload = () => acct.client.upload(image, { target: '2k', quality: 'fast' });
 
   // Billing answers: one job through, the request/reply path warm.
   const first = await upload();
   expect(first.status).toBe(202);
-  expect((await waitForJob(acct.client, first.body.id, isFinal)).status).toBe(
-    "succeeded",
-  );
+  expect((await waitForJob(acct.client, first.body.id, isFinal)).status).toBe('succeeded');
   expect(await settledLedger(acct)).toEqual({
     balance: 27,
     reserved: 0,
@@ -112,38 +86,27 @@ it("billing stopped: 503 billing_unavailable within the timeout and nothing rese
     const t0 = Date.now();
     const res = await upload();
     elapsed.push(Date.now() - t0);
-    expectError(res, 503, "billing_unavailable");
+    expectError(res, 503, 'billing_unavailable');
   }
   for (const ms of elapsed) {
     expect(ms).toBeGreaterThanOrEqual(BILLING_TIMEOUT_MS);
     expect(ms).toBeLessThan(BILLING_TIMEOUT_MS + SLACK_MS);
   }
   expect(await ledger(acct)).toEqual({ balance: 27, reserved: 0, charged: 3 });
-  const list = await acct.client.get("/jobs");
-  expect(list.body.data.map((j: { id: string }) => j.id)).toEqual([
-    first.body.id,
-  ]);
+  const list = await acct.client.get('/jobs');
+  expect(list.body.data.map((j: { id: string }) => j.id)).toEqual([first.body.id]);
 
-  await d.startService("billing");
+  await d.startService('billing');
   const again = await upload();
   expect(again.status).toBe(202);
-  expect((await waitForJob(acct.client, again.body.id, isFinal)).status).toBe(
-    "succeeded",
-  );
+  expect((await waitForJob(acct.client, again.body.id, isFinal)).status).toBe('succeeded');
   expect(await settledLedger(acct)).toEqual({
     balance: 24,
     reserved: 0,
     charged: 6,
   });
   // Billing has read every request in the topic, the three left while it was away included …
-  await eventually(
-    async () =>
-      (await lag(RESPONDERS, RESERVE_TOPIC)) === 0 ? true : undefined,
-    "billing to drain its request topic",
-  );
+  await eventually(async () => ((await lag(RESPONDERS, RESERVE_TOPIC)) === 0 ? true : undefined), 'billing to drain its request topic');
   // … and they were expired: only the two accepted jobs were ever reserved. requests billing found waiting were expired: only the two accepted jobs were ever reserved.
-  expect(await reservedJobs(acct.accountId)).toEqual([
-    first.body.id,
-    again.body.id,
-  ]);
+  expect(await reservedJobs(acct.accountId)).toEqual([first.body.id, again.body.id]);
 }, 900_000);

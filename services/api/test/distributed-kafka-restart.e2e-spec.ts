@@ -1,18 +1,6 @@
-import { Client } from "pg";
-import {
-  gradientImage,
-  startDeployment,
-  type ApiResponse,
-  type Deployment,
-} from "@upscaler/testing";
-import {
-  expectError,
-  isFinal,
-  newAccount,
-  settledLedger,
-  sleep,
-  waitForJob,
-} from "./jobs-harness";
+import { Client } from 'pg';
+import { gradientImage, startDeployment, type ApiResponse, type Deployment } from '@upscaler/testing';
+import { expectError, isFinal, newAccount, settledLedger, sleep, waitForJob } from './jobs-harness';
 
 /**
  * Issue 4, distributed mode: the Kafka broker goes away while jobs flow and comes back on the same
@@ -32,9 +20,9 @@ beforeAll(async () => {
   d = await startDeployment({
     processors: 1,
     env: {
-      UPSCALE_BILLING_TIMEOUT_MS: "5000",
-      UPSCALE_RATE_LIMIT_PER_MINUTE: "100000",
-      UPSCALE_DEFAULT_QUALITY: "fast",
+      UPSCALE_BILLING_TIMEOUT_MS: '5000',
+      UPSCALE_RATE_LIMIT_PER_MINUTE: '100000',
+      UPSCALE_DEFAULT_QUALITY: 'fast',
     },
   });
   db = new Client({ connectionString: d.postgres.url });
@@ -55,21 +43,19 @@ async function countsByJob(type: string): Promise<Record<string, number>> {
   return Object.fromEntries(r.rows.map((row) => [row.job_id, Number(row.n)]));
 }
 
-const once = (ids: string[]) =>
-  Object.fromEntries([...ids].sort().map((id) => [id, 1]));
+const once = (ids: string[]) => Object.fromEntries([...ids].sort().map((id) => [id, 1]));
 
-it("Kafka stopped and started while jobs flow: every accepted job succeeds, charged exactly once; a 503 reserves nothing", async () => {
+it('Kafka stopped and started while jobs flow: every accepted job succeeds, charged exactly once; a 503 reserves nothing', async () => {
   const acct = await newAccount(d.api, { credits: 300 });
   // 128x128 at 2k: long enough that some jobs are still queued or running when the broker stops.
   const image = await gradientImage(128, 128);
-  const upload = () =>
-    acct.client.upload(image, { target: "2k", quality: "fast" });
+  const upload = () => acct.client.upload(image, { target: '2k', quality: 'fast' });
   const accepted: string[] = [];
   const refused: ApiResponse[] = [];
   const take = (res: ApiResponse) => {
     if (res.status === 202) accepted.push(res.body.id);
     else {
-      expectError(res, 503, "billing_unavailable");
+      expectError(res, 503, 'billing_unavailable');
       refused.push(res);
     }
   };
@@ -77,12 +63,7 @@ it("Kafka stopped and started while jobs flow: every accepted job succeeds, char
   const before = await Promise.all(Array.from({ length: 6 }, upload));
   expect(before.map((r) => r.status)).toEqual(Array(6).fill(202));
   before.forEach(take);
-  await waitForJob(
-    acct.client,
-    accepted[0],
-    (j) => j.status !== "queued",
-    JOB_DEADLINE_MS,
-  );
+  await waitForJob(acct.client, accepted[0], (j) => j.status !== 'queued', JOB_DEADLINE_MS);
 
   await d.kafka.stop();
   // The api still answers; without the broker a reservation cannot be asked for.
@@ -97,23 +78,15 @@ it("Kafka stopped and started while jobs flow: every accepted job succeeds, char
     const n = accepted.length;
     take(await upload());
     if (accepted.length > n) break;
-    if (Date.now() > deadline)
-      throw new Error(
-        "no submit accepted within 180 s of the broker coming back",
-      );
+    if (Date.now() > deadline) throw new Error('no submit accepted within 180 s of the broker coming back');
     await sleep(1_000);
   }
   const recoveredMs = Date.now() - back;
   for (let i = 0; i < 2; i++) take(await upload());
 
   const finals: Record<string, string> = {};
-  for (const id of accepted)
-    finals[id] = (
-      await waitForJob(acct.client, id, isFinal, JOB_DEADLINE_MS)
-    ).status;
-  expect(finals).toEqual(
-    Object.fromEntries(accepted.map((id) => [id, "succeeded"])),
-  );
+  for (const id of accepted) finals[id] = (await waitForJob(acct.client, id, isFinal, JOB_DEADLINE_MS)).status;
+  expect(finals).toEqual(Object.fromEntries(accepted.map((id) => [id, 'succeeded'])));
   const settled = await settledLedger(acct);
   expect(settled).toEqual({
     balance: 300 - accepted.length * PRICE_2K,
@@ -123,17 +96,15 @@ it("Kafka stopped and started while jobs flow: every accepted job succeeds, char
 
   // The log: every accepted job queued once, reserved once, charged once; nothing for the refused ones.
   // (This deployment serves this one account, so the whole log is about these jobs.)
-  expect(await countsByJob("JobQueued")).toEqual(once(accepted));
-  expect(await countsByJob("JobSucceeded")).toEqual(once(accepted));
-  expect(await countsByJob("CreditsCharged")).toEqual(once(accepted));
-  expect(await countsByJob("CreditsRefunded")).toEqual({});
+  expect(await countsByJob('JobQueued')).toEqual(once(accepted));
+  expect(await countsByJob('JobSucceeded')).toEqual(once(accepted));
+  expect(await countsByJob('CreditsCharged')).toEqual(once(accepted));
+  expect(await countsByJob('CreditsRefunded')).toEqual({});
   const reserved = await db.query<{ job_id: string }>(
     `SELECT data->>'jobId' AS job_id FROM events WHERE stream_id = $1 AND type = 'CreditsReserved'`,
     [`account-${acct.accountId}`],
   );
-  expect(reserved.rows.map((r) => r.job_id).sort()).toEqual(
-    [...accepted].sort(),
-  );
+  expect(reserved.rows.map((r) => r.job_id).sort()).toEqual([...accepted].sort());
   // Report what the outage did (the suite passes either way the api answered during it).
   console.log(
     `kafka restart: ${accepted.length} accepted, ${refused.length} refused (${during} while the broker was down); first accepted submit ${recoveredMs} ms after the broker was back`,

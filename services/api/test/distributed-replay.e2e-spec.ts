@@ -1,7 +1,7 @@
-import type { IncomingMessage, ServerResponse } from "node:http";
-import { Kafka, logLevel, type Admin } from "kafkajs";
-import { Client } from "pg";
-import { TOPICS } from "@upscaler/messaging";
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { Kafka, logLevel, type Admin } from 'kafkajs';
+import { Client } from 'pg';
+import { TOPICS } from '@upscaler/messaging';
 import {
   createTestCa,
   gradientImage,
@@ -11,16 +11,8 @@ import {
   type StartedService,
   type TestCa,
   type TestServer,
-} from "@upscaler/testing";
-import {
-  CheckedClient,
-  eventually,
-  isFinal,
-  newAccount,
-  settledLedger,
-  waitForJob,
-  type TestAccount,
-} from "./jobs-harness";
+} from '@upscaler/testing';
+import { CheckedClient, eventually, isFinal, newAccount, settledLedger, waitForJob, type TestAccount } from './jobs-harness';
 
 /**
  * Issue 4, distributed mode: every consumer replayed from offset 0 changes nothing (DESIGN 2:
@@ -41,8 +33,8 @@ const received: string[] = [];
 
 function onWebhook(req: IncomingMessage, res: ServerResponse): void {
   req.resume();
-  req.on("end", () => {
-    received.push(String(req.headers["webhook-id"]));
+  req.on('end', () => {
+    received.push(String(req.headers['webhook-id']));
     res.writeHead(200).end();
   });
 }
@@ -54,10 +46,10 @@ beforeAll(async () => {
     processors: 1,
     env: {
       NODE_EXTRA_CA_CERTS: ca.caPath,
-      UPSCALE_ALLOW_PRIVATE_NETWORKS: "true",
-      UPSCALE_RATE_LIMIT_PER_MINUTE: "100000",
-      UPSCALE_DEFAULT_QUALITY: "fast",
-      UPSCALE_BILLING_TIMEOUT_MS: "30000",
+      UPSCALE_ALLOW_PRIVATE_NETWORKS: 'true',
+      UPSCALE_RATE_LIMIT_PER_MINUTE: '100000',
+      UPSCALE_DEFAULT_QUALITY: 'fast',
+      UPSCALE_BILLING_TIMEOUT_MS: '30000',
     },
   });
   db = new Client({ connectionString: d.postgres.url });
@@ -77,7 +69,7 @@ afterAll(async () => {
  */
 async function withAdmin<T>(fn: (admin: Admin) => Promise<T>): Promise<T> {
   const admin = new Kafka({
-    clientId: "e2e-replay",
+    clientId: 'e2e-replay',
     brokers: d.kafka.brokers,
     logLevel: logLevel.NOTHING,
   }).admin();
@@ -92,22 +84,14 @@ async function withAdmin<T>(fn: (admin: Admin) => Promise<T>): Promise<T> {
 /** Consumer groups with members, and how many messages each has not committed yet. */
 function lagOfActiveGroups(): Promise<Record<string, number>> {
   return withAdmin(async (admin) => {
-    const { groups } = await admin.describeGroups(
-      (await admin.listGroups()).groups.map((g) => g.groupId),
-    );
+    const { groups } = await admin.describeGroups((await admin.listGroups()).groups.map((g) => g.groupId));
     const out: Record<string, number> = {};
     for (const g of groups) {
-      if (g.state !== "Stable") continue;
+      if (g.state !== 'Stable') continue;
       let lag = 0;
       for (const t of await admin.fetchOffsets({ groupId: g.groupId })) {
-        const high = new Map(
-          (await admin.fetchTopicOffsets(t.topic)).map((p) => [
-            p.partition,
-            Number(p.high),
-          ]),
-        );
-        for (const p of t.partitions)
-          lag += (high.get(p.partition) ?? 0) - Math.max(0, Number(p.offset));
+        const high = new Map((await admin.fetchTopicOffsets(t.topic)).map((p) => [p.partition, Number(p.high)]));
+        for (const p of t.partitions) lag += (high.get(p.partition) ?? 0) - Math.max(0, Number(p.offset));
       }
       out[g.groupId] = lag;
     }
@@ -128,49 +112,28 @@ async function quiet(groups: string[]): Promise<Record<string, number>> {
     async () => {
       if ((await relayLag()) !== 0) return undefined;
       const lag = await lagOfActiveGroups();
-      return groups.every((g) => lag[g] === 0) &&
-        Object.values(lag).every((n) => n === 0)
-        ? lag
-        : undefined;
+      return groups.every((g) => lag[g] === 0) && Object.values(lag).every((n) => n === 0) ? lag : undefined;
     },
-    "every consumer to catch up",
+    'every consumer to catch up',
     300_000,
   );
 }
 
 async function snapshot(accounts: TestAccount[], api: string) {
-  const readModels = (
-    await db.query(
-      `SELECT stream_id, version, state FROM read_models ORDER BY 1`,
-    )
-  ).rows;
-  const events = (
-    await db.query(
-      `SELECT type, count(*)::int AS n FROM events GROUP BY 1 ORDER BY 1`,
-    )
-  ).rows;
+  const readModels = (await db.query(`SELECT stream_id, version, state FROM read_models ORDER BY 1`)).rows;
+  const events = (await db.query(`SELECT type, count(*)::int AS n FROM events GROUP BY 1 ORDER BY 1`)).rows;
   const jobStarted = (
-    await db.query(
-      `SELECT data->>'jobId' AS job, count(*)::int AS n FROM events WHERE type = 'JobStarted' GROUP BY 1 ORDER BY 1`,
-    )
+    await db.query(`SELECT data->>'jobId' AS job, count(*)::int AS n FROM events WHERE type = 'JobStarted' GROUP BY 1 ORDER BY 1`)
   ).rows;
   const scheduled = (
-    await db.query(
-      `SELECT stream_id, count(*)::int AS n FROM events WHERE type = 'DeliveryScheduled' GROUP BY 1 ORDER BY 1`,
-    )
+    await db.query(`SELECT stream_id, count(*)::int AS n FROM events WHERE type = 'DeliveryScheduled' GROUP BY 1 ORDER BY 1`)
   ).rows;
   const ledgers = [];
-  for (const a of accounts)
-    ledgers.push((await new CheckedClient(api, a.key).get("/account")).body);
+  for (const a of accounts) ledgers.push((await new CheckedClient(api, a.key).get('/account')).body);
   const messages: Record<string, number> = {};
   await withAdmin(async (admin) => {
-    for (const topic of (await admin.listTopics())
-      .filter((t) => t.endsWith("-events.v1"))
-      .sort()) {
-      messages[topic] = (await admin.fetchTopicOffsets(topic)).reduce(
-        (s, p) => s + Number(p.high),
-        0,
-      );
+    for (const topic of (await admin.listTopics()).filter((t) => t.endsWith('-events.v1')).sort()) {
+      messages[topic] = (await admin.fetchTopicOffsets(topic)).reduce((s, p) => s + Number(p.high), 0);
     }
   });
   return {
@@ -184,13 +147,13 @@ async function snapshot(accounts: TestAccount[], api: string) {
   };
 }
 
-it("every consumer replayed from offset 0 (and the log relayed again) changes no read model, ledger, event or delivery", async () => {
+it('every consumer replayed from offset 0 (and the log relayed again) changes no read model, ledger, event or delivery', async () => {
   const withHooks = await newAccount(d.api, {
     credits: 100,
-    scopes: ["jobs:read", "jobs:write", "webhooks:read", "webhooks:write"],
+    scopes: ['jobs:read', 'jobs:write', 'webhooks:read', 'webhooks:write'],
   });
   const plain = await newAccount(d.api, { credits: 100 });
-  const ep = await withHooks.client.post("/webhook_endpoints", {
+  const ep = await withHooks.client.post('/webhook_endpoints', {
     url: `${receiver.url}/hooks`,
   });
   expect(ep.status).toBe(201);
@@ -201,56 +164,31 @@ it("every consumer replayed from offset 0 (and the log relayed again) changes no
   for (const acct of [withHooks, plain]) {
     for (let i = 0; i < 3; i++) {
       const r = await acct.client.upload(small, {
-        target: "2k",
-        quality: "fast",
+        target: '2k',
+        quality: 'fast',
       });
       expect(r.status).toBe(202);
       ids.push([acct, r.body.id]);
     }
     // Cancelled at once: while queued (refund) or, if the processor was quick, after it finished (409).
-    const r = await acct.client.upload(big, { target: "4k", quality: "fast" });
+    const r = await acct.client.upload(big, { target: '4k', quality: 'fast' });
     expect(r.status).toBe(202);
-    expect([200, 409]).toContain(
-      (await acct.client.delete(`/jobs/${r.body.id}`)).status,
-    );
+    expect([200, 409]).toContain((await acct.client.delete(`/jobs/${r.body.id}`)).status);
     ids.push([acct, r.body.id]);
   }
   const finals = [];
-  for (const [acct, id] of ids)
-    finals.push(
-      (await waitForJob(acct.client, id, isFinal, JOB_DEADLINE_MS)).status,
-    );
-  expect(finals.filter((s) => s === "succeeded").length).toBeGreaterThanOrEqual(
-    6,
-  );
+  for (const [acct, id] of ids) finals.push((await waitForJob(acct.client, id, isFinal, JOB_DEADLINE_MS)).status);
+  expect(finals.filter((s) => s === 'succeeded').length).toBeGreaterThanOrEqual(6);
   for (const acct of [withHooks, plain]) await settledLedger(acct);
   // One webhook per final job of the account with an endpoint.
-  await eventually(
-    async () => (received.length === 4 ? true : undefined),
-    "webhooks delivered",
-    120_000,
-  );
-  await quiet([
-    "processor",
-    "api-projections",
-    "billing-settlement",
-    "webhooks-scheduler",
-  ]);
+  await eventually(async () => (received.length === 4 ? true : undefined), 'webhooks delivered', 120_000);
+  await quiet(['processor', 'api-projections', 'billing-settlement', 'webhooks-scheduler']);
   const before = await snapshot([withHooks, plain], d.api.apiUrl);
-  expect(before.events.find((e) => e.type === "CreditsCharged")?.n).toBe(
-    finals.filter((s) => s === "succeeded").length,
-  );
+  expect(before.events.find((e) => e.type === 'CreditsCharged')?.n).toBe(finals.filter((s) => s === 'succeeded').length);
 
   // Stop every service (SIGTERM: consumers leave their groups and commit), then rewind everything.
-  const services: StartedService[] = [
-    d.api,
-    d.billing,
-    d.webhooks,
-    ...d.processors,
-  ];
-  expect(await Promise.all(services.map((s) => s.stop()))).toEqual(
-    services.map(() => 0),
-  );
+  const services: StartedService[] = [d.api, d.billing, d.webhooks, ...d.processors];
+  expect(await Promise.all(services.map((s) => s.stop()))).toEqual(services.map(() => 0));
   const rewound = await withAdmin(async (admin) => {
     const done: string[] = [];
     for (const { groupId } of (await admin.listGroups()).groups) {
@@ -261,28 +199,14 @@ it("every consumer replayed from offset 0 (and the log relayed again) changes no
     }
     return done;
   });
-  for (const g of [
-    "processor",
-    "api-projections",
-    "billing-settlement",
-    "webhooks-scheduler",
-  ]) {
-    expect(rewound).toContain(`${g} ${TOPICS.events("job")}`);
+  for (const g of ['processor', 'api-projections', 'billing-settlement', 'webhooks-scheduler']) {
+    expect(rewound).toContain(`${g} ${TOPICS.events('job')}`);
   }
   await db.query(`DELETE FROM checkpoints`);
 
-  const api = await d.startService("api");
-  await Promise.all([
-    d.startService("billing"),
-    d.startService("webhooks"),
-    d.startService("processor"),
-  ]);
-  await quiet([
-    "processor",
-    "api-projections",
-    "billing-settlement",
-    "webhooks-scheduler",
-  ]);
+  const api = await d.startService('api');
+  await Promise.all([d.startService('billing'), d.startService('webhooks'), d.startService('processor')]);
+  await quiet(['processor', 'api-projections', 'billing-settlement', 'webhooks-scheduler']);
   const after = await snapshot([withHooks, plain], api.apiUrl);
 
   // The relay published the whole log again (every group read both copies, lag 0 above)…
