@@ -1,0 +1,66 @@
+import { chmodSync, mkdtempSync, readFileSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startService } from '@upscaler/testing';
+
+/** README quick start: the standalone prints its base URL and where the operator token is (DESIGN 6). */
+function dataDir(): string {
+  const d = mkdtempSync(join(tmpdir(), 'upscaler-start-'));
+  chmodSync(d, 0o755);
+  return d;
+}
+
+describe('npm start (the standalone)', () => {
+  it('generates an operator token into <data dir>/operator-token (0600) and says where', async () => {
+    const dir = dataDir();
+    const svc = await startService({ dataDir: dir, env: { UPSCALE_OPERATOR_TOKEN: undefined } });
+    try {
+      const file = join(dir, 'operator-token');
+      expect(svc.logs()).toContain(`Base URL:        http://127.0.0.1:${svc.port}/api/v1`);
+      expect(svc.logs()).toContain(`Operator token:  in ${file}`);
+      expect(statSync(file).mode & 0o777).toBe(0o600);
+      const token = readFileSync(file, 'utf8').trim();
+      expect(token.length).toBeGreaterThanOrEqual(32);
+      const r = await fetch(`${svc.apiUrl}/admin/accounts`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ name: 'first', credits: 5 }),
+      });
+      expect(r.status).toBe(201);
+    } finally {
+      await svc.stop();
+    }
+  });
+
+  it('uses UPSCALE_OPERATOR_TOKEN when it is set, and keeps the same data across a restart', async () => {
+    const dir = dataDir();
+    const env = { UPSCALE_OPERATOR_TOKEN: 'operator-token-from-env-0123456789' };
+    const first = await startService({ dataDir: dir, env });
+    let accountId: string;
+    try {
+      expect(first.logs()).toContain('Operator token:  from UPSCALE_OPERATOR_TOKEN');
+      const r = await fetch(`${first.apiUrl}/admin/accounts`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${env.UPSCALE_OPERATOR_TOKEN}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ name: 'kept', credits: 7 }),
+      });
+      accountId = ((await r.json()) as { id: string }).id;
+    } finally {
+      expect(await first.stop()).toBe(0);
+    }
+    const second = await startService({ dataDir: dir, env });
+    try {
+      const r = await fetch(`${second.apiUrl}/admin/accounts/${accountId}`, { headers: { authorization: `Bearer ${env.UPSCALE_OPERATOR_TOKEN}` } });
+      expect(r.status).toBe(200);
+      expect(await r.json()).toMatchObject({ id: accountId, name: 'kept', balance: 7, reserved: 0, charged: 0 });
+    } finally {
+      await second.stop();
+    }
+  });
+
+  it('refuses a bad setting at start with a message naming the variable', async () => {
+    await expect(startService({ dataDir: dataDir(), env: { UPSCALE_RATE_LIMIT_PER_MINUTE: 'lots' }, readyTimeoutMs: 20_000 })).rejects.toThrow(
+      /UPSCALE_RATE_LIMIT_PER_MINUTE: must be an integer/,
+    );
+  });
+});
