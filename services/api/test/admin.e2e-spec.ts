@@ -113,7 +113,13 @@ describe('credits', () => {
     const job = await client.upload(image, { target: '2k', quality: 'fast' });
     expect(job.status).toBe(202);
     expect((await client.waitForFinal(job.body.id)).status).toBe('succeeded');
-    const after = await operator.get(`/admin/accounts/${acct.id}`);
+    // Billing settles from the job log, just after the job view turns final: wait for the charge.
+    let after = await operator.get(`/admin/accounts/${acct.id}`);
+    for (const deadline = Date.now() + 60_000; after.body.reserved !== 0 && Date.now() < deadline; ) {
+      expect(after.body.balance + after.body.reserved + after.body.charged).toBe(4);
+      await new Promise((r) => setTimeout(r, 100));
+      after = await operator.get(`/admin/accounts/${acct.id}`);
+    }
     expect([after.body.balance, after.body.reserved, after.body.charged]).toEqual([1, 0, 3]);
     expect((await client.get('/account')).body).toEqual(after.body);
   });

@@ -326,6 +326,7 @@ describe('crash recovery', () => {
       expect(hits[1].headers['webhook-id']).toBe(hits[0].headers['webhook-id']);
       expect(hits[1].body).toBe(hits[0].body);
       expect(new Webhook(created.body.secret).verify(hits[1].body, hits[1].headers)).toMatchObject({ type: 'job.succeeded' });
+      await waitUntil('billing to settle the job', async () => (await client.get('/account')).body.reserved === 0);
       const account = (await client.get('/account')).body;
       expect([account.balance, account.reserved, account.charged]).toEqual([7, 0, 3]);
     } finally {
