@@ -66,6 +66,15 @@ describe('accounts', () => {
     expect([r.status, r.body.error.code]).toEqual([400, 'invalid_request']);
   });
 
+  it('a body that is not JSON is 400 invalid_request', async () => {
+    const r = await fetch(`${svc.apiUrl}/admin/accounts`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${OPERATOR_TOKEN}`, 'content-type': 'application/json' },
+      body: '{"name": "half',
+    });
+    expect([r.status, ((await r.json()) as any).error.code]).toEqual([400, 'invalid_request']);
+  });
+
   it('an unknown account is 404 not_found', async () => {
     for (const id of ['acct_00000000000000000000000000000000', 'nope']) {
       const r = await operator.get(`/admin/accounts/${id}`);

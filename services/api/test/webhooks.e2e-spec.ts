@@ -345,6 +345,12 @@ describe('deliveries', () => {
     expect(hits(control.path)).toHaveLength(1);
     expect(hits(failedOnly.path)).toHaveLength(0);
     expect((await client.get(`/webhook_endpoints/${failedOnly.endpoint.id}/deliveries`)).body.data).toEqual([]);
+    // ... and does receive a failure.
+    const failing = await submit(client, await truncatedPng());
+    expect((await client.waitForFinal(failing)).status).toBe('failed');
+    const log = await finalDeliveryLog(client, failedOnly.endpoint.id, failing);
+    expect(log.map((a) => [a.event_type, a.outcome])).toEqual([['job.failed', 'succeeded']]);
+    expect(hits(failedOnly.path).map((h) => JSON.parse(h.body).type)).toEqual(['job.failed']);
   });
 
   it('500, 500, 200: three attempts with one webhook-id, and the log shows each with its next retry', async () => {
