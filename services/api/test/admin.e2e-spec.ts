@@ -1,7 +1,5 @@
-import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { ApiClient, createAccountWithKey, gradientImage, startService, type StartedService } from '@upscaler/testing';
+import { rmSync } from 'node:fs';
+import { ApiClient, createAccountWithKey, e2eMode, gradientImage, startService, type StartedService } from '@upscaler/testing';
 
 /**
  * The operator API (DESIGN 6): bearer UPSCALE_OPERATOR_TOKEN (here a fixed one given to the child),
@@ -11,15 +9,10 @@ import { ApiClient, createAccountWithKey, gradientImage, startService, type Star
 const OPERATOR_TOKEN = 'op-e2e-admin-5b0f6c2e9d8a4e1f';
 
 let svc: StartedService;
-let dataDir: string;
 let operator: ApiClient;
 
 beforeAll(async () => {
-  // mkdtemp makes a 0700 directory; run as root, the embedded Postgres (user postgres) must traverse it.
-  dataDir = mkdtempSync(join(tmpdir(), 'upscaler-e2e-admin-'));
-  chmodSync(dataDir, 0o711);
   svc = await startService({
-    dataDir,
     env: { UPSCALE_OPERATOR_TOKEN: OPERATOR_TOKEN, UPSCALE_RATE_LIMIT_PER_MINUTE: '10000', UPSCALE_DEFAULT_QUALITY: 'fast' },
   });
   operator = new ApiClient(svc.apiUrl, OPERATOR_TOKEN);
@@ -27,7 +20,8 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await svc?.stop();
-  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+  // The harness made the data dir (standalone mode): remove it.
+  if (svc && e2eMode() === 'standalone') rmSync(svc.dataDir, { recursive: true, force: true });
 });
 
 async function newAccount(body: Record<string, unknown> = { name: 'acme', credits: 25 }) {

@@ -1,7 +1,5 @@
-import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { ApiClient, createAccountWithKey, startService, type StartedService } from '@upscaler/testing';
+import { rmSync } from 'node:fs';
+import { ApiClient, createAccountWithKey, e2eMode, startService, type StartedService } from '@upscaler/testing';
 
 /**
  * API key self-service (DESIGN 6 "Account self-service"; spec 5): POST/GET/DELETE /api_keys with a
@@ -12,18 +10,15 @@ const ALL_SCOPES = ['jobs:read', 'jobs:write', 'keys:read', 'keys:write', 'webho
 const KEY_PATTERN = /^usk_[A-Za-z0-9_-]{32}$/;
 
 let svc: StartedService;
-let dataDir: string;
 
 beforeAll(async () => {
-  // mkdtemp makes a 0700 directory; run as root, the embedded Postgres (user postgres) must traverse it.
-  dataDir = mkdtempSync(join(tmpdir(), 'upscaler-e2e-api-keys-'));
-  chmodSync(dataDir, 0o711);
-  svc = await startService({ dataDir, env: { UPSCALE_RATE_LIMIT_PER_MINUTE: '10000' } });
+  svc = await startService({ env: { UPSCALE_RATE_LIMIT_PER_MINUTE: '10000' } });
 });
 
 afterAll(async () => {
   await svc?.stop();
-  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+  // The harness made the data dir (standalone mode): remove it.
+  if (svc && e2eMode() === 'standalone') rmSync(svc.dataDir, { recursive: true, force: true });
 });
 
 const account = (scopes = ALL_SCOPES, credits = 50) => createAccountWithKey(svc.apiUrl, svc.operatorToken, { scopes, credits });

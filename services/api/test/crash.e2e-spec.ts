@@ -7,6 +7,7 @@ import {
   ApiClient,
   createAccountWithKey,
   createTestCa,
+  e2eMode,
   gradientImage,
   startHttpsServer,
   startService,
@@ -119,7 +120,13 @@ async function expectSettled(svc: StartedService, client: ApiClient, ids: string
   return jobs;
 }
 
-describe('crash recovery', () => {
+/**
+ * These kill and restart the standalone on its data directory: they run in the standalone pass of
+ * the e2e tier only (the distributed pass has its own crash tests, distributed-*.e2e-spec.ts).
+ */
+const describeStandalone = e2eMode() === 'standalone' ? describe : describe.skip;
+
+describeStandalone('crash recovery', () => {
   it('SIGKILL while jobs are queued and processing: after a restart every job is final, charged once, no credit lost', async () => {
     const dataDir = newDataDir();
     const first = await start(dataDir, { UPSCALE_RETRY_DELAY_MS: '3000' });

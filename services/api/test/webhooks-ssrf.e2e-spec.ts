@@ -1,7 +1,5 @@
-import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { createAccountWithKey, startService, type StartedService } from '@upscaler/testing';
+import { rmSync } from 'node:fs';
+import { createAccountWithKey, e2eMode, startService, type StartedService } from '@upscaler/testing';
 
 /**
  * Webhook URLs under the SSRF guard with its default setting (DESIGN 4 "Webhooks": the same guard as
@@ -10,18 +8,15 @@ import { createAccountWithKey, startService, type StartedService } from '@upscal
  */
 
 let svc: StartedService;
-let dataDir: string;
 
 beforeAll(async () => {
-  // mkdtemp makes a 0700 directory; run as root, the embedded Postgres (user postgres) must traverse it.
-  dataDir = mkdtempSync(join(tmpdir(), 'upscaler-e2e-webhooks-ssrf-'));
-  chmodSync(dataDir, 0o711);
-  svc = await startService({ dataDir, env: { UPSCALE_ALLOW_PRIVATE_NETWORKS: undefined } });
+  svc = await startService({ env: { UPSCALE_ALLOW_PRIVATE_NETWORKS: undefined } });
 });
 
 afterAll(async () => {
   await svc?.stop();
-  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+  // The harness made the data dir (standalone mode): remove it.
+  if (svc && e2eMode() === 'standalone') rmSync(svc.dataDir, { recursive: true, force: true });
 });
 
 describe('webhook URLs without UPSCALE_ALLOW_PRIVATE_NETWORKS', () => {

@@ -1,7 +1,5 @@
 import { createHmac, randomUUID } from 'node:crypto';
-import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import sharp from 'sharp';
 import { Webhook } from 'standardwebhooks';
@@ -9,6 +7,7 @@ import {
   ApiClient,
   createAccountWithKey,
   createTestCa,
+  e2eMode,
   gradientImage,
   startHttpsServer,
   startService,
@@ -37,7 +36,6 @@ const ALL_SCOPES = ['jobs:read', 'jobs:write', 'keys:read', 'keys:write', 'webho
 let ca: TestCa;
 let receiver: TestServer;
 let svc: StartedService;
-let dataDir: string;
 const received: Received[] = [];
 /**
  * path -> status for the n-th request (0-based) to that path; 200 when a path has no plan. `hold`:
@@ -140,11 +138,7 @@ async function truncatedPng(): Promise<Buffer> {
 beforeAll(async () => {
   ca = await createTestCa();
   receiver = await startHttpsServer(onRequest, ca);
-  // mkdtemp makes a 0700 directory; run as root, the embedded Postgres (user postgres) must traverse it.
-  dataDir = mkdtempSync(join(tmpdir(), 'upscaler-e2e-webhooks-'));
-  chmodSync(dataDir, 0o711);
   svc = await startService({
-    dataDir,
     env: {
       NODE_EXTRA_CA_CERTS: ca.caPath,
       UPSCALE_ALLOW_PRIVATE_NETWORKS: 'true',
@@ -160,7 +154,8 @@ afterAll(async () => {
   await svc?.stop();
   await receiver?.close();
   ca?.cleanup();
-  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+  // The harness made the data dir (standalone mode): remove it.
+  if (svc && e2eMode() === 'standalone') rmSync(svc.dataDir, { recursive: true, force: true });
 });
 
 const account = (scopes = ALL_SCOPES, credits = 100) => createAccountWithKey(svc.apiUrl, svc.operatorToken, { scopes, credits });
