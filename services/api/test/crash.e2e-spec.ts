@@ -142,7 +142,6 @@ describeStandalone('crash recovery', () => {
     }
     // Kill just after the second job starts: the first has succeeded (its charge and result must
     // survive), the second is surely mid-run (it started a poll interval ago), the rest are queued.
-    const t0 = Date.now();
     await waitUntil('the first job to succeed and the second to start', async () => {
       const s = await statuses(firstClient, ids.slice(0, 3));
       return s[0] === 'succeeded' && s[1] === 'processing';
