@@ -102,10 +102,9 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
       });
     }
     try {
-      const { newState, newEvents } = await handleCommand(
-        this.rt.store,
-        stream,
-        deliveryDecider,
+      // Recorded against the version read before sending: if another replica recorded an attempt
+      // meanwhile, this append fails and this (duplicate, same webhook-id) try is not counted twice.
+      const decided = deliveryDecider.decide(
         {
           type: 'RecordAttempt',
           data: {
@@ -118,10 +117,16 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
             schedule: endpoint ? (this.rt.config.webhookRetryScheduleMs ?? DEFAULT_RETRY_SCHEDULE_MS) : [],
           },
         },
-        { retries: 0, metadata: eventMetadata('webhooks', { correlationId: delivery.jobId }) },
+        current,
       );
-      await this.rt.projector.apply(newEvents);
-      if ((newState as DeliveryState).status === 'endpoint_gone' && endpoint) {
+      const appended = await this.rt.store.append(
+        stream,
+        history.length,
+        decided.map((e) => ({ ...e, metadata: eventMetadata('webhooks', { correlationId: delivery.jobId }) })),
+      );
+      await this.rt.projector.apply(appended.events);
+      const newState = appended.events.reduce((st, e) => deliveryDecider.evolve(st, e as never), current);
+      if (newState.status === 'endpoint_gone' && endpoint) {
         const disabled = await handleCommand(this.rt.store, streams.webhookEndpoint(delivery.endpointId), webhookEndpointDecider, {
           type: 'DisableWebhookEndpoint',
           data: { reason: 'gone', now: this.rt.clock.now().toISOString() },
