@@ -21,7 +21,7 @@ import { MODES, startTarget, type Mode, type Target } from './targets';
  * Orchestration bench (issue 4): the same jobs through the standalone and the distributed deployment
  * with one and with two processors, side by side in one run.
  *
- *   nice -n 10 node bench/orchestration/run.js [--rounds 3] [--small 40] [--heavy 8] [--heavy-size 256] [--single 10] [--modes standalone,1,2]
+ *   nice -n 10 node bench/orchestration/run.js [--rounds 3] [--small 40] [--heavy 8] [--heavy-size 256] [--single 10] [--modes standalone,1,2] [--engine-threads 0]
  *
  * All targets are started first and stay up; the rounds then take turns (rotating which target goes
  * first), so that the load of a shared machine falls on every target alike. Per round and target:
@@ -33,6 +33,8 @@ import { MODES, startTarget, type Mode, type Target } from './targets';
  * - overhead: `--single` small jobs one after another (none waits behind another); per job
  *   (finished_at - created_at) - engine time (JobSucceeded.data.engine.engineMs). The same
  *   difference over the small burst is shown too: there it is mostly time spent queued.
+ * `--engine-threads 1` gives every engine one core (UPSCALE_ENGINE_THREADS), so that two processors
+ * on two cores do not share them.
  */
 
 interface Args {
@@ -42,10 +44,12 @@ interface Args {
   heavySize: number;
   single: number;
   modes: Mode[];
+  /** UPSCALE_ENGINE_THREADS of every target (0 = all cores, the default). */
+  engineThreads: number;
 }
 
 function parseArgs(argv: string[]): Args {
-  const args: Args = { rounds: 3, small: 40, heavy: 8, heavySize: 256, single: 10, modes: MODES };
+  const args: Args = { rounds: 3, small: 40, heavy: 8, heavySize: 256, single: 10, modes: MODES, engineThreads: 0 };
   const by: Record<string, Mode> = { standalone: 'standalone', '1': 'distributed, 1 processor', '2': 'distributed, 2 processors' };
   for (let i = 0; i < argv.length; i += 2) {
     const [flag, value] = [argv[i], argv[i + 1]];
@@ -54,6 +58,7 @@ function parseArgs(argv: string[]): Args {
     else if (flag === '--heavy') args.heavy = Number(value);
     else if (flag === '--heavy-size') args.heavySize = Number(value);
     else if (flag === '--single') args.single = Number(value);
+    else if (flag === '--engine-threads') args.engineThreads = Number(value);
     else if (flag === '--modes') {
       args.modes = value.split(',').map((m) => {
         if (!by[m]) throw new Error(`--modes takes standalone,1,2; got ${m}`);
@@ -161,7 +166,7 @@ async function main(): Promise<void> {
   try {
     for (const mode of args.modes) {
       console.error(`[${mode}] starting (load ${os.loadavg()[0].toFixed(1)})`);
-      const target = await startTarget(mode, ENV);
+      const target = await startTarget(mode, { ...ENV, UPSCALE_ENGINE_THREADS: String(args.engineThreads) });
       const r: Running = { mode, target, client: await newBenchAccount(target), rounds: [] };
       running.push(r);
       await warmUp(r, images.small);
@@ -195,7 +200,8 @@ function report(args: Args, running: Running[], startedAt: string, uptimeBefore:
   );
   console.log(
     `${args.rounds} rounds; small = ${args.small} x 32x32 at 2k, heavy = ${args.heavy} x ${args.heavySize}x${args.heavySize} at 4k ` +
-      `(quality fast, submitted at once); single = ${args.single} small jobs one by one; jobs/s: median (min-max) over the rounds\n`,
+      `(quality fast, submitted at once); single = ${args.single} small jobs one by one; ` +
+      `engine threads ${args.engineThreads || 'all cores'}; jobs/s: median (min-max) over the rounds\n`,
   );
   printTable(
     [
