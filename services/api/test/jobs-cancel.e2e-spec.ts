@@ -1,6 +1,7 @@
-import { gradientImage } from "@upscaler/testing";
+import { gradientImage } from '@upscaler/testing';
 import {
   ISO_UTC,
+  describeStandalone,
   download,
   expectError,
   isFinal,
@@ -12,8 +13,8 @@ import {
   startJobsService,
   waitForJob,
   type JobsService,
-} from "./jobs-harness";
-import { pngWithGarbledIdat } from "./jobs-images";
+} from './jobs-harness';
+import { pngWithGarbledIdat } from './jobs-images';
 
 /**
  * Spec 4.5 and spec 3: DELETE cancels a job that has not reached a final state and returns its
@@ -32,7 +33,7 @@ afterAll(async () => {
   await svc?.shutdown();
 });
 
-describe("a queued job", () => {
+describeStandalone('a queued job (standalone: one processor)', () => {
   let blocker: Awaited<ReturnType<typeof occupyProcessor>>;
   beforeAll(async () => {
     blocker = await occupyProcessor(svc);
@@ -41,34 +42,26 @@ describe("a queued job", () => {
     await blocker?.release();
   });
 
-  test("DELETE answers 200 with exactly the cancel view", async () => {
+  test('DELETE answers 200 with exactly the cancel view', async () => {
     const acct = await newAccount(svc, { credits: 20 });
-    const created = (await acct.client.upload(image, { target: "3k" })).body;
+    const created = (await acct.client.upload(image, { target: '3k' })).body;
     const res = await acct.client.delete(`/jobs/${created.id}`);
     expect(res.status).toBe(200);
-    expect(Object.keys(res.body).sort()).toEqual([
-      "created_at",
-      "credits",
-      "finished_at",
-      "id",
-      "object",
-      "status",
-      "target",
-    ]);
+    expect(Object.keys(res.body).sort()).toEqual(['created_at', 'credits', 'finished_at', 'id', 'object', 'status', 'target']);
     expect(res.body).toEqual({
       id: created.id,
-      object: "job",
-      status: "cancelled",
-      target: "3k",
+      object: 'job',
+      status: 'cancelled',
+      target: '3k',
       credits: 6,
       created_at: created.created_at,
       finished_at: expect.stringMatching(ISO_UTC),
     });
   });
 
-  test("the credits are returned to the account", async () => {
+  test('the credits are returned to the account', async () => {
     const acct = await newAccount(svc, { credits: 20 });
-    const created = (await acct.client.upload(image, { target: "4k" })).body;
+    const created = (await acct.client.upload(image, { target: '4k' })).body;
     expect(await ledger(acct)).toEqual({
       balance: 11,
       reserved: 9,
@@ -82,7 +75,7 @@ describe("a queued job", () => {
     });
   });
 
-  test("the job then reads cancelled with finished_at, no result and no error", async () => {
+  test('the job then reads cancelled with finished_at, no result and no error', async () => {
     const acct = await newAccount(svc, { credits: 20 });
     const created = (await acct.client.upload(image)).body;
     const cancel = await acct.client.delete(`/jobs/${created.id}`);
@@ -93,26 +86,19 @@ describe("a queued job", () => {
       result: job.result,
       error: job.error,
     }).toEqual({
-      status: "cancelled",
+      status: 'cancelled',
       finished_at: cancel.body.finished_at,
       result: null,
       error: null,
     });
   });
 
-  test("five concurrent DELETEs: exactly one 200, four 409 conflict, one refund", async () => {
+  test('five concurrent DELETEs: exactly one 200, four 409 conflict, one refund', async () => {
     const acct = await newAccount(svc, { credits: 20 });
     const created = (await acct.client.upload(image)).body;
-    const answers = await Promise.all(
-      Array.from({ length: 5 }, () =>
-        acct.client.delete(`/jobs/${created.id}`),
-      ),
-    );
-    expect(answers.map((a) => a.status).sort()).toEqual([
-      200, 409, 409, 409, 409,
-    ]);
-    for (const a of answers.filter((x) => x.status === 409))
-      expectError(a, 409, "conflict");
+    const answers = await Promise.all(Array.from({ length: 5 }, () => acct.client.delete(`/jobs/${created.id}`)));
+    expect(answers.map((a) => a.status).sort()).toEqual([200, 409, 409, 409, 409]);
+    for (const a of answers.filter((x) => x.status === 409)) expectError(a, 409, 'conflict');
     expect(await settledLedger(acct)).toEqual({
       balance: 20,
       reserved: 0,
@@ -120,16 +106,14 @@ describe("a queued job", () => {
     });
   });
 
-  test("the cancelled job is never processed: it stays cancelled after the queue drains", async () => {
+  test('the cancelled job is never processed: it stays cancelled after the queue drains', async () => {
     const acct = await newAccount(svc, { credits: 20 });
     const cancelled = (await acct.client.upload(image)).body.id;
     expect((await acct.client.delete(`/jobs/${cancelled}`)).status).toBe(200);
     const later = (await acct.client.upload(image)).body.id;
     await blocker.release();
     await waitForJob(acct.client, later, isFinal);
-    expect((await acct.client.get(`/jobs/${cancelled}`)).body.status).toBe(
-      "cancelled",
-    );
+    expect((await acct.client.get(`/jobs/${cancelled}`)).body.status).toBe('cancelled');
     expect(await settledLedger(acct)).toEqual({
       balance: 17,
       reserved: 0,
@@ -138,17 +122,13 @@ describe("a queued job", () => {
   });
 });
 
-describe("a final job: DELETE answers 409 conflict (spec 3, rule 1)", () => {
-  test("succeeded: 409 conflict, the charge stands and the result stays downloadable", async () => {
+describe('a final job: DELETE answers 409 conflict (spec 3, rule 1)', () => {
+  test('succeeded: 409 conflict, the charge stands and the result stays downloadable', async () => {
     const acct = await newAccount(svc, { credits: 20 });
     const id = (await acct.client.upload(image)).body.id;
-    expect((await waitForJob(acct.client, id, isFinal)).status).toBe(
-      "succeeded",
-    );
-    expectError(await acct.client.delete(`/jobs/${id}`), 409, "conflict");
-    expect((await acct.client.get(`/jobs/${id}`)).body.status).toBe(
-      "succeeded",
-    );
+    expect((await waitForJob(acct.client, id, isFinal)).status).toBe('succeeded');
+    expectError(await acct.client.delete(`/jobs/${id}`), 409, 'conflict');
+    expect((await acct.client.get(`/jobs/${id}`)).body.status).toBe('succeeded');
     expect(await settledLedger(acct)).toEqual({
       balance: 17,
       reserved: 0,
@@ -157,13 +137,11 @@ describe("a final job: DELETE answers 409 conflict (spec 3, rule 1)", () => {
     expect((await acct.client.get(`/jobs/${id}/result`)).status).toBe(302);
   });
 
-  test("failed: 409 conflict", async () => {
+  test('failed: 409 conflict', async () => {
     const acct = await newAccount(svc, { credits: 20 });
-    const id = (
-      await acct.client.upload(pngWithGarbledIdat(await gradientImage(32, 32)))
-    ).body.id;
-    expect((await waitForJob(acct.client, id, isFinal)).status).toBe("failed");
-    expectError(await acct.client.delete(`/jobs/${id}`), 409, "conflict");
+    const id = (await acct.client.upload(pngWithGarbledIdat(await gradientImage(32, 32)))).body.id;
+    expect((await waitForJob(acct.client, id, isFinal)).status).toBe('failed');
+    expectError(await acct.client.delete(`/jobs/${id}`), 409, 'conflict');
     expect(await settledLedger(acct)).toEqual({
       balance: 20,
       reserved: 0,
@@ -171,14 +149,12 @@ describe("a final job: DELETE answers 409 conflict (spec 3, rule 1)", () => {
     });
   });
 
-  test("cancelled: a second DELETE answers 409 conflict and refunds nothing more", async () => {
+  test('cancelled: a second DELETE answers 409 conflict and refunds nothing more', async () => {
     const acct = await newAccount(svc, { credits: 20 });
-    const id = (
-      await acct.client.upload(await gradientImage(512, 512), { target: "4k" })
-    ).body.id;
+    const id = (await acct.client.upload(await gradientImage(512, 512), { target: '4k' })).body.id;
     const first = await acct.client.delete(`/jobs/${id}`);
     expect(first.status).toBe(200);
-    expectError(await acct.client.delete(`/jobs/${id}`), 409, "conflict");
+    expectError(await acct.client.delete(`/jobs/${id}`), 409, 'conflict');
     expect(await settledLedger(acct)).toEqual({
       balance: 20,
       reserved: 0,
@@ -187,22 +163,18 @@ describe("a final job: DELETE answers 409 conflict (spec 3, rule 1)", () => {
   });
 });
 
-test("a processing job is cancelled: 200, refunded, and the processor moves on to the next job", async () => {
+test('a processing job is cancelled: 200, refunded, and the processor moves on to the next job', async () => {
   const acct = await newAccount(svc, { credits: 20 });
-  const id = (
-    await acct.client.upload(await gradientImage(512, 512), { target: "4k" })
-  ).body.id;
-  await waitForJob(acct.client, id, (j) => j.status === "processing");
+  const id = (await acct.client.upload(await gradientImage(512, 512), { target: '4k' })).body.id;
+  await waitForJob(acct.client, id, (j) => j.status === 'processing');
   const res = await acct.client.delete(`/jobs/${id}`);
   expect({ status: res.status, jobStatus: res.body.status }).toEqual({
     status: 200,
-    jobStatus: "cancelled",
+    jobStatus: 'cancelled',
   });
   const next = (await acct.client.upload(image)).body.id;
-  expect((await waitForJob(acct.client, next, isFinal)).status).toBe(
-    "succeeded",
-  );
-  expect((await acct.client.get(`/jobs/${id}`)).body.status).toBe("cancelled");
+  expect((await waitForJob(acct.client, next, isFinal)).status).toBe('succeeded');
+  expect((await acct.client.get(`/jobs/${id}`)).body.status).toBe('cancelled');
   expect(await settledLedger(acct)).toEqual({
     balance: 17,
     reserved: 0,
@@ -210,60 +182,50 @@ test("a processing job is cancelled: 200, refunded, and the processor moves on t
   });
 });
 
-test("DELETE fired repeatedly while a job runs: either succeeded and charged with every DELETE 409, or cancelled and refunded with one 200 — never both", async () => {
+test('DELETE fired repeatedly while a job runs: either succeeded and charged with every DELETE 409, or cancelled and refunded with one 200 — never both', async () => {
   const outcomes: string[] = [];
   // a 128x128 image at 4k runs about a second here: the later DELETEs land around its finish
   const input = await gradientImage(128, 128);
   for (const delayMs of [0, 100, 200, 350, 500, 700, 1000, 1400]) {
     const acct = await newAccount(svc, { credits: 9 });
-    const id = (await acct.client.upload(input, { target: "4k" })).body.id;
-    while ((await acct.client.get(`/jobs/${id}`)).body.status === "queued")
-      await sleep(10);
+    const id = (await acct.client.upload(input, { target: '4k' })).body.id;
+    while ((await acct.client.get(`/jobs/${id}`)).body.status === 'queued') await sleep(10);
     await sleep(delayMs);
     const answers: number[] = [];
     for (;;) {
       const res = await acct.client.delete(`/jobs/${id}`);
       answers.push(res.status);
-      if (res.status === 409) expectError(res, 409, "conflict");
+      if (res.status === 409) expectError(res, 409, 'conflict');
       else expect(res.status).toBe(200);
       if (res.status === 200 || answers.length >= 200) break;
       if (isFinal((await acct.client.get(`/jobs/${id}`)).body)) break;
     }
     // and a few more once the job is final
-    for (let i = 0; i < 2; i++)
-      answers.push((await acct.client.delete(`/jobs/${id}`)).status);
+    for (let i = 0; i < 2; i++) answers.push((await acct.client.delete(`/jobs/${id}`)).status);
     const job = await waitForJob(acct.client, id, isFinal);
     const final = await settledLedger(acct);
     const oks = answers.filter((s) => s === 200).length;
-    if (job.status === "succeeded") {
+    if (job.status === 'succeeded') {
       expect({ oks, final }).toEqual({
         oks: 0,
         final: { balance: 0, reserved: 0, charged: 9 },
       });
       const result = await acct.client.get(`/jobs/${id}/result`);
       expect(result.status).toBe(302);
-      expect(
-        (await download(result.headers.get("location")!)).bytes.length,
-      ).toBe(job.result.bytes);
+      expect((await download(result.headers.get('location')!)).bytes.length).toBe(job.result.bytes);
     } else {
       expect({ status: job.status, oks, final }).toEqual({
-        status: "cancelled",
+        status: 'cancelled',
         oks: 1,
         final: { balance: 9, reserved: 0, charged: 0 },
       });
-      expectError(
-        await acct.client.get(`/jobs/${id}/result`),
-        409,
-        "result_not_ready",
-      );
+      expectError(await acct.client.get(`/jobs/${id}/result`), 409, 'result_not_ready');
       // every DELETE after the successful one got 409
-      expect(
-        answers.slice(answers.indexOf(200) + 1).every((s) => s === 409),
-      ).toBe(true);
+      expect(answers.slice(answers.indexOf(200) + 1).every((s) => s === 409)).toBe(true);
     }
     outcomes.push(`${delayMs}ms:${job.status}`);
   }
   // both branches are legal; which ones occurred depends on timing
   expect(outcomes).toHaveLength(8);
-  console.log(`cancel race outcomes: ${outcomes.join(" ")}`);
+  console.log(`cancel race outcomes: ${outcomes.join(' ')}`);
 });

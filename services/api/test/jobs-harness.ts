@@ -1,78 +1,56 @@
-import { chmodSync, mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import {
-  ApiClient,
-  gradientImage,
-  startService,
-  type ApiResponse,
-  type StartedService,
-} from "@upscaler/testing";
-import {
-  openApiDocument,
-  validateAgainstResponse,
-} from "../src/openapi/openapi.document";
+import { rmSync } from 'node:fs';
+import { ApiClient, e2eMode, gradientImage, startService, type ApiResponse, type StartedService } from '@upscaler/testing';
+import { openApiDocument, validateAgainstResponse } from '../src/openapi/openapi.document';
 
 /**
- * Shared plumbing of the jobs end-to-end suites (jobs-*.e2e-spec.ts): one standalone per file, a
+ * Shared plumbing of the jobs end-to-end suites (jobs-*.e2e-spec.ts): one service per file, a
  * fresh account per test, and a client that checks every JSON answer against the OpenAPI document
  * (body schema for that operation and status, and the headers it marks required).
  */
 
 export interface JobsService extends StartedService {
-  /** stop the child and remove its data dir */
+  /** stop the service (every process of it) and remove its data dir */
   shutdown(): Promise<void>;
 }
 
 /**
- * Starts the built standalone. The rate limit is raised unless the caller sets it (polling would
- * hit 60/min otherwise). The data dir is made traversable: when the tests run as root, embedded
- * Postgres runs as the `postgres` user, which cannot enter mkdtemp's 0700 directory.
+ * Whether the suites run against the embedded standalone (the default) or, with
+ * UPSCALE_E2E_MODE=distributed, against separate api, billing, webhooks and two processors on
+ * Kafka, MinIO and Postgres (libs/testing/src/deployment.ts). A few behaviours are only observable
+ * in the standalone: one processor that runs one job at a time (so a long job keeps later ones
+ * queued), and signed URLs served by the api itself.
  */
-export async function startJobsService(
-  env: Record<string, string | undefined> = {},
-): Promise<JobsService> {
-  const dataDir = mkdtempSync(join(tmpdir(), "upscaler-jobs-e2e-"));
-  chmodSync(dataDir, 0o755);
+export const STANDALONE = e2eMode() === 'standalone';
+export const describeStandalone = STANDALONE ? describe : describe.skip;
+export const testStandalone = STANDALONE ? test : test.skip;
+
+/** Starts the service; the rate limit is raised unless the caller sets it (polling would hit 60/min). */
+export async function startJobsService(env: Record<string, string | undefined> = {}): Promise<JobsService> {
   const svc = await startService({
-    dataDir,
-    env: {
-      UPSCALE_RATE_LIMIT_PER_MINUTE: "100000",
-      UPSCALE_ALLOW_PRIVATE_NETWORKS: undefined,
-      ...env,
-    },
+    env: { UPSCALE_RATE_LIMIT_PER_MINUTE: '100000', UPSCALE_ALLOW_PRIVATE_NETWORKS: undefined, ...env },
     readyTimeoutMs: 180_000,
   });
   return {
     ...svc,
     shutdown: async () => {
       await svc.stop();
-      rmSync(dataDir, { recursive: true, force: true });
+      rmSync(svc.dataDir, { recursive: true, force: true });
     },
   };
 }
 
 /** `/jobs/job_…/result?x=1` -> `/api/v1/jobs/{id}/result`, the OpenAPI path template. */
 export function templateOf(path: string): string {
-  const parts = path.split("?")[0].split("/");
-  const collections = new Set([
-    "jobs",
-    "accounts",
-    "keys",
-    "api_keys",
-    "webhook_endpoints",
-  ]);
-  const out = parts.map((seg, i) =>
-    i > 0 && collections.has(parts[i - 1]) && seg !== "" ? "{id}" : seg,
-  );
-  return `/api/v1${out.join("/")}`;
+  const parts = path.split('?')[0].split('/');
+  const collections = new Set(['jobs', 'accounts', 'keys', 'api_keys', 'webhook_endpoints']);
+  const out = parts.map((seg, i) => (i > 0 && collections.has(parts[i - 1]) && seg !== '' ? '{id}' : seg));
+  return `/api/v1${out.join('/')}`;
 }
 
 type Json = Record<string, any>;
 
 function resolveHeader(doc: Json, h: Json): Json {
-  if (typeof h.$ref === "string")
-    return doc.components.headers[h.$ref.split("/").pop()!];
+  if (typeof h.$ref === 'string') return doc.components.headers[h.$ref.split('/').pop()!];
   return h;
 }
 
@@ -80,46 +58,27 @@ function resolveHeader(doc: Json, h: Json): Json {
 export function openApiProblems(
   method: string,
   template: string,
-  res: Pick<ApiResponse, "status" | "headers" | "text" | "body">,
+  res: Pick<ApiResponse, 'status' | 'headers' | 'text' | 'body'>,
 ): string[] {
   const doc = openApiDocument() as Json;
   const op = doc.paths[template]?.[method.toLowerCase()];
   if (!op) return [`no operation ${method} ${template}`];
   const response = op.responses?.[String(res.status)];
-  if (!response)
-    return [`${method} ${template} documents no ${res.status} response`];
+  if (!response) return [`${method} ${template} documents no ${res.status} response`];
   const problems: string[] = [];
-  const isJson = (res.headers.get("content-type") ?? "").startsWith(
-    "application/json",
-  );
-  if (response.content?.["application/json"]) {
-    if (!isJson)
-      problems.push(
-        `content-type ${res.headers.get("content-type")} is not JSON`,
-      );
-    else
-      problems.push(
-        ...validateAgainstResponse(method, template, res.status, res.body),
-      );
+  const isJson = (res.headers.get('content-type') ?? '').startsWith('application/json');
+  if (response.content?.['application/json']) {
+    if (!isJson) problems.push(`content-type ${res.headers.get('content-type')} is not JSON`);
+    else problems.push(...validateAgainstResponse(method, template, res.status, res.body));
   } else if (isJson && res.text.length > 0) {
-    problems.push(
-      `${method} ${template} ${res.status} documents no JSON body but got one`,
-    );
+    problems.push(`${method} ${template} ${res.status} documents no JSON body but got one`);
   }
-  for (const [name, raw] of Object.entries(
-    (response.headers ?? {}) as Record<string, Json>,
-  )) {
+  for (const [name, raw] of Object.entries((response.headers ?? {}) as Record<string, Json>)) {
     const h = resolveHeader(doc, raw);
     const value = res.headers.get(name);
-    if (h.required && value === null)
-      problems.push(`header ${name} is required but missing`);
-    if (value !== null && h.schema?.type === "integer" && !/^\d+$/.test(value))
-      problems.push(`header ${name}=${value} is not an integer`);
-    if (
-      value !== null &&
-      h.schema?.const !== undefined &&
-      value !== h.schema.const
-    ) {
+    if (h.required && value === null) problems.push(`header ${name} is required but missing`);
+    if (value !== null && h.schema?.type === 'integer' && !/^\d+$/.test(value)) problems.push(`header ${name}=${value} is not an integer`);
+    if (value !== null && h.schema?.const !== undefined && value !== h.schema.const) {
       problems.push(`header ${name}=${value}, documented ${h.schema.const}`);
     }
   }
@@ -139,14 +98,14 @@ export class CheckedClient extends ApiClient {
       json?: unknown;
       form?: FormData;
       headers?: Record<string, string>;
-      redirect?: "manual" | "follow" | "error";
+      redirect?: 'manual' | 'follow' | 'error';
     } = {},
   ): Promise<ApiResponse<T>> {
     const res = await super.request<T>(method, path, init);
     const problems = openApiProblems(method, templateOf(path), res);
     if (problems.length > 0) {
       throw new Error(
-        `${method} ${path} -> ${res.status} does not match the OpenAPI document:\n  ${problems.join("\n  ")}\nbody: ${res.text}`,
+        `${method} ${path} -> ${res.status} does not match the OpenAPI document:\n  ${problems.join('\n  ')}\nbody: ${res.text}`,
       );
     }
     return res;
@@ -174,12 +133,11 @@ export async function newAccount(
 ): Promise<TestAccount> {
   const operator = new CheckedClient(svc.apiUrl, svc.operatorToken);
   const credits = opts.credits ?? 100;
-  const acct = await operator.post("/admin/accounts", {
-    name: "jobs e2e",
+  const acct = await operator.post('/admin/accounts', {
+    name: 'jobs e2e',
     credits,
   });
-  if (acct.status !== 201)
-    throw new Error(`create account: ${acct.status} ${acct.text}`);
+  if (acct.status !== 201) throw new Error(`create account: ${acct.status} ${acct.text}`);
   const key = await newKey(operator, acct.body.id, opts);
   return {
     accountId: acct.body.id,
@@ -197,22 +155,17 @@ export async function newKey(
   opts: { scopes?: string[]; rateLimitPerMinute?: number } = {},
 ): Promise<{ id: string; key: string }> {
   const res = await operator.post(`/admin/accounts/${accountId}/keys`, {
-    name: "jobs e2e key",
-    scopes: opts.scopes ?? ["jobs:read", "jobs:write"],
-    ...(opts.rateLimitPerMinute !== undefined
-      ? { rate_limit_per_minute: opts.rateLimitPerMinute }
-      : {}),
+    name: 'jobs e2e key',
+    scopes: opts.scopes ?? ['jobs:read', 'jobs:write'],
+    ...(opts.rateLimitPerMinute !== undefined ? { rate_limit_per_minute: opts.rateLimitPerMinute } : {}),
   });
-  if (res.status !== 201)
-    throw new Error(`create key: ${res.status} ${res.text}`);
+  if (res.status !== 201) throw new Error(`create key: ${res.status} ${res.text}`);
   return { id: res.body.id, key: res.body.key };
 }
 
 /** GET /account, checking DESIGN 2's invariant granted = balance + reserved + charged. */
-export async function ledger(
-  acct: TestAccount,
-): Promise<{ balance: number; reserved: number; charged: number }> {
-  const res = await acct.client.get("/account");
+export async function ledger(acct: TestAccount): Promise<{ balance: number; reserved: number; charged: number }> {
+  const res = await acct.client.get('/account');
   expect(res.status).toBe(200);
   const { balance, reserved, charged } = res.body;
   expect({ sum: balance + reserved + charged, balance: balance >= 0 }).toEqual({
@@ -223,17 +176,13 @@ export async function ledger(
 }
 
 /** Spec 7: the status, the code, and a body that is exactly { error: { code, message } }. */
-export function expectError(
-  res: ApiResponse,
-  status: number,
-  code: string,
-): void {
+export function expectError(res: ApiResponse, status: number, code: string): void {
   expect({ status: res.status, body: res.body }).toEqual({
     status,
     body: { error: { code, message: expect.any(String) } },
   });
-  expect(Object.keys(res.body)).toEqual(["error"]);
-  expect(Object.keys(res.body.error).sort()).toEqual(["code", "message"]);
+  expect(Object.keys(res.body)).toEqual(['error']);
+  expect(Object.keys(res.body.error).sort()).toEqual(['code', 'message']);
   expect(res.body.error.message.length).toBeGreaterThan(0);
 }
 
@@ -242,35 +191,21 @@ export function sleep(ms: number): Promise<void> {
 }
 
 /** Polls GET /jobs/{id} until `done` says so (generous deadline: the machine is shared). */
-export async function waitForJob(
-  client: ApiClient,
-  jobId: string,
-  done: (job: Json) => boolean,
-  timeoutMs = 120_000,
-): Promise<Json> {
+export async function waitForJob(client: ApiClient, jobId: string, done: (job: Json) => boolean, timeoutMs = 120_000): Promise<Json> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const r = await client.get(`/jobs/${jobId}`);
-    if (r.status !== 200)
-      throw new Error(`GET /jobs/${jobId}: ${r.status} ${r.text}`);
+    if (r.status !== 200) throw new Error(`GET /jobs/${jobId}: ${r.status} ${r.text}`);
     if (done(r.body)) return r.body;
-    if (Date.now() > deadline)
-      throw new Error(
-        `job ${jobId} still ${r.body.status} after ${timeoutMs} ms`,
-      );
+    if (Date.now() > deadline) throw new Error(`job ${jobId} still ${r.body.status} after ${timeoutMs} ms`);
     await sleep(100);
   }
 }
 
-export const isFinal = (job: Json): boolean =>
-  ["succeeded", "failed", "cancelled"].includes(job.status);
+export const isFinal = (job: Json): boolean => ['succeeded', 'failed', 'cancelled'].includes(job.status);
 
 /** Polls until `check` returns a value (not undefined), for the billing consumer to catch up. */
-export async function eventually<T>(
-  check: () => Promise<T | undefined>,
-  what: string,
-  timeoutMs = 60_000,
-): Promise<T> {
+export async function eventually<T>(check: () => Promise<T | undefined>, what: string, timeoutMs = 60_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const v = await check();
@@ -281,35 +216,29 @@ export async function eventually<T>(
 }
 
 /** Polls GET /account until nothing is reserved (every settlement applied), checking the invariant each time. */
-export async function settledLedger(
-  acct: TestAccount,
-): Promise<{ balance: number; reserved: number; charged: number }> {
+export async function settledLedger(acct: TestAccount): Promise<{ balance: number; reserved: number; charged: number }> {
   return eventually(async () => {
     const l = await ledger(acct);
     return l.reserved === 0 ? l : undefined;
   }, `account ${acct.accountId} to settle`);
 }
 
-/** Downloads a signed URL (no API key), checking the answer against GET /api/v1/files/{path}. */
-export async function download(
-  url: string,
-): Promise<{ status: number; headers: Headers; bytes: Buffer; body: any }> {
-  const res = await fetch(url, { redirect: "manual" });
+/**
+ * Downloads a signed URL (no API key). A link to the api's own files route (embedded storage) is
+ * checked against GET /api/v1/files/{path}; an S3/MinIO presigned link (distributed mode) is not ours
+ * to document.
+ */
+export async function download(url: string): Promise<{ status: number; headers: Headers; bytes: Buffer; body: any }> {
+  const res = await fetch(url, { redirect: 'manual' });
   const bytes = Buffer.from(await res.arrayBuffer());
-  const text = bytes.toString("utf8");
+  const text = bytes.toString('utf8');
   let body: unknown;
-  if ((res.headers.get("content-type") ?? "").startsWith("application/json"))
-    body = JSON.parse(text);
-  const problems = openApiProblems("GET", "/api/v1/files/{path}", {
-    status: res.status,
-    headers: res.headers,
-    text,
-    body,
-  });
-  if (problems.length > 0)
-    throw new Error(
-      `GET ${url} -> ${res.status} does not match the OpenAPI document:\n  ${problems.join("\n  ")}`,
-    );
+  if ((res.headers.get('content-type') ?? '').startsWith('application/json')) body = JSON.parse(text);
+  if (new URL(url).pathname.startsWith('/api/v1/files/')) {
+    const problems = openApiProblems('GET', '/api/v1/files/{path}', { status: res.status, headers: res.headers, text, body });
+    if (problems.length > 0)
+      throw new Error(`GET ${url} -> ${res.status} does not match the OpenAPI document:\n  ${problems.join('\n  ')}`);
+  }
   return { status: res.status, headers: res.headers, bytes, body };
 }
 
@@ -318,27 +247,20 @@ export async function download(
  * queued: 512x512 at 4k with the fast network runs about ten seconds here in 256-pixel tiles, and a
  * cancel stops it between two tiles. Submitted by its own account so it never touches a test's ledger.
  */
-export async function occupyProcessor(
-  svc: StartedService,
-): Promise<{ jobId: string; release(): Promise<void> }> {
+export async function occupyProcessor(svc: StartedService): Promise<{ jobId: string; release(): Promise<void> }> {
   const acct = await newAccount(svc, { credits: 9 });
   const res = await acct.client.upload(await gradientImage(512, 512), {
-    target: "4k",
-    quality: "fast",
+    target: '4k',
+    quality: 'fast',
   });
   if (res.status !== 202) throw new Error(`blocker: ${res.status} ${res.text}`);
   const jobId = res.body.id as string;
-  await waitForJob(
-    acct.client,
-    jobId,
-    (j) => j.status === "processing" || isFinal(j),
-  );
+  await waitForJob(acct.client, jobId, (j) => j.status === 'processing' || isFinal(j));
   return {
     jobId,
     release: async () => {
       const c = await acct.client.delete(`/jobs/${jobId}`);
-      if (c.status !== 200 && c.status !== 409)
-        throw new Error(`release blocker: ${c.status} ${c.text}`);
+      if (c.status !== 200 && c.status !== 409) throw new Error(`release blocker: ${c.status} ${c.text}`);
       await waitForJob(acct.client, jobId, isFinal);
     },
   };
@@ -348,7 +270,7 @@ export async function occupyProcessor(
 export async function downloadResult(
   client: ApiClient,
   jobId: string,
-  query = "",
+  query = '',
 ): Promise<{
   location: string;
   status: number;
@@ -356,30 +278,18 @@ export async function downloadResult(
   bytes: Buffer;
 }> {
   const res = await client.get(`/jobs/${jobId}/result${query}`);
-  if (res.status !== 302)
-    throw new Error(
-      `GET /jobs/${jobId}/result${query}: ${res.status} ${res.text}`,
-    );
-  const location = res.headers.get("location")!;
+  if (res.status !== 302) throw new Error(`GET /jobs/${jobId}/result${query}: ${res.status} ${res.text}`);
+  const location = res.headers.get('location')!;
   const file = await download(location);
   return {
     location,
     status: file.status,
-    contentType: file.headers.get("content-type"),
+    contentType: file.headers.get('content-type'),
     bytes: file.bytes,
   };
 }
 
 /** The exact key set of a create view (spec 2, partial views). */
-export const CREATE_VIEW_FIELDS = [
-  "created_at",
-  "credits",
-  "filename",
-  "id",
-  "object",
-  "source",
-  "status",
-  "target",
-];
+export const CREATE_VIEW_FIELDS = ['created_at', 'credits', 'filename', 'id', 'object', 'source', 'status', 'target'];
 export const JOB_ID = /^job_[0-9a-f]{32}$/;
 export const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;

@@ -1,5 +1,5 @@
-import { crc32 } from "node:zlib";
-import sharp from "sharp";
+import { crc32 } from 'node:zlib';
+import sharp from 'sharp';
 
 /**
  * Byte-level image fixtures for the jobs end-to-end suites: made in the test (STYLE.md), small in
@@ -20,7 +20,7 @@ export function pngChunks(png: Buffer): Chunk[] {
   while (p + 8 <= png.length) {
     const length = png.readUInt32BE(p);
     chunks.push({
-      type: png.toString("latin1", p + 4, p + 8),
+      type: png.toString('latin1', p + 4, p + 8),
       offset: p,
       length,
     });
@@ -32,7 +32,7 @@ export function pngChunks(png: Buffer): Chunk[] {
 function chunk(type: string, data: Buffer): Buffer {
   const head = Buffer.alloc(8);
   head.writeUInt32BE(data.length, 0);
-  head.write(type, 4, "latin1");
+  head.write(type, 4, 'latin1');
   const crc = Buffer.alloc(4);
   crc.writeUInt32BE(crc32(Buffer.concat([head.subarray(4), data])) >>> 0, 0);
   return Buffer.concat([head, data, crc]);
@@ -43,14 +43,10 @@ function chunk(type: string, data: Buffer): Buffer {
  * skip) before IEND: a valid image of any byte size.
  */
 export function padPngTo(png: Buffer, totalBytes: number): Buffer {
-  const iend = pngChunks(png).find((c) => c.type === "IEND")!;
+  const iend = pngChunks(png).find((c) => c.type === 'IEND')!;
   const filler = totalBytes - png.length - 12;
   if (filler < 0) throw new Error(`PNG is already ${png.length} bytes`);
-  return Buffer.concat([
-    png.subarray(0, iend.offset),
-    chunk("prVt", Buffer.alloc(filler, 0x5a)),
-    png.subarray(iend.offset),
-  ]);
+  return Buffer.concat([png.subarray(0, iend.offset), chunk('prVt', Buffer.alloc(filler, 0x5a)), png.subarray(iend.offset)]);
 }
 
 /**
@@ -61,15 +57,14 @@ export function pngWithGarbledIdat(png: Buffer): Buffer {
   const parts: Buffer[] = [png.subarray(0, PNG_SIGNATURE_LENGTH)];
   for (const c of pngChunks(png)) {
     const whole = png.subarray(c.offset, c.offset + 12 + c.length);
-    if (c.type !== "IDAT") {
+    if (c.type !== 'IDAT') {
       parts.push(whole);
       continue;
     }
     const data = Buffer.from(whole.subarray(8, 8 + c.length));
     // keep the 2-byte zlib header, scramble the deflate stream after it
-    for (let i = 2; i < data.length; i++)
-      data[i] = (data[i] * 31 + 17 + i) & 0xff;
-    parts.push(chunk("IDAT", data));
+    for (let i = 2; i < data.length; i++) data[i] = (data[i] * 31 + 17 + i) & 0xff;
+    parts.push(chunk('IDAT', data));
   }
   return Buffer.concat(parts);
 }
@@ -89,10 +84,7 @@ export function gifImage(width = 16, height = 16): Promise<Buffer> {
 }
 
 /** RGBA PNG with EXIF (copyright, orientation 1) and a Display P3 ICC profile: metadata the output must not carry. */
-export async function pngWithMetadata(
-  width: number,
-  height: number,
-): Promise<Buffer> {
+export async function pngWithMetadata(width: number, height: number): Promise<Buffer> {
   const raw = Buffer.alloc(width * height * 4);
   for (let i = 0; i < width * height; i++) {
     raw[i * 4] = (i * 13) % 256;
@@ -101,17 +93,14 @@ export async function pngWithMetadata(
     raw[i * 4 + 3] = i % width < width / 2 ? 255 : 128;
   }
   return sharp(raw, { raw: { width, height, channels: 4 } })
-    .withIccProfile("p3")
-    .withExif({ IFD0: { Copyright: "jobs e2e", Artist: "test" } })
+    .withIccProfile('p3')
+    .withExif({ IFD0: { Copyright: 'jobs e2e', Artist: 'test' } })
     .png()
     .toBuffer();
 }
 
 /** A JPEG whose EXIF orientation is 6 (display rotated 90 degrees clockwise): stored w x h, shown h x w. */
-export function jpegRotatedByExif(
-  storedWidth: number,
-  storedHeight: number,
-): Promise<Buffer> {
+export function jpegRotatedByExif(storedWidth: number, storedHeight: number): Promise<Buffer> {
   return sharp({
     create: {
       width: storedWidth,
@@ -126,22 +115,12 @@ export function jpegRotatedByExif(
 }
 
 /** The same PNG with its IHDR claiming other dimensions (CRC fixed): a decompression-bomb header. */
-export function pngClaimingSize(
-  png: Buffer,
-  width: number,
-  height: number,
-): Buffer {
-  const ihdr = pngChunks(png).find((c) => c.type === "IHDR")!;
-  const data = Buffer.from(
-    png.subarray(ihdr.offset + 8, ihdr.offset + 8 + ihdr.length),
-  );
+export function pngClaimingSize(png: Buffer, width: number, height: number): Buffer {
+  const ihdr = pngChunks(png).find((c) => c.type === 'IHDR')!;
+  const data = Buffer.from(png.subarray(ihdr.offset + 8, ihdr.offset + 8 + ihdr.length));
   data.writeUInt32BE(width, 0);
   data.writeUInt32BE(height, 4);
-  return Buffer.concat([
-    png.subarray(0, ihdr.offset),
-    chunk("IHDR", data),
-    png.subarray(ihdr.offset + 12 + ihdr.length),
-  ]);
+  return Buffer.concat([png.subarray(0, ihdr.offset), chunk('IHDR', data), png.subarray(ihdr.offset + 12 + ihdr.length)]);
 }
 
 /** A two-frame animated WebP. */
@@ -164,7 +143,7 @@ export function grayPng(width: number, height: number): Promise<Buffer> {
   const raw = Buffer.alloc(width * height);
   for (let i = 0; i < raw.length; i++) raw[i] = (i * 11) % 256;
   return sharp(raw, { raw: { width, height, channels: 1 } })
-    .toColourspace("b-w")
+    .toColourspace('b-w')
     .png()
     .toBuffer();
 }

@@ -1,5 +1,5 @@
-import sharp from "sharp";
-import { gradientImage } from "@upscaler/testing";
+import sharp from 'sharp';
+import { gradientImage } from '@upscaler/testing';
 import {
   CREATE_VIEW_FIELDS,
   ISO_UTC,
@@ -13,7 +13,7 @@ import {
   startJobsService,
   waitForJob,
   type JobsService,
-} from "./jobs-harness";
+} from './jobs-harness';
 import {
   animatedWebp,
   gifImage,
@@ -23,7 +23,7 @@ import {
   pngClaimingSize,
   pngWithGarbledIdat,
   pngWithMetadata,
-} from "./jobs-images";
+} from './jobs-images';
 
 /** Spec 4.1 (POST /upscale, multipart), spec 1 (formats, output size) and spec 8 (upload size). */
 
@@ -37,36 +37,32 @@ afterAll(async () => {
   await svc?.shutdown();
 });
 
-describe("multipart upload (spec 4.1 A)", () => {
-  test("answers 202 with exactly the create view, status queued, default target 2k (3 credits)", async () => {
+describe('multipart upload (spec 4.1 A)', () => {
+  test('answers 202 with exactly the create view, status queued, default target 2k (3 credits)', async () => {
     const acct = await newAccount(svc, { credits: 10 });
     const image = await gradientImage(16, 16);
-    const res = await acct.client.upload(
-      image,
-      {},
-      { filename: "cat.png", contentType: "image/png" },
-    );
+    const res = await acct.client.upload(image, {}, { filename: 'cat.png', contentType: 'image/png' });
     expect(res.status).toBe(202);
     expect(Object.keys(res.body).sort()).toEqual(CREATE_VIEW_FIELDS);
     expect(res.body).toEqual({
       id: expect.stringMatching(JOB_ID),
-      object: "job",
-      status: "queued",
-      target: "2k",
-      filename: "cat.png",
+      object: 'job',
+      status: 'queued',
+      target: '2k',
+      filename: 'cat.png',
       credits: 3,
-      source: { bytes: image.length, content_type: "image/png" },
+      source: { bytes: image.length, content_type: 'image/png' },
       created_at: expect.stringMatching(ISO_UTC),
     });
   });
 
   test.each([
-    ["2k", "png", 2, "png", "image/png"],
-    ["3k", "jpeg", 3, "jpeg", "image/jpeg"],
-    ["4k", "webp", 4, "webp", "image/webp"],
-    ["2k", "avif", 2, "heif", "image/avif"],
+    ['2k', 'png', 2, 'png', 'image/png'],
+    ['3k', 'jpeg', 3, 'jpeg', 'image/jpeg'],
+    ['4k', 'webp', 4, 'webp', 'image/webp'],
+    ['2k', 'avif', 2, 'heif', 'image/avif'],
   ])(
-    "target %s, format %s: the job succeeds with output = input x %i, in that format, without EXIF or ICC",
+    'target %s, format %s: the job succeeds with output = input x %i, in that format, without EXIF or ICC',
     async (target, format, scale, sharpFormat, contentType) => {
       const acct = await newAccount(svc, { credits: 10 });
       const input = await pngWithMetadata(24, 16);
@@ -79,7 +75,7 @@ describe("multipart upload (spec 4.1 A)", () => {
         format: job.format,
         target: job.target,
       }).toEqual({
-        status: "succeeded",
+        status: 'succeeded',
         error: null,
         format,
         target,
@@ -112,24 +108,18 @@ describe("multipart upload (spec 4.1 A)", () => {
         exif: undefined,
         icc: undefined,
         xmp: undefined,
-        hasAlpha: format !== "jpeg",
+        hasAlpha: format !== 'jpeg',
       });
     },
   );
 
-  test("EXIF orientation is applied before upscaling (DESIGN 4): a 32x16 JPEG shown 16x32 comes out 32x64 at 2k", async () => {
+  test('EXIF orientation is applied before upscaling (DESIGN 4): a 32x16 JPEG shown 16x32 comes out 32x64 at 2k', async () => {
     const acct = await newAccount(svc, { credits: 10 });
-    const res = await acct.client.upload(
-      await jpegRotatedByExif(32, 16),
-      { format: "png" },
-      { filename: "rotated.jpg" },
-    );
+    const res = await acct.client.upload(await jpegRotatedByExif(32, 16), { format: 'png' }, { filename: 'rotated.jpg' });
     expect(res.status).toBe(202);
     const job = await waitForJob(acct.client, res.body.id, isFinal);
-    expect(job.status).toBe("succeeded");
-    const meta = await sharp(
-      (await downloadResult(acct.client, job.id)).bytes,
-    ).metadata();
+    expect(job.status).toBe('succeeded');
+    const meta = await sharp((await downloadResult(acct.client, job.id)).bytes).metadata();
     expect({
       width: meta.width,
       height: meta.height,
@@ -138,77 +128,54 @@ describe("multipart upload (spec 4.1 A)", () => {
   });
 });
 
-describe("format detected from the bytes (spec 1)", () => {
-  test("a PNG sent as photo.jpg with content type image/jpeg is accepted as image/png", async () => {
+describe('format detected from the bytes (spec 1)', () => {
+  test('a PNG sent as photo.jpg with content type image/jpeg is accepted as image/png', async () => {
     const acct = await newAccount(svc, { credits: 10 });
     const png = await gradientImage(16, 16);
-    const res = await acct.client.upload(
-      png,
-      {},
-      { filename: "photo.jpg", contentType: "image/jpeg" },
-    );
+    const res = await acct.client.upload(png, {}, { filename: 'photo.jpg', contentType: 'image/jpeg' });
     expect(res.status).toBe(202);
     expect({ filename: res.body.filename, source: res.body.source }).toEqual({
-      filename: "photo.jpg",
-      source: { bytes: png.length, content_type: "image/png" },
+      filename: 'photo.jpg',
+      source: { bytes: png.length, content_type: 'image/png' },
     });
   });
 
-  test.each(["jpeg", "webp", "avif"] as const)(
-    "a %s input is accepted and upscaled",
-    async (format) => {
-      const acct = await newAccount(svc, { credits: 10 });
-      const input = await gradientImage(20, 12, format);
-      const res = await acct.client.upload(
-        input,
-        {},
-        { filename: "upload.bin", contentType: "application/octet-stream" },
-      );
-      expect({ status: res.status, source: res.body.source }).toEqual({
-        status: 202,
-        source: { bytes: input.length, content_type: `image/${format}` },
-      });
-      const job = await waitForJob(acct.client, res.body.id, isFinal);
-      expect(job.status).toBe("succeeded");
-      const meta = await sharp(
-        (await downloadResult(acct.client, job.id)).bytes,
-      ).metadata();
-      expect({
-        format: meta.format,
-        width: meta.width,
-        height: meta.height,
-      }).toEqual({ format: "png", width: 40, height: 24 });
-    },
-  );
+  test.each(['jpeg', 'webp', 'avif'] as const)('a %s input is accepted and upscaled', async (format) => {
+    const acct = await newAccount(svc, { credits: 10 });
+    const input = await gradientImage(20, 12, format);
+    const res = await acct.client.upload(input, {}, { filename: 'upload.bin', contentType: 'application/octet-stream' });
+    expect({ status: res.status, source: res.body.source }).toEqual({
+      status: 202,
+      source: { bytes: input.length, content_type: `image/${format}` },
+    });
+    const job = await waitForJob(acct.client, res.body.id, isFinal);
+    expect(job.status).toBe('succeeded');
+    const meta = await sharp((await downloadResult(acct.client, job.id)).bytes).metadata();
+    expect({
+      format: meta.format,
+      width: meta.width,
+      height: meta.height,
+    }).toEqual({ format: 'png', width: 40, height: 24 });
+  });
 
-  test("a grayscale input stays grayscale (DESIGN 4)", async () => {
+  test('a grayscale input stays grayscale (DESIGN 4)', async () => {
     const acct = await newAccount(svc, { credits: 10 });
     const input = await grayPng(16, 16);
     expect((await sharp(input).metadata()).channels).toBe(1);
     const res = await acct.client.upload(input);
     const job = await waitForJob(acct.client, res.body.id, isFinal);
-    expect(job.status).toBe("succeeded");
-    const meta = await sharp(
-      (await downloadResult(acct.client, job.id)).bytes,
-    ).metadata();
+    expect(job.status).toBe('succeeded');
+    const meta = await sharp((await downloadResult(acct.client, job.id)).bytes).metadata();
     expect({
       channels: meta.channels,
       space: meta.space,
       width: meta.width,
-    }).toEqual({ channels: 1, space: "b-w", width: 32 });
+    }).toEqual({ channels: 1, space: 'b-w', width: 32 });
   });
 
-  test("an animated WebP: 400 animated_image, nothing reserved (DESIGN 4)", async () => {
+  test('an animated WebP: 400 animated_image, nothing reserved (DESIGN 4)', async () => {
     const acct = await newAccount(svc, { credits: 10 });
-    expectError(
-      await acct.client.upload(
-        await animatedWebp(),
-        {},
-        { filename: "anim.webp" },
-      ),
-      400,
-      "animated_image",
-    );
+    expectError(await acct.client.upload(await animatedWebp(), {}, { filename: 'anim.webp' }), 400, 'animated_image');
     expect(await ledger(acct)).toEqual({
       balance: 10,
       reserved: 0,
@@ -216,14 +183,10 @@ describe("format detected from the bytes (spec 1)", () => {
     });
   });
 
-  test("a header announcing 100000 x 100000 pixels: 400 image_dimensions_too_large before decoding", async () => {
+  test('a header announcing 100000 x 100000 pixels: 400 image_dimensions_too_large before decoding', async () => {
     const acct = await newAccount(svc, { credits: 10 });
     const bomb = pngClaimingSize(await gradientImage(8, 8), 100_000, 100_000);
-    expectError(
-      await acct.client.upload(bomb),
-      400,
-      "image_dimensions_too_large",
-    );
+    expectError(await acct.client.upload(bomb), 400, 'image_dimensions_too_large');
     expect(await ledger(acct)).toEqual({
       balance: 10,
       reserved: 0,
@@ -231,33 +194,29 @@ describe("format detected from the bytes (spec 1)", () => {
     });
   });
 
-  test("a GIF answers 415 unsupported_media_type, with no job and nothing reserved", async () => {
+  test('a GIF answers 415 unsupported_media_type, with no job and nothing reserved', async () => {
     const acct = await newAccount(svc, { credits: 10 });
-    const res = await acct.client.upload(
-      await gifImage(),
-      {},
-      { filename: "anim.gif", contentType: "image/gif" },
-    );
-    expectError(res, 415, "unsupported_media_type");
+    const res = await acct.client.upload(await gifImage(), {}, { filename: 'anim.gif', contentType: 'image/gif' });
+    expectError(res, 415, 'unsupported_media_type');
     expect(await ledger(acct)).toEqual({
       balance: 10,
       reserved: 0,
       charged: 0,
     });
-    expect((await acct.client.get("/jobs")).body.data).toEqual([]);
+    expect((await acct.client.get('/jobs')).body.data).toEqual([]);
   });
 
-  test("a text file renamed .png answers 415 unsupported_media_type", async () => {
+  test('a text file renamed .png answers 415 unsupported_media_type', async () => {
     const acct = await newAccount(svc, { credits: 10 });
     const res = await acct.client.upload(
-      Buffer.from("just some text, not an image\n".repeat(20)),
+      Buffer.from('just some text, not an image\n'.repeat(20)),
       {},
       {
-        filename: "notes.png",
-        contentType: "image/png",
+        filename: 'notes.png',
+        contentType: 'image/png',
       },
     );
-    expectError(res, 415, "unsupported_media_type");
+    expectError(res, 415, 'unsupported_media_type');
     expect(await ledger(acct)).toEqual({
       balance: 10,
       reserved: 0,
@@ -266,106 +225,82 @@ describe("format detected from the bytes (spec 1)", () => {
   });
 });
 
-describe("upload size limit (spec 8: 10 MB)", () => {
-  test("an upload one byte over 10 MiB answers 413 payload_too_large and reserves nothing", async () => {
+describe('upload size limit (spec 8: 10 MB)', () => {
+  test('an upload one byte over 10 MiB answers 413 payload_too_large and reserves nothing', async () => {
     const acct = await newAccount(svc, { credits: 10 });
-    const res = await acct.client.upload(
-      padPngTo(await gradientImage(16, 16), 10 * MiB + 1),
-    );
-    expectError(res, 413, "payload_too_large");
+    const res = await acct.client.upload(padPngTo(await gradientImage(16, 16), 10 * MiB + 1));
+    expectError(res, 413, 'payload_too_large');
     expect(await ledger(acct)).toEqual({
       balance: 10,
       reserved: 0,
       charged: 0,
     });
-    expect((await acct.client.get("/jobs")).body.data).toEqual([]);
+    expect((await acct.client.get('/jobs')).body.data).toEqual([]);
   });
 
-  test("an upload of exactly 10 MiB is accepted", async () => {
+  test('an upload of exactly 10 MiB is accepted', async () => {
     const acct = await newAccount(svc, { credits: 10 });
-    const res = await acct.client.upload(
-      padPngTo(await gradientImage(16, 16), 10 * MiB),
-    );
+    const res = await acct.client.upload(padPngTo(await gradientImage(16, 16), 10 * MiB));
     expect(res.status).toBe(202);
     expect(res.body.source).toEqual({
       bytes: 10 * MiB,
-      content_type: "image/png",
+      content_type: 'image/png',
     });
   });
 });
 
-describe("invalid requests answer 400 with their code", () => {
-  test("target 8k: invalid_target", async () => {
+describe('invalid requests answer 400 with their code', () => {
+  test('target 8k: invalid_target', async () => {
     const acct = await newAccount(svc, { credits: 10 });
-    expectError(
-      await acct.client.upload(await gradientImage(16, 16), { target: "8k" }),
-      400,
-      "invalid_target",
-    );
+    expectError(await acct.client.upload(await gradientImage(16, 16), { target: '8k' }), 400, 'invalid_target');
   });
 
-  test("format gif: invalid_format", async () => {
+  test('format gif: invalid_format', async () => {
     const acct = await newAccount(svc, { credits: 10 });
-    expectError(
-      await acct.client.upload(await gradientImage(16, 16), { format: "gif" }),
-      400,
-      "invalid_format",
-    );
+    expectError(await acct.client.upload(await gradientImage(16, 16), { format: 'gif' }), 400, 'invalid_format');
   });
 
-  test("a multipart body without the image file: invalid_request", async () => {
+  test('a multipart body without the image file: invalid_request', async () => {
     const acct = await newAccount(svc, { credits: 10 });
     const form = new FormData();
-    form.append("target", "2k");
-    expectError(
-      await acct.client.request("POST", "/upscale", { form }),
-      400,
-      "invalid_request",
-    );
+    form.append('target', '2k');
+    expectError(await acct.client.request('POST', '/upscale', { form }), 400, 'invalid_request');
   });
 
-  test("image sent as a text field instead of a file: invalid_request", async () => {
+  test('image sent as a text field instead of a file: invalid_request', async () => {
     const acct = await newAccount(svc, { credits: 10 });
     const form = new FormData();
-    form.append("image", "iVBORw0KGgo=");
-    expectError(
-      await acct.client.request("POST", "/upscale", { form }),
-      400,
-      "invalid_request",
-    );
+    form.append('image', 'iVBORw0KGgo=');
+    expectError(await acct.client.request('POST', '/upscale', { form }), 400, 'invalid_request');
   });
 
-  test("path components are removed from the file name", async () => {
+  test('path components are removed from the file name', async () => {
     const acct = await newAccount(svc, { credits: 10 });
-    const res = await acct.client.upload(
-      await gradientImage(16, 16),
-      {},
-      { filename: "../../etc/secret.png" },
-    );
+    const res = await acct.client.upload(await gradientImage(16, 16), {}, { filename: '../../etc/secret.png' });
     expect({ status: res.status, filename: res.body.filename }).toEqual({
       status: 202,
-      filename: "secret.png",
+      filename: 'secret.png',
     });
   });
 
-  test("unknown fields are tolerated (spec 9, rule 2)", async () => {
+  test('unknown fields are tolerated (spec 9, rule 2)', async () => {
     const acct = await newAccount(svc, { credits: 10 });
     const res = await acct.client.upload(await gradientImage(16, 16), {
-      target: "2k",
-      colour: "blue",
-      webhook: "x",
+      target: '2k',
+      colour: 'blue',
+      webhook: 'x',
     });
     expect(res.status).toBe(202);
-    expect(res.body.target).toBe("2k");
+    expect(res.body.target).toBe('2k');
   });
 
-  test("none of the refused requests reserved credits or created a job", async () => {
+  test('none of the refused requests reserved credits or created a job', async () => {
     const acct = await newAccount(svc, { credits: 10 });
     const image = await gradientImage(16, 16);
     const answers = [
-      (await acct.client.upload(image, { target: "1k" })).status,
-      (await acct.client.upload(image, { format: "bmp" })).status,
-      (await acct.client.post("/upscale", { target: "2k" })).status,
+      (await acct.client.upload(image, { target: '1k' })).status,
+      (await acct.client.upload(image, { format: 'bmp' })).status,
+      (await acct.client.post('/upscale', { target: '2k' })).status,
     ];
     expect(answers).toEqual([400, 400, 400]);
     expect(await ledger(acct)).toEqual({
@@ -373,17 +308,14 @@ describe("invalid requests answer 400 with their code", () => {
       reserved: 0,
       charged: 0,
     });
-    expect((await acct.client.get("/jobs")).body.data).toEqual([]);
+    expect((await acct.client.get('/jobs')).body.data).toEqual([]);
   });
 });
 
-describe("an image that decodes in the header but is corrupt inside (spec 3: failed, credits refunded)", () => {
-  test("a PNG with garbled IDAT data is accepted, then fails with corrupt_image and its credits are refunded", async () => {
+describe('an image that decodes in the header but is corrupt inside (spec 3: failed, credits refunded)', () => {
+  test('a PNG with garbled IDAT data is accepted, then fails with corrupt_image and its credits are refunded', async () => {
     const acct = await newAccount(svc, { credits: 10 });
-    const res = await acct.client.upload(
-      pngWithGarbledIdat(await gradientImage(32, 32)),
-      { target: "3k" },
-    );
+    const res = await acct.client.upload(pngWithGarbledIdat(await gradientImage(32, 32)), { target: '3k' });
     expect(res.status).toBe(202);
     expect(res.body.credits).toBe(6);
     const job = await waitForJob(acct.client, res.body.id, isFinal);
@@ -393,10 +325,10 @@ describe("an image that decodes in the header but is corrupt inside (spec 3: fai
       result: job.result,
       finished_at: typeof job.finished_at,
     }).toEqual({
-      status: "failed",
-      error: { code: "corrupt_image", message: expect.any(String) },
+      status: 'failed',
+      error: { code: 'corrupt_image', message: expect.any(String) },
       result: null,
-      finished_at: "string",
+      finished_at: 'string',
     });
     expect(await settledLedger(acct)).toEqual({
       balance: 10,
@@ -405,20 +337,16 @@ describe("an image that decodes in the header but is corrupt inside (spec 3: fai
     });
   });
 
-  test("a truncated JPEG is accepted, then fails with corrupt_image and its credits are refunded", async () => {
+  test('a truncated JPEG is accepted, then fails with corrupt_image and its credits are refunded', async () => {
     const acct = await newAccount(svc, { credits: 10 });
-    const jpeg = await gradientImage(64, 64, "jpeg");
-    const res = await acct.client.upload(
-      jpeg.subarray(0, Math.floor(jpeg.length / 2)),
-      {},
-      { filename: "cut.jpg" },
-    );
+    const jpeg = await gradientImage(64, 64, 'jpeg');
+    const res = await acct.client.upload(jpeg.subarray(0, Math.floor(jpeg.length / 2)), {}, { filename: 'cut.jpg' });
     expect(res.status).toBe(202);
-    expect(res.body.source.content_type).toBe("image/jpeg");
+    expect(res.body.source.content_type).toBe('image/jpeg');
     const job = await waitForJob(acct.client, res.body.id, isFinal);
     expect({ status: job.status, code: job.error?.code }).toEqual({
-      status: "failed",
-      code: "corrupt_image",
+      status: 'failed',
+      code: 'corrupt_image',
     });
     expect(await settledLedger(acct)).toEqual({
       balance: 10,

@@ -1,5 +1,5 @@
-import sharp from "sharp";
-import { gradientImage } from "@upscaler/testing";
+import sharp from 'sharp';
+import { gradientImage } from '@upscaler/testing';
 import {
   downloadResult,
   expectError,
@@ -10,7 +10,7 @@ import {
   startJobsService,
   waitForJob,
   type JobsService,
-} from "./jobs-harness";
+} from './jobs-harness';
 
 /**
  * Spec 1, output size rule: when the engine refuses the requested target for an image, the service
@@ -24,20 +24,20 @@ import {
 let svc: JobsService;
 
 beforeAll(async () => {
-  svc = await startJobsService({ UPSCALE_MAX_OUTPUT_PIXELS: "10000" });
+  svc = await startJobsService({ UPSCALE_MAX_OUTPUT_PIXELS: '10000' });
 });
 afterAll(async () => {
   await svc?.shutdown();
 });
 
-test("4k refused but 3k accepted: the job has target 3k, credits 6 and requested_target 4k", async () => {
+test('4k refused but 3k accepted: the job has target 3k, credits 6 and requested_target 4k', async () => {
   const acct = await newAccount(svc, { credits: 20 });
   const res = await acct.client.upload(await gradientImage(32, 32), {
-    target: "4k",
+    target: '4k',
   });
   expect(res.status).toBe(202);
   expect({ target: res.body.target, credits: res.body.credits }).toEqual({
-    target: "3k",
+    target: '3k',
     credits: 6,
   });
   const job = (await acct.client.get(`/jobs/${res.body.id}`)).body;
@@ -46,16 +46,16 @@ test("4k refused but 3k accepted: the job has target 3k, credits 6 and requested
     credits: job.credits,
     requested_target: job.requested_target,
   }).toEqual({
-    target: "3k",
+    target: '3k',
     credits: 6,
-    requested_target: "4k",
+    requested_target: '4k',
   });
 });
 
-test("the fallen-back job reserves the credits of 3k, not 4k", async () => {
+test('the fallen-back job reserves the credits of 3k, not 4k', async () => {
   const acct = await newAccount(svc, { credits: 20 });
   const res = await acct.client.upload(await gradientImage(32, 32), {
-    target: "4k",
+    target: '4k',
   });
   expect(res.status).toBe(202);
   const l = await ledger(acct);
@@ -66,16 +66,14 @@ test("the fallen-back job reserves the credits of 3k, not 4k", async () => {
   });
 });
 
-test("the fallen-back job succeeds with output = input x 3 and is charged 6", async () => {
+test('the fallen-back job succeeds with output = input x 3 and is charged 6', async () => {
   const acct = await newAccount(svc, { credits: 20 });
   const res = await acct.client.upload(await gradientImage(32, 32), {
-    target: "4k",
+    target: '4k',
   });
   const job = await waitForJob(acct.client, res.body.id, isFinal);
-  expect(job.status).toBe("succeeded");
-  const meta = await sharp(
-    (await downloadResult(acct.client, job.id)).bytes,
-  ).metadata();
+  expect(job.status).toBe('succeeded');
+  const meta = await sharp((await downloadResult(acct.client, job.id)).bytes).metadata();
   expect({ width: meta.width, height: meta.height }).toEqual({
     width: 96,
     height: 96,
@@ -87,22 +85,22 @@ test("the fallen-back job succeeds with output = input x 3 and is charged 6", as
   });
 });
 
-test("when 3k and 4k are refused, a 4k request falls back to 2k (3 credits)", async () => {
+test('when 3k and 4k are refused, a 4k request falls back to 2k (3 credits)', async () => {
   const acct = await newAccount(svc, { credits: 20 });
   const res = await acct.client.upload(await gradientImage(40, 40), {
-    target: "4k",
+    target: '4k',
   });
   expect(res.status).toBe(202);
   expect({ target: res.body.target, credits: res.body.credits }).toEqual({
-    target: "2k",
+    target: '2k',
     credits: 3,
   });
 });
 
-test("a request the engine accepts is not changed: 3k on 32x32 stays 3k", async () => {
+test('a request the engine accepts is not changed: 3k on 32x32 stays 3k', async () => {
   const acct = await newAccount(svc, { credits: 20 });
   const res = await acct.client.upload(await gradientImage(32, 32), {
-    target: "3k",
+    target: '3k',
   });
   const job = (await acct.client.get(`/jobs/${res.body.id}`)).body;
   expect({
@@ -111,25 +109,25 @@ test("a request the engine accepts is not changed: 3k on 32x32 stays 3k", async 
     requested_target: job.requested_target,
   }).toEqual({
     status: 202,
-    target: "3k",
-    requested_target: "3k",
+    target: '3k',
+    requested_target: '3k',
   });
 });
 
-test("an image refused even at 2k: 400 image_too_large_to_upscale, with no job and nothing reserved", async () => {
+test('an image refused even at 2k: 400 image_too_large_to_upscale, with no job and nothing reserved', async () => {
   const acct = await newAccount(svc, { credits: 20 });
   const res = await acct.client.upload(await gradientImage(64, 64), {
-    target: "2k",
+    target: '2k',
   });
-  expectError(res, 400, "image_too_large_to_upscale");
+  expectError(res, 400, 'image_too_large_to_upscale');
   expect(await ledger(acct)).toEqual({ balance: 20, reserved: 0, charged: 0 });
-  expect((await acct.client.get("/jobs")).body.data).toEqual([]);
+  expect((await acct.client.get('/jobs')).body.data).toEqual([]);
 });
 
-test("the fallback applies before the credit check: 6 credits suffice for a 4k request that falls back to 3k", async () => {
+test('the fallback applies before the credit check: 6 credits suffice for a 4k request that falls back to 3k', async () => {
   const acct = await newAccount(svc, { credits: 6 });
   const res = await acct.client.upload(await gradientImage(32, 32), {
-    target: "4k",
+    target: '4k',
   });
   expect({ status: res.status, credits: res.body.credits }).toEqual({
     status: 202,
