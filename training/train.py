@@ -127,6 +127,7 @@ def main():
                          'train_seconds': train_sec, 'val_psnr': v, 'set5_psnr': s5}, run / 'best.pt')
         save_atomic(state, last)
         rec = {'iteration': it, 'train_minutes': round(train_sec / 60, 2), 'lr': sched.get_last_lr()[0],
+               'cpu_minutes_this_process': round(time.process_time() / 60, 2),
                'loss': round(loss_avg, 4), 'val_psnr': v, 'set5_psnr': s5, 'best_val': best,
                'time': time.strftime('%Y-%m-%dT%H:%M:%S')}
         with open(run / 'metrics.jsonl', 'a') as f:
