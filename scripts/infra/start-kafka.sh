@@ -54,7 +54,7 @@ java_opts+=(-Djava.awt.headless=true "-Dlog4j.configuration=file:${home}/log4j.p
 if [ ! -f "${data_dir}/logs/meta.properties" ]; then
   cluster_id="$(head -c 16 /dev/urandom | base64 | tr '+/' '-_' | tr -d '=')"
   java "${java_opts[@]}" -cp "${home}/libs/*" kafka.tools.StorageTool format \
-    -t "${cluster_id}" -c "${data_dir}/server.properties" --ignore-formatted >"${data_dir}/format.log" 2>&1 \
+    --cluster-id="${cluster_id}" -c "${data_dir}/server.properties" --ignore-formatted >"${data_dir}/format.log" 2>&1 \
     || { cat "${data_dir}/format.log" >&2; exit 1; }
 fi
 

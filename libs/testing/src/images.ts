@@ -20,7 +20,9 @@ export async function gradientImage(
       if (channels === 4) raw[i + 3] = x < width / 2 ? 255 : 128;
     }
   }
-  const img = sharp(raw, { raw: { width, height, channels: channels as 1 | 3 | 4 } });
+  let img = sharp(raw, { raw: { width, height, channels: channels as 1 | 3 | 4 } });
+  // A single-band raster is written as a grayscale file only when told so (sharp defaults to sRGB).
+  if (opts.gray) img = img.toColourspace('b-w');
   if (format === 'png') return img.png().toBuffer();
   if (format === 'jpeg') return img.jpeg({ quality: 90 }).toBuffer();
   if (format === 'webp') return img.webp({ quality: 90 }).toBuffer();
