@@ -1,0 +1,70 @@
+import { Client } from 'pg';
+import { createAccountWithKey, gradientImage, startDeployment, type Deployment } from '@upscaler/testing';
+
+/**
+ * Issue 5, shutdown: SIGTERM to a busy processor process (distributed mode). The processor stops
+ * taking work, and when its grace period (UPSCALE_SHUTDOWN_GRACE_MS) runs out before the job ends it
+ * stops between tiles and hands the job back (JobAttemptLost, no backoff). It exits 0; the next
+ * processor finishes the job once and it is charged once.
+ */
+let d: Deployment;
+let db: Client;
+
+beforeAll(async () => {
+  d = await startDeployment({
+    processors: 1,
+    env: { UPSCALE_SHUTDOWN_GRACE_MS: '300', UPSCALE_RETRY_DELAY_MS: '200', UPSCALE_BILLING_TIMEOUT_MS: '30000' },
+  });
+  db = new Client({ connectionString: d.postgres.url });
+  await db.connect();
+}, 1_800_000);
+
+afterAll(async () => {
+  await db?.end();
+  await d?.stop();
+}, 300_000);
+
+async function poll<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 300_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await probe();
+    if (v !== undefined) return v;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+async function count(type: string, jobId: string): Promise<number> {
+  const r = await db.query(`SELECT count(*)::int AS n FROM events WHERE type = $1 AND (data->>'jobId') = $2`, [type, jobId]);
+  return r.rows[0].n as number;
+}
+
+it('a SIGTERMed busy processor hands its job back, exits 0, and the job finishes once, charged once', async () => {
+  const { client } = await createAccountWithKey(d.api.apiUrl, d.env.UPSCALE_OPERATOR_TOKEN, { credits: 20 });
+  // Long enough to be mid-run when the signal arrives: 384x384 at 4k on the balanced network.
+  const r = await client.upload(await gradientImage(384, 384, 'png'), { target: '4k', quality: 'balanced' });
+  expect(r.status).toBe(202);
+  const jobId: string = r.body.id;
+  await poll('the job to be processing', async () => ((await client.get(`/jobs/${jobId}`)).body.status === 'processing' ? true : undefined));
+
+  const exitCode = await d.processors[0].stop();
+  expect(exitCode).toBe(0);
+  const lost = await db.query(`SELECT data FROM events WHERE type = 'JobAttemptLost' AND (data->>'jobId') = $1`, [jobId]);
+  expect(lost.rows.map((x) => x.data.reason)).toEqual(['handed back at shutdown']);
+  expect(['pending', 'queued']).toContain((await client.get(`/jobs/${jobId}`)).body.status);
+
+  await d.startService('processor');
+  const job = await poll('the job to finish', async () => {
+    const j = (await client.get(`/jobs/${jobId}`)).body;
+    return ['succeeded', 'failed', 'cancelled'].includes(j.status) ? j : undefined;
+  }, 600_000);
+  expect(job.status).toBe('succeeded');
+  expect(await count('JobStarted', jobId)).toBe(2);
+  expect(await count('JobSucceeded', jobId)).toBe(1);
+  expect(await count('CreditsCharged', jobId)).toBe(1);
+  const account = await poll('billing to settle', async () => {
+    const a = (await client.get('/account')).body;
+    return a.reserved === 0 ? a : undefined;
+  });
+  expect(account).toMatchObject({ balance: 11, reserved: 0, charged: 9 });
+});
