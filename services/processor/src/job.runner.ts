@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { hostname } from 'node:os';
 import { DomainError, isDomainError, streams, type JobFailureCode, JOB_FAILURE_CODES } from '@upscaler/contracts';
-import { jobDecider, type JobCommand, type JobState } from '@upscaler/domain';
+import { jobDecider, type JobCommand, type JobState, foldEvents } from '@upscaler/domain';
 import { handleCommand } from '@upscaler/eventstore';
 import { EngineCancelledError } from '@upscaler/engine';
 import { eventMetadata, RUNTIME, type Runtime } from '@upscaler/runtime';
@@ -148,7 +148,7 @@ export class JobRunner {
 
   private async load(stream: string): Promise<JobState> {
     const events = await this.rt.store.readStream(stream);
-    return events.reduce((s, e) => jobDecider.evolve(s, e as never), jobDecider.initialState());
+    return foldEvents(jobDecider, events as never);
   }
 
   private async decide(stream: string, command: JobCommand): Promise<JobState> {

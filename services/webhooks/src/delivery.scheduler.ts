@@ -9,6 +9,7 @@ import {
   webhookEventTypeFor,
   type JobState,
   type WebhookEndpointState,
+  foldEvents,
 } from '@upscaler/domain';
 import { handleCommand } from '@upscaler/eventstore';
 import type { RunningSubscription } from '@upscaler/messaging';
@@ -47,7 +48,7 @@ export class DeliveryScheduler implements OnApplicationBootstrap, OnApplicationS
     const type = webhookEventTypeFor(event as unknown as Pick<JobEvent, "type">);
     if (!type) return;
     const jobEvents = (await this.rt.store.readStream(event.streamId)).filter((e) => e.version <= event.version);
-    const job = jobEvents.reduce((s, e) => jobDecider.evolve(s, e as never), jobDecider.initialState()) as JobState;
+    const job: JobState = foldEvents(jobDecider, jobEvents as never);
     if (!job.job) return;
     const endpoints = await this.rt.readModels.all<WebhookEndpointState>('webhook', { accountId: job.job.accountId });
     const payload: WebhookPayload = { type, timestamp: event.createdAt, data: toJobView(job) };

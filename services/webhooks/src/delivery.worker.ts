@@ -8,6 +8,7 @@ import {
   webhookEndpointDecider,
   type DeliveryState,
   type WebhookEndpointState,
+  foldEvents,
 } from '@upscaler/domain';
 import { handleCommand, WrongExpectedVersionError } from '@upscaler/eventstore';
 import { sendWebhook, signWebhook } from '@upscaler/net';
@@ -81,7 +82,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
     // The row came from the read model, read before an attempt that ended meanwhile may have been
     // recorded: only the stream says whether the delivery is still due.
     const history = await this.rt.store.readStream(stream);
-    const current = history.reduce((s, e) => deliveryDecider.evolve(s, e as never), deliveryDecider.initialState());
+    const current = foldEvents(deliveryDecider, history as never);
     if (!isDeliveryDue(current, this.rt.clock.now().toISOString())) return;
     const endpointRow = await this.rt.readModels.byStream<WebhookEndpointState>(streams.webhookEndpoint(delivery.endpointId));
     const endpoint = endpointRow?.state.status === 'enabled' ? endpointRow.state.endpoint : null;

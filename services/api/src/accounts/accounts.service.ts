@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { z } from 'zod';
 import { DomainError, isId, newId, streams, type AccountView } from '@upscaler/contracts';
-import { ledgerDecider, toAccountView, type LedgerState } from '@upscaler/domain';
+import { ledgerDecider, toAccountView, type LedgerState, foldEvents } from '@upscaler/domain';
 import { handleCommand } from '@upscaler/eventstore';
 import { RUNTIME, type Runtime } from '@upscaler/runtime';
 import { parseBody } from '../http/parse-body';
@@ -48,7 +48,7 @@ export class AccountsService {
     // The ledger is read from its stream, not a projection: balances are always exact.
     const events = await this.rt.store.readStream(streams.account(accountId));
     if (events.length === 0) throw new DomainError('not_found', 'No account with that id.');
-    return events.reduce((s, e) => ledgerDecider.evolve(s, e as never), ledgerDecider.initialState());
+    return foldEvents(ledgerDecider, events as never);
   }
 
   private now(): string {
