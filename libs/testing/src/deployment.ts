@@ -97,6 +97,7 @@ export async function startDeploymentAsService(opts: StartOptions): Promise<Star
   return {
     ...d.api,
     operatorToken: d.env.UPSCALE_OPERATOR_TOKEN,
+    serviceUrls: all().map((s) => s.baseUrl),
     logs: () => all().map((s) => s.logs()).join('\n'),
     stop: async () => {
       await d.stop();

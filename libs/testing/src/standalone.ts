@@ -14,6 +14,8 @@ export interface StartedService {
   dataDir: string;
   operatorToken: string;
   process: ChildProcess;
+  /** Base URLs of every process behind this handle (one for the standalone; each service of a deployment). */
+  serviceUrls?: string[];
   logs(): string;
   /** SIGTERM and wait for exit. */
   stop(): Promise<number | null>;

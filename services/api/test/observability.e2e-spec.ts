@@ -25,14 +25,32 @@ function corruptPng(png: Buffer): Buffer {
   return out;
 }
 
-function metric(text: string, name: string, labels: Record<string, string>): number | undefined {
+function metricValues(text: string, name: string, labels: Record<string, string>): number[] {
+  const out: number[] = [];
   for (const line of text.split('\n')) {
     if (!line.startsWith(`${name}{`)) continue;
     const body = line.slice(name.length + 1, line.indexOf('}'));
     const pairs = Object.fromEntries(body.split(',').map((kv) => kv.split('=').map((s) => s.replace(/^"|"$/g, ''))));
-    if (Object.entries(labels).every(([k, v]) => pairs[k] === v)) return Number(line.slice(line.lastIndexOf(' ') + 1));
+    if (Object.entries(labels).every(([k, v]) => pairs[k] === v)) out.push(Number(line.slice(line.lastIndexOf(' ') + 1)));
   }
-  return undefined;
+  return out;
+}
+
+/**
+ * Counters count what each process did, so over several processes (distributed mode) they add up;
+ * system gauges are the same on every process, so their maximum is the value.
+ */
+function counter(texts: string[], name: string, labels: Record<string, string>): number | undefined {
+  const v = texts.flatMap((t) => metricValues(t, name, labels));
+  return v.length ? v.reduce((a, b) => a + b, 0) : undefined;
+}
+function gauge(texts: string[], name: string, labels: Record<string, string>): number | undefined {
+  const v = texts.flatMap((t) => metricValues(t, name, labels));
+  return v.length ? Math.max(...v) : undefined;
+}
+
+async function scrapeAll(svc: StartedService): Promise<string[]> {
+  return Promise.all((svc.serviceUrls ?? [svc.baseUrl]).map(async (u) => (await fetch(`${u}/metrics`)).text()));
 }
 
 async function eventually<T>(probe: () => Promise<T | undefined>, timeoutMs = 60_000): Promise<T> {
@@ -103,23 +121,24 @@ describe('observability of a running service', () => {
     expect(failed.status).toBe('failed');
     await eventually(async () => (received.length >= 2 ? true : undefined));
 
-    const text = await eventually(async () => {
-      const t = await (await fetch(`${svc.baseUrl}/metrics`)).text();
-      return metric(t, 'upscaler_credits_total', { kind: 'refunded', reason: 'failed' }) === 3 &&
-        metric(t, 'upscaler_webhook_delivery_attempts_total', { outcome: 'succeeded' }) === 2
+    const texts = await eventually(async () => {
+      const t = await scrapeAll(svc);
+      return counter(t, 'upscaler_credits_total', { kind: 'refunded', reason: 'failed' }) === 3 &&
+        counter(t, 'upscaler_webhook_delivery_attempts_total', { outcome: 'succeeded' }) === 2
         ? t
         : undefined;
     });
-    expect(metric(text, 'upscaler_credits_total', { kind: 'reserved', reason: '' })).toBe(6);
-    expect(metric(text, 'upscaler_credits_total', { kind: 'charged', reason: '' })).toBe(3);
-    expect(metric(text, 'upscaler_jobs', { status: 'succeeded' })).toBe(1);
-    expect(metric(text, 'upscaler_jobs', { status: 'failed' })).toBe(1);
-    expect(metric(text, 'upscaler_jobs_finished_total', { status: 'succeeded' })).toBe(1);
-    expect(metric(text, 'upscaler_queue_depth', {})).toBe(0);
-    expect(metric(text, 'upscaler_http_requests_total', { method: 'POST', route: '/api/v1/upscale', status: '202' })).toBe(2);
-    expect(text).toMatch(/upscaler_http_request_duration_seconds_bucket\{[^}]*route="\/api\/v1\/upscale"/);
-    expect(text).toMatch(/upscaler_engine_duration_seconds_count\{[^}]*network="[a-z0-9-]+"[^}]*scale="2"[^}]*\} 1/);
-    expect(text).toMatch(/upscaler_consumer_lag_events\{[^}]*consumer="processor"/);
+    const all = texts.join('\n');
+    expect(counter(texts, 'upscaler_credits_total', { kind: 'reserved', reason: '' })).toBe(6);
+    expect(counter(texts, 'upscaler_credits_total', { kind: 'charged', reason: '' })).toBe(3);
+    expect(gauge(texts, 'upscaler_jobs', { status: 'succeeded' })).toBe(1);
+    expect(gauge(texts, 'upscaler_jobs', { status: 'failed' })).toBe(1);
+    expect(counter(texts, 'upscaler_jobs_finished_total', { status: 'succeeded' })).toBe(1);
+    expect(gauge(texts, 'upscaler_queue_depth', {})).toBe(0);
+    expect(counter(texts, 'upscaler_http_requests_total', { method: 'POST', route: '/api/v1/upscale', status: '202' })).toBe(2);
+    expect(all).toMatch(/upscaler_http_request_duration_seconds_bucket\{[^}]*route="\/api\/v1\/upscale"/);
+    expect(all).toMatch(/upscaler_engine_duration_seconds_count\{[^}]*network="[a-z0-9-]+"[^}]*scale="2"[^}]*\} 1/);
+    expect(all).toMatch(/upscaler_consumer_lag_events\{[^}]*consumer="/);
 
     // One trace follows the successful job from the HTTP request to the webhook delivery.
     const spans = await eventually(async () => {
