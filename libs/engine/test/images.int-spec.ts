@@ -122,7 +122,7 @@ describe('engine: images as users expect (DESIGN 4)', () => {
         defaultQuality: 'fast',
         maxOutputPixels: 4_000_000,
         tiers: {
-          fast: { 2: 'esrgan-slim-x2', 3: 'esrgan-slim-x3', 4: 'esrgan-slim-x4' },
+          fast: { 2: 'ours-fast-x2', 3: 'esrgan-slim-x3', 4: 'ours-fast-x4' },
           balanced: { 2: 'esrgan-medium-x2', 3: 'esrgan-medium-x3', 4: 'esrgan-medium-x4' },
           best: { 2: 'esrgan-thick-x2', 3: 'esrgan-thick-x3', 4: 'esrgan-thick-x4' },
         },
@@ -147,7 +147,7 @@ describe('engine: images as users expect (DESIGN 4)', () => {
         ['avif', '2k', 2, 'heif'],
       ] as const) {
         const r = await engine.upscale({ input, target, format, quality: 'fast' });
-        expect([r.contentType, r.width, r.height, r.scale, r.network]).toEqual([`image/${format}`, 24 * scale, 16 * scale, scale, `esrgan-slim-x${scale}`]);
+        expect([r.contentType, r.width, r.height, r.scale, r.network]).toEqual([`image/${format}`, 24 * scale, 16 * scale, scale, scale === 3 ? 'esrgan-slim-x3' : `ours-fast-x${scale}`]);
         const m = await sharp(r.output).metadata();
         expect([m.format, m.width, m.height, m.exif, m.icc, m.xmp]).toEqual([decoder, 24 * scale, 16 * scale, undefined, undefined, undefined]);
       }

@@ -6,12 +6,18 @@ import type { NetworkRegistry } from './network-registry';
  * an UPSCALE_ENGINE_REGISTRY JSON file of the same shape) once it measures better on Set5, Set14 and BSD100
  * with bench/engine/quality.ts. Receptive radii are computed by the converter (models/manifest.json) and
  * checked against these values in registry.spec.ts.
- * Default tier: "fast" (docs/benchmarks.md: slim is within 0.1-0.26 dB of medium on Set5 at ~40% of its cost, and
- * "best" costs ~30 times the CPU of "fast").
+ * Default tier: "fast": at x2 and x4 it runs our trained networks, which beat every converted one on quality
+ * per CPU; "best" costs ~30 times the CPU of "fast".
  */
 export const DEFAULT_REGISTRY: NetworkRegistry = {
   defaultQuality: 'fast',
   networks: {
+    // Trained by us (training/, docs/model-cards/): on Set5, Set14 and BSD100 alike they beat the converted
+    // slim networks by about 3 dB at x2 and 2 dB at x4 while running several times faster (docs/benchmarks.md).
+    // Receptive radius: 5 stacked 3x3 convolutions on the LR grid + a nearest-neighbour residual = 5; 6 keeps a
+    // pixel of margin. Copied into models/ by scripts/postinstall.js.
+    'ours-fast-x2': { file: 'ours-fast-x2.onnx', scale: 2, receptiveRadius: 6, tile: 256 },
+    'ours-fast-x4': { file: 'ours-fast-x4.onnx', scale: 4, receptiveRadius: 6, tile: 256 },
     'esrgan-slim-x2': { file: 'esrgan-slim-x2.onnx', scale: 2, receptiveRadius: 10, tile: 256 },
     'esrgan-slim-x3': { file: 'esrgan-slim-x3.onnx', scale: 3, receptiveRadius: 10, tile: 256 },
     'esrgan-slim-x4': { file: 'esrgan-slim-x4.onnx', scale: 4, receptiveRadius: 10, tile: 256 },
@@ -23,7 +29,7 @@ export const DEFAULT_REGISTRY: NetworkRegistry = {
     'esrgan-thick-x4': { file: 'esrgan-thick-x4.onnx', scale: 4, receptiveRadius: 154, tile: 256 },
   },
   tiers: {
-    fast: { 2: 'esrgan-slim-x2', 3: 'esrgan-slim-x3', 4: 'esrgan-slim-x4' },
+    fast: { 2: 'ours-fast-x2', 3: 'esrgan-slim-x3', 4: 'ours-fast-x4' },
     balanced: { 2: 'esrgan-medium-x2', 3: 'esrgan-medium-x3', 4: 'esrgan-medium-x4' },
     best: { 2: 'esrgan-thick-x2', 3: 'esrgan-thick-x3', 4: 'esrgan-thick-x4' },
   },
