@@ -168,15 +168,16 @@ describeStandalone('crash recovery', () => {
 
   it('SIGTERM on a busy standalone: it exits within the grace period; after a restart the job finishes once, charged once', async () => {
     const dataDir = newDataDir();
-    const env = { UPSCALE_SHUTDOWN_GRACE_MS: '2000' };
+    const env = { UPSCALE_SHUTDOWN_GRACE_MS: '300' };
     const first = await start(dataDir, env);
     const granted = 50;
     const { client: firstClient, key } = await createAccountWithKey(first.apiUrl, OPERATOR_TOKEN, { credits: granted, scopes: ['jobs:read', 'jobs:write'] });
-    // Large enough (512x512 at 4x: several tiles) that the job outlasts the grace period.
+    // Long enough that the job surely outlasts the 0.3 s grace period: 512x512 at 4x (several tiles) on the
+    // balanced network, about ten times the work of the fast one.
     const size = 512;
     const image = await gradientImage(size, size);
-    const busy = await firstClient.upload(image, { target: '4k', quality: 'fast' });
-    const queued = await firstClient.upload(image, { target: '4k', quality: 'fast' });
+    const busy = await firstClient.upload(image, { target: '4k', quality: 'balanced' });
+    const queued = await firstClient.upload(image, { target: '4k', quality: 'balanced' });
     expect([busy.status, queued.status]).toEqual([202, 202]);
     const ids = [busy.body.id, queued.body.id];
     await waitUntil('the first job to start', async () => (await statuses(firstClient, ids))[0] === 'processing');
