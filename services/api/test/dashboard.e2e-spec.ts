@@ -172,6 +172,12 @@ describeInBrowser('account dashboard (GET /dashboard) in Chromium', () => {
     createdKey = await page.locator('#new-key-value').inputValue();
     expect(createdKey).toMatch(KEY_PATTERN);
     await revealBox.getByRole('button', { name: 'Copy' }).click();
+    // The clipboard write is asynchronous: wait for the page to report it.
+    await page.waitForFunction(
+      () => (globalThis as unknown as { document: { querySelector(s: string): { textContent: string | null } | null } }).document.querySelector('#new-key [data-copy-status]')?.textContent === 'Copied to the clipboard.',
+      undefined,
+      { timeout: 15_000 },
+    );
     await expect(revealBox.locator('[data-copy-status]').textContent()).resolves.toBe('Copied to the clipboard.');
     expect(await page.evaluate(() => (globalThis as unknown as Win).navigator.clipboard.readText())).toBe(createdKey);
 
