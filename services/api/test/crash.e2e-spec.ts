@@ -3,11 +3,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { Webhook } from 'standardwebhooks';
+import { describeStandalone } from './jobs-harness';
 import {
   ApiClient,
   createAccountWithKey,
   createTestCa,
-  e2eMode,
   gradientImage,
   startHttpsServer,
   startService,
@@ -124,7 +124,6 @@ async function expectSettled(svc: StartedService, client: ApiClient, ids: string
  * These kill and restart the standalone on its data directory: they run in the standalone pass of
  * the e2e tier only (the distributed pass has its own crash tests, distributed-*.e2e-spec.ts).
  */
-const describeStandalone = e2eMode() === 'standalone' ? describe : describe.skip;
 
 describeStandalone('crash recovery', () => {
   it('SIGKILL while jobs are queued and processing: after a restart every job is final, charged once, no credit lost', async () => {
