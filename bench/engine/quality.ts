@@ -2,8 +2,11 @@
 // with antialiasing, rounded to 8 bits, `scale` pixels shaved) on Set5, Set14 and BSD100, for every network x
 // scale and for bicubic, with published rows beside. The harness is trusted only if its bicubic row matches the
 // published one within 0.05 dB (checked and printed).
-// Usage: nice -n 10 node bench/engine/run.js quality [--sets Set5,Set14,BSD100] [--networks slim,medium,thick]
-//        [--scales 2,3,4] [--model path/to/net.onnx:SCALE[:name]]...
+// Usage: nice -n 10 node bench/engine/run.js quality [--sets Set5,Set14,BSD100] [--networks ours,slim,medium,thick]
+//        [--scales 2,3,4] [--model path/to/net.onnx:SCALE[:name]]... [--jpeg Q]
+// "ours" = every network we trained that models/ holds at that scale (models/ours-*-x<scale>.onnx).
+// --jpeg Q: the low-resolution input is JPEG-compressed at quality Q (4:2:0, as cameras and phones save) before
+// the upscale, to score networks on the inputs real users upload (issue 6's photo variant).
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import * as ort from 'onnxruntime-node';
@@ -48,6 +51,15 @@ async function loadHr(path: string): Promise<Plane> {
   return { width: info.width, height: info.height, channels: info.channels, data: new Uint8Array(data) };
 }
 
+/** The image as a camera would save it: JPEG at quality q with 4:2:0 chroma, decoded back (gray stays gray). */
+async function jpegRoundTrip(p: Plane, quality: number): Promise<Plane> {
+  const raw = { width: p.width, height: p.height, channels: p.channels as 1 | 3 };
+  const jpg = await sharp(Buffer.from(p.data), { raw }).jpeg({ quality, chromaSubsampling: '4:2:0' }).toBuffer();
+  const dec = p.channels === 1 ? sharp(jpg).extractChannel(0) : sharp(jpg).removeAlpha();
+  const { data, info } = await dec.raw().toBuffer({ resolveWithObject: true });
+  return { width: info.width, height: info.height, channels: info.channels, data: new Uint8Array(data) };
+}
+
 async function runNetwork(session: ort.InferenceSession, lr: Plane, scale: number): Promise<Plane> {
   const n = lr.width * lr.height;
   const planar = new Float32Array(3 * n);
@@ -75,19 +87,25 @@ export interface Candidate {
 
 async function main(): Promise<void> {
   const sets = arg('sets', 'Set5,Set14,BSD100').split(',');
-  const networks = arg('networks', 'slim,medium,thick').split(',').filter(Boolean);
+  const networks = arg('networks', 'ours,slim,medium,thick').split(',').filter(Boolean);
+  const jpeg = args('jpeg')[0] ? Number(args('jpeg')[0]) : undefined;
   const scales = arg('scales', '2,3,4').split(',').map(Number);
   const candidates: Candidate[] = [];
   for (const s of scales) {
     candidates.push({ name: 'bicubic', scale: s });
-    for (const n of networks) candidates.push({ name: `esrgan-${n}`, scale: s, path: join(MODELS_DIR, `esrgan-${n}-x${s}.onnx`) });
+    for (const n of networks) {
+      if (n === 'ours') {
+        for (const f of readdirSync(MODELS_DIR).filter((x) => x.startsWith('ours-') && x.endsWith(`-x${s}.onnx`)).sort())
+          candidates.push({ name: f.replace(`-x${s}.onnx`, ''), scale: s, path: join(MODELS_DIR, f) });
+      } else candidates.push({ name: `esrgan-${n}`, scale: s, path: join(MODELS_DIR, `esrgan-${n}-x${s}.onnx`) });
+    }
   }
   for (const m of args('model')) {
     const [path, s, name] = m.split(':');
     candidates.push({ name: name ?? path, scale: Number(s), path });
   }
   console.log(machineLine());
-  console.log(`sets ${sets.join(',')}; scales ${scales.join(',')}; candidates ${[...new Set(candidates.map((c) => c.name))].join(', ')}`);
+  console.log(`sets ${sets.join(',')}; scales ${scales.join(',')}; input ${jpeg ? `JPEG q${jpeg} 4:2:0` : 'clean (8-bit)'}; candidates ${[...new Set(candidates.map((c) => c.name))].join(', ')}`);
   const results = new Map<string, { psnr: number; ssim: number; n: number }>();
   const key = (c: Candidate, set: string) => `${c.name}|${c.scale}|${set}`;
   for (const c of candidates) {
@@ -99,7 +117,7 @@ async function main(): Promise<void> {
       let ssim = 0;
       for (const f of files) {
         const hr = modcrop(await loadHr(join(dir, f)), c.scale);
-        const lr = imresizeBicubic(hr, 1 / c.scale);
+        const lr = jpeg ? await jpegRoundTrip(imresizeBicubic(hr, 1 / c.scale), jpeg) : imresizeBicubic(hr, 1 / c.scale);
         const sr = session ? await runNetwork(session, lr, c.scale) : imresizeBicubic(lr, c.scale);
         const s = scoreY(sr, hr, c.scale);
         psnr += s.psnr;
@@ -129,6 +147,7 @@ async function main(): Promise<void> {
   let ok = true;
   for (const s of scales)
     for (const set of sets) {
+      if (jpeg) continue; // published bicubic rows are for clean inputs
       const ours = results.get(`bicubic|${s}|${set}`);
       const pub = PUBLISHED.bicubic[set]?.[s];
       if (!ours || !pub) continue;

@@ -1,7 +1,10 @@
 // Speed: ms per output megapixel of every network x scale, in one run, for (1) our ONNX graphs on ONNX Runtime
 // (CPU, intra-op threads = cores), (2) the same weights on TF.js with the wasm backend, (3) sharp's plain Lanczos
 // resize; prints the ratios. Usage: nice -n 10 node bench/engine/run.js speed [--networks slim,medium,thick]
-// [--scales 2,3,4] [--size 96] [--thick-size 48] [--repeat 2] [--no-tfjs]
+// [--scales 2,3,4] [--size 96] [--thick-size 48] [--ours-size 256] [--repeat 2] [--no-tfjs]
+// "ours" are the networks we trained (training/, models/ours-fast-x<s>.onnx): they have no TF.js twin, so their
+// TF.js columns are empty; they run at a larger input because they are fast enough to measure on one.
+import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import * as ort from 'onnxruntime-node';
@@ -27,7 +30,7 @@ async function best(repeat: number, fn: () => Promise<unknown>): Promise<number>
 }
 
 async function main(): Promise<void> {
-  const networks = arg('networks', 'slim,medium,thick').split(',') as ('slim' | 'medium' | 'thick')[];
+  const networks = arg('networks', 'ours,slim,medium,thick').split(',') as ('ours' | 'slim' | 'medium' | 'thick')[];
   const scales = arg('scales', '2,3,4').split(',').map(Number);
   const repeat = Number(arg('repeat', '2'));
   const withTfjs = !process.argv.includes('--no-tfjs');
@@ -36,14 +39,16 @@ async function main(): Promise<void> {
   const rows: (string | number)[][] = [];
   console.log(machineLine());
   for (const network of networks) {
-    const size = Number(network === 'thick' ? arg('thick-size', '48') : arg('size', '96'));
+    const size = Number(network === 'thick' ? arg('thick-size', '48') : network === 'ours' ? arg('ours-size', '256') : arg('size', '96'));
     for (const scale of scales) {
+      const file = network === 'ours' ? `ours-fast-x${scale}.onnx` : `esrgan-${network}-x${scale}.onnx`;
+      if (!existsSync(join(MODELS_DIR, file))) continue; // no trained network at this scale (yet)
       const rgb = noiseImage(size, size, scale);
       const outMp = (size * scale) ** 2 / 1e6;
       const n = size * size;
       const planar = new Float32Array(3 * n);
       for (let i = 0; i < n; i++) for (let c = 0; c < 3; c++) planar[c * n + i] = rgb[i * 3 + c];
-      const session = await ort.InferenceSession.create(join(MODELS_DIR, `esrgan-${network}-x${scale}.onnx`), {
+      const session = await ort.InferenceSession.create(join(MODELS_DIR, file), {
         intraOpNumThreads: threads,
         interOpNumThreads: 1,
         graphOptimizationLevel: opt,
@@ -52,7 +57,8 @@ async function main(): Promise<void> {
       const ortMs = await best(repeat, () => session.run({ input: tensor }));
       await session.release();
       let tfMs = NaN;
-      if (withTfjs) {
+      const tfjsTwin = withTfjs && network !== 'ours';
+      if (tfjsTwin) {
         const ref = await loadTfjsNetwork(network, scale);
         tfMs = await best(repeat, () => ref.predict(rgb, size, size));
         ref.dispose();
@@ -60,11 +66,11 @@ async function main(): Promise<void> {
       const png = await sharp(Buffer.from(Uint8Array.from(rgb)), { raw: { width: size, height: size, channels: 3 } }).png().toBuffer();
       const sharpMs = await best(repeat, () => sharp(png).resize(size * scale, size * scale, { kernel: 'lanczos3' }).raw().toBuffer());
       rows.push([
-        `${network} x${scale}`,
+        network === 'ours' ? `ours-fast x${scale}` : `${network} x${scale}`,
         `${size}x${size}`,
         (ortMs / outMp).toFixed(0),
-        withTfjs ? (tfMs / outMp).toFixed(0) : '-',
-        withTfjs ? `${(tfMs / ortMs).toFixed(1)}x` : '-',
+        tfjsTwin ? (tfMs / outMp).toFixed(0) : '-',
+        tfjsTwin ? `${(tfMs / ortMs).toFixed(1)}x` : '-',
         (sharpMs / outMp).toFixed(1),
         `${(ortMs / sharpMs).toFixed(0)}x`,
       ]);

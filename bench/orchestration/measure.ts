@@ -11,6 +11,8 @@ export interface Workload {
   count: number;
   size: number;
   target: '2k' | '3k' | '4k';
+  /** The request's quality tier (default fast). */
+  quality?: 'fast' | 'balanced' | 'best';
 }
 
 export interface JobTiming {
@@ -19,6 +21,8 @@ export interface JobTiming {
   createdMs: number;
   finishedMs: number;
   engineMs: number;
+  /** the processor that ran the job's successful attempt (JobStarted.data.workerId) */
+  worker: string;
 }
 
 export interface BurstResult {
@@ -26,6 +30,13 @@ export interface BurstResult {
   /** first submit sent -> last job finished (server's finished_at; same machine, same clock) */
   wallMs: number;
   jobsPerSecond: number;
+  /**
+   * Jobs per second while every processor still had work: from the first submit until the first processor
+   * finished its last job of the burst. Jobs go to processors by Kafka partition (a hash of the job id), so a
+   * burst splits unevenly (10 + 6); after one processor runs dry the other works alone, which the burst's
+   * jobs/s counts but which says nothing about capacity. With one processor this equals jobsPerSecond.
+   */
+  saturatedJobsPerSecond: number;
   /** jobs each processor handled (its "job handled" log lines) */
   perProcessor: number[];
 }
@@ -61,11 +72,11 @@ export class BenchClient {
     return { status: res.status, body: text ? JSON.parse(text) : undefined };
   }
 
-  async submit(image: Buffer, target: string): Promise<string> {
+  async submit(image: Buffer, target: string, quality = 'fast'): Promise<string> {
     const form = new FormData();
     form.append('image', new Blob([image], { type: 'image/png' }), 'bench.png');
     form.append('target', target);
-    form.append('quality', 'fast');
+    form.append('quality', quality);
     const r = await this.call('POST', '/upscale', form);
     if (r.status !== 202) throw new Error(`POST /upscale answered ${r.status}: ${JSON.stringify(r.body)}`);
     return r.body.id as string;
@@ -112,7 +123,13 @@ async function timings(t: Target, client: BenchClient, ids: string[]): Promise<J
   const db = new Client({ connectionString: t.pgUrl });
   await db.connect();
   let engine: Map<string, number>;
+  let worker: Map<string, string>;
   try {
+    const started = await db.query<{ job_id: string; worker: string }>(
+      `SELECT data->>'jobId' AS job_id, data->>'workerId' AS worker FROM events WHERE type = 'JobStarted' AND data->>'jobId' = ANY($1) ORDER BY position`,
+      [ids],
+    );
+    worker = new Map(started.rows.map((row) => [row.job_id, row.worker])); // the last attempt wins
     const r = await db.query<{ job_id: string; ms: number }>(
       `SELECT data->>'jobId' AS job_id, (data->'engine'->>'engineMs')::float8 AS ms FROM events WHERE type = 'JobSucceeded' AND data->>'jobId' = ANY($1)`,
       [ids],
@@ -130,6 +147,7 @@ async function timings(t: Target, client: BenchClient, ids: string[]): Promise<J
       createdMs: Date.parse(j.created_at),
       finishedMs: Date.parse(j.finished_at),
       engineMs: engine.get(id) ?? Number.NaN,
+      worker: worker.get(id) ?? '?',
     });
   }
   return out;
@@ -155,16 +173,21 @@ function handledCounts(t: Target, ids: string[]): number[] {
 /** `count` jobs submitted at once; wall time from the first submit to the last finish. */
 export async function burst(t: Target, client: BenchClient, image: Buffer, w: Workload, timeoutMs: number): Promise<BurstResult> {
   const t0 = Date.now();
-  const ids = await Promise.all(Array.from({ length: w.count }, () => client.submit(image, w.target)));
+  const ids = await Promise.all(Array.from({ length: w.count }, () => client.submit(image, w.target, w.quality)));
   await waitFinal(client, ids, timeoutMs, 100);
   const jobs = await timings(t, client, ids);
   const bad = jobs.filter((j) => j.status !== 'succeeded');
   if (bad.length > 0) throw new Error(`${bad.length} jobs did not succeed: ${bad.map((j) => `${j.id} ${j.status}`).join(', ')}`);
   const wallMs = Math.max(...jobs.map((j) => j.finishedMs)) - t0;
+  const lastPerWorker = new Map<string, number>();
+  for (const j of jobs) lastPerWorker.set(j.worker, Math.max(lastPerWorker.get(j.worker) ?? 0, j.finishedMs));
+  const saturatedEnd = Math.min(...lastPerWorker.values());
+  const saturatedJobs = jobs.filter((j) => j.finishedMs <= saturatedEnd).length;
   return {
     jobs,
     wallMs,
     jobsPerSecond: (w.count * 1000) / wallMs,
+    saturatedJobsPerSecond: (saturatedJobs * 1000) / (saturatedEnd - t0),
     perProcessor: handledCounts(t, ids),
   };
 }
@@ -173,7 +196,7 @@ export async function burst(t: Target, client: BenchClient, image: Buffer, w: Wo
 export async function oneByOne(t: Target, client: BenchClient, image: Buffer, w: Workload, timeoutMs: number): Promise<JobTiming[]> {
   const ids: string[] = [];
   for (let i = 0; i < w.count; i++) {
-    const id = await client.submit(image, w.target);
+    const id = await client.submit(image, w.target, w.quality);
     const deadline = Date.now() + timeoutMs;
     while (!FINAL.has((await client.call('GET', `/jobs/${id}`)).body.status)) {
       if (Date.now() > deadline) throw new Error(`job ${id} not final after ${timeoutMs} ms`);

@@ -21,7 +21,7 @@ import { MODES, startTarget, type Mode, type Target } from './targets';
  * Orchestration bench (issue 4): the same jobs through the standalone and the distributed deployment
  * with one and with two processors, side by side in one run.
  *
- *   nice -n 10 node bench/orchestration/run.js [--rounds 3] [--small 40] [--heavy 8] [--heavy-size 256] [--single 10] [--modes standalone,1,2] [--engine-threads 0]
+ *   nice -n 10 node bench/orchestration/run.js [--rounds 3] [--small 40] [--heavy 8] [--heavy-size 256] [--heavy-quality fast] [--single 10] [--modes standalone,1,2] [--engine-threads 0]
  *
  * All targets are started first and stay up; the rounds then take turns (rotating which target goes
  * first), so that the load of a shared machine falls on every target alike. Per round and target:
@@ -42,6 +42,8 @@ interface Args {
   small: number;
   heavy: number;
   heavySize: number;
+  /** Quality tier of the heavy jobs: a heavier network makes the engine an even larger share of a job. */
+  heavyQuality: 'fast' | 'balanced' | 'best';
   single: number;
   modes: Mode[];
   /** UPSCALE_ENGINE_THREADS of every target (0 = all cores, the default). */
@@ -49,7 +51,7 @@ interface Args {
 }
 
 function parseArgs(argv: string[]): Args {
-  const args: Args = { rounds: 3, small: 40, heavy: 8, heavySize: 256, single: 10, modes: MODES, engineThreads: 0 };
+  const args: Args = { rounds: 3, small: 40, heavy: 8, heavySize: 256, heavyQuality: 'fast', single: 10, modes: MODES, engineThreads: 0 };
   const by: Record<string, Mode> = { standalone: 'standalone', '1': 'distributed, 1 processor', '2': 'distributed, 2 processors' };
   for (let i = 0; i < argv.length; i += 2) {
     const [flag, value] = [argv[i], argv[i + 1]];
@@ -57,6 +59,7 @@ function parseArgs(argv: string[]): Args {
     else if (flag === '--small') args.small = Number(value);
     else if (flag === '--heavy') args.heavy = Number(value);
     else if (flag === '--heavy-size') args.heavySize = Number(value);
+    else if (flag === '--heavy-quality') args.heavyQuality = value as Args['heavyQuality'];
     else if (flag === '--single') args.single = Number(value);
     else if (flag === '--engine-threads') args.engineThreads = Number(value);
     else if (flag === '--modes') {
@@ -126,7 +129,7 @@ async function measureRound(r: Running, args: Args, images: { small: Buffer; hea
     r.target,
     r.client,
     images.heavy,
-    { name: 'heavy', count: args.heavy, size: args.heavySize, target: '4k' },
+    { name: 'heavy', count: args.heavy, size: args.heavySize, target: '4k', quality: args.heavyQuality },
     JOB_TIMEOUT_MS,
   );
   const single = await oneByOne(
@@ -191,16 +194,18 @@ async function main(): Promise<void> {
 
 function report(args: Args, running: Running[], startedAt: string, uptimeBefore: string, uptimeAfter: string): void {
   const rate = (r: Running, w: 'small' | 'heavy') => r.rounds.map((x) => x[w].jobsPerSecond);
+  const busyRate = (r: Running) => r.rounds.map((x) => x.heavy.saturatedJobsPerSecond);
   const spread = (xs: number[]) => `${median(xs).toFixed(2)} (${Math.min(...xs).toFixed(2)}-${Math.max(...xs).toFixed(2)})`;
   const base = running.find((r) => r.mode === 'distributed, 1 processor');
   const ratio = (r: Running, w: 'small' | 'heavy') => (base ? `${(median(rate(r, w)) / median(rate(base, w))).toFixed(2)}x` : '-');
+  const busyRatio = (r: Running) => (base ? `${(median(busyRate(r)) / median(busyRate(base))).toFixed(2)}x` : '-');
   const pooled = (r: Running, f: (x: Round) => JobTiming[]) => r.rounds.flatMap(f);
   console.log(
     `\norchestration bench, ${startedAt}: ${os.cpus()[0]?.model ?? 'cpu'} x${os.availableParallelism()}, node ${process.version}`,
   );
   console.log(
     `${args.rounds} rounds; small = ${args.small} x 32x32 at 2k, heavy = ${args.heavy} x ${args.heavySize}x${args.heavySize} at 4k ` +
-      `(quality fast, submitted at once); single = ${args.single} small jobs one by one; ` +
+      `(heavy quality ${args.heavyQuality}, small quality fast, submitted at once); single = ${args.single} small jobs one by one; ` +
       `engine threads ${args.engineThreads || 'all cores'}; jobs/s: median (min-max) over the rounds\n`,
   );
   printTable(
@@ -211,6 +216,8 @@ function report(args: Args, running: Running[], startedAt: string, uptimeBefore:
       'heavy: jobs/s',
       'heavy: vs 1 proc.',
       'heavy: jobs per processor',
+      'heavy, every processor busy: jobs/s',
+      'heavy, every processor busy: vs 1 proc.',
       'engine ms/job (small; heavy)',
       'overhead ms/job (single; median, p90)',
       'finished - created - engine (small burst; median)',
@@ -225,6 +232,8 @@ function report(args: Args, running: Running[], startedAt: string, uptimeBefore:
         spread(rate(r, 'heavy')),
         ratio(r, 'heavy'),
         r.mode === 'standalone' ? '-' : perProcessor.join(' + '),
+        spread(busyRate(r)),
+        busyRatio(r),
         `${ms(median(pooled(r, (x) => x.small.jobs).map((j) => j.engineMs)))}; ${ms(median(pooled(r, (x) => x.heavy.jobs).map((j) => j.engineMs)))}`,
         `${ms(median(single))}, ${ms(quantile(single, 0.9))}`,
         ms(median(pooled(r, (x) => x.small.jobs).map(overheadMs))),
@@ -233,7 +242,7 @@ function report(args: Args, running: Running[], startedAt: string, uptimeBefore:
   );
   console.log('\nper round (load average over 1 min at its start):\n');
   printTable(
-    ['round', 'mode', 'load', 'small: jobs/s', 'heavy: jobs/s', 'heavy: jobs per processor'],
+    ['round', 'mode', 'load', 'small: jobs/s', 'heavy: jobs/s', 'heavy: jobs per processor', 'heavy, every processor busy: jobs/s'],
     running
       .flatMap((r) => r.rounds.map((x, i) => ({ r, x, i })))
       .sort((a, b) => a.i - b.i)
@@ -244,6 +253,7 @@ function report(args: Args, running: Running[], startedAt: string, uptimeBefore:
         x.small.jobsPerSecond.toFixed(2),
         x.heavy.jobsPerSecond.toFixed(2),
         x.heavy.perProcessor.join(' + '),
+        x.heavy.saturatedJobsPerSecond.toFixed(2),
       ]),
   );
   console.log(`\nuptime before: ${uptimeBefore}\nuptime after:  ${uptimeAfter}`);
