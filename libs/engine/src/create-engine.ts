@@ -3,11 +3,13 @@ import { CONTENT_TYPE_OF_FORMAT, QUALITY_TIERS, SCALE_OF_TARGET, type QualityTie
 import { EngineError } from './engine-errors';
 import type { ImageProbe, UpscaleEngine, UpscaleRequest, UpscaleResult } from './engine.port';
 import { WEBP_MAX_SIDE } from './image/encode-image';
+import { estimateJpegQuality } from './image/jpeg-quality';
 import { probeImage } from './image/probe-image';
 import { InferenceClient } from './inference/inference-client';
 import { acceptedTargets, DEFAULT_MAX_INPUT_PIXELS, DEFAULT_MAX_OUTPUT_PIXELS } from './limits';
 import { defaultModelsDir, readRegistry, resolveRegistry } from './registry/load-registry';
 import type { NetworkRegistry } from './registry/network-registry';
+import { selectNetwork } from './registry/select-network';
 
 export interface EngineOptions {
   /** Folder of the converted ONNX files (default: the repository's models/, or UPSCALE_MODELS_DIR). */
@@ -61,7 +63,8 @@ export async function createEngine(options: EngineOptions = {}): Promise<Upscale
         throw new EngineError('engine_error', `WebP output cannot exceed ${WEBP_MAX_SIDE} pixels per side; choose png, jpeg or avif.`);
       }
       const quality = req.quality ?? defaultQuality;
-      const id = registry.tiers[quality]?.[scale];
+      const jpegQuality = probe.format === 'jpeg' ? estimateJpegQuality(req.input) : undefined;
+      const id = selectNetwork(registry, quality, scale, { format: probe.format, jpegQuality });
       const net = id ? networks.get(id) : undefined;
       if (!net) throw new EngineError('engine_error', `no network for quality ${quality} at x${scale}`);
       const r = await client.run(

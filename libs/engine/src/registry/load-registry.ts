@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
-import { QUALITY_TIERS, SCALE_OF_TARGET } from '@upscaler/contracts';
+import { QUALITY_TIERS, SCALE_OF_TARGET, type QualityTier } from '@upscaler/contracts';
 import { DEFAULT_REGISTRY } from './default-registry';
 import type { NetworkEntry, NetworkRegistry } from './network-registry';
 
@@ -17,25 +17,32 @@ export function readRegistry(path?: string): NetworkRegistry {
   return JSON.parse(readFileSync(path, 'utf8')) as NetworkRegistry;
 }
 
-/** Checks every tier has a network at every scale and that each file exists; answers absolute paths. */
+/** Checks every tier has a network at every scale, each JPEG variant is sound, and each file exists; answers absolute paths. */
 export function resolveRegistry(registry: NetworkRegistry, modelsDir: string): Map<string, ResolvedNetwork> {
   const out = new Map<string, ResolvedNetwork>();
   if (!QUALITY_TIERS.includes(registry.defaultQuality)) throw new Error(`registry: unknown default tier ${registry.defaultQuality}`);
+  const listed: { tier: QualityTier; scale: number; id: string | undefined; what: string }[] = [];
   for (const tier of QUALITY_TIERS) {
-    for (const scale of SCALES) {
-      const id = registry.tiers[tier]?.[scale];
-      const entry = id ? registry.networks[id] : undefined;
-      if (!id || !entry) throw new Error(`registry: tier ${tier} has no network for x${scale}`);
-      if (entry.scale !== scale) throw new Error(`registry: ${id} is x${entry.scale}, listed under x${scale}`);
-      if (!(Number.isInteger(entry.receptiveRadius) && entry.receptiveRadius >= 0 && Number.isInteger(entry.tile) && entry.tile > 0)) {
-        throw new Error(`registry: ${id} needs an integer receptiveRadius >= 0 and tile > 0`);
+    for (const scale of SCALES) listed.push({ tier, scale, id: registry.tiers[tier]?.[scale], what: 'network' });
+    for (const [scale, v] of Object.entries(registry.jpegVariants?.[tier] ?? {})) {
+      if (!(Number.isInteger(v.maxJpegQuality) && v.maxJpegQuality >= 1 && v.maxJpegQuality <= 100)) {
+        throw new Error(`registry: the JPEG variant of ${tier} x${scale} needs an integer maxJpegQuality in 1..100`);
       }
-      const path = isAbsolute(entry.file) ? entry.file : join(modelsDir, entry.file);
-      if (!existsSync(path)) {
-        throw new Error(`engine model ${path} is missing: run \`node scripts/convert-models.js\` (npm ci runs it as postinstall)`);
-      }
-      out.set(id, { ...entry, id, path });
+      listed.push({ tier, scale: Number(scale), id: v.network, what: 'JPEG variant' });
     }
+  }
+  for (const { tier, scale, id, what } of listed) {
+    const entry = id ? registry.networks[id] : undefined;
+    if (!id || !entry) throw new Error(`registry: tier ${tier} has no ${what} for x${scale}`);
+    if (entry.scale !== scale) throw new Error(`registry: ${id} is x${entry.scale}, listed under x${scale}`);
+    if (!(Number.isInteger(entry.receptiveRadius) && entry.receptiveRadius >= 0 && Number.isInteger(entry.tile) && entry.tile > 0)) {
+      throw new Error(`registry: ${id} needs an integer receptiveRadius >= 0 and tile > 0`);
+    }
+    const path = isAbsolute(entry.file) ? entry.file : join(modelsDir, entry.file);
+    if (!existsSync(path)) {
+      throw new Error(`engine model ${path} is missing: run \`node scripts/convert-models.js\` (npm ci runs it as postinstall)`);
+    }
+    out.set(id, { ...entry, id, path });
   }
   return out;
 }

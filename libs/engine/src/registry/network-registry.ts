@@ -20,4 +20,16 @@ export interface NetworkRegistry {
   networks: Record<string, NetworkEntry>;
   /** tier -> scale -> network id */
   tiers: Record<QualityTier, Record<number, string>>;
+  /**
+   * Optional networks for camera-like inputs (issue 6's photo variants, trained on JPEG-compressed, noisy,
+   * slightly blurred images): tier -> scale -> variant. A JPEG input whose estimated quality
+   * (image/jpeg-quality.ts) is at most `maxJpegQuality` runs `network` instead of the tier's own network;
+   * every other input (PNG, WebP, AVIF, JPEGs saved at a higher quality) runs the tier's network.
+   */
+  jpegVariants?: Partial<Record<QualityTier, Record<number, JpegVariant>>>;
+}
+
+export interface JpegVariant {
+  network: string;
+  maxJpegQuality: number;
 }

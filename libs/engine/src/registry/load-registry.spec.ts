@@ -1,0 +1,50 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { resolveRegistry } from './load-registry';
+import type { NetworkRegistry } from './network-registry';
+
+const dir = mkdtempSync(join(tmpdir(), 'registry-'));
+for (const f of ['a2.onnx', 'a3.onnx', 'a4.onnx', 'photo2.onnx']) writeFileSync(join(dir, f), '');
+const entry = (file: string, scale: number) => ({ file, scale, receptiveRadius: 6, tile: 256 });
+const tier = { 2: 'a2', 3: 'a3', 4: 'a4' };
+const base: NetworkRegistry = {
+  defaultQuality: 'fast',
+  networks: {
+    a2: entry('a2.onnx', 2),
+    a3: entry('a3.onnx', 3),
+    a4: entry('a4.onnx', 4),
+    photo2: entry('photo2.onnx', 2),
+    ghost2: entry('ghost2.onnx', 2),
+  },
+  tiers: { fast: tier, balanced: tier, best: tier },
+};
+
+describe('resolveRegistry', () => {
+  it('resolves every tier network and every JPEG variant to an absolute path', () => {
+    const r = resolveRegistry({ ...base, jpegVariants: { fast: { 2: { network: 'photo2', maxJpegQuality: 90 } } } }, dir);
+    expect([...r.keys()].sort()).toEqual(['a2', 'a3', 'a4', 'photo2']);
+    expect(r.get('photo2')?.path).toBe(join(dir, 'photo2.onnx'));
+  });
+
+  it('refuses a JPEG variant that is unknown, of another scale, missing on disk or with a bad quality bound', () => {
+    expect(() => resolveRegistry({ ...base, jpegVariants: { fast: { 2: { network: 'nope', maxJpegQuality: 90 } } } }, dir)).toThrow(
+      'registry: tier fast has no JPEG variant for x2',
+    );
+    expect(() => resolveRegistry({ ...base, jpegVariants: { fast: { 4: { network: 'photo2', maxJpegQuality: 90 } } } }, dir)).toThrow(
+      'registry: photo2 is x2, listed under x4',
+    );
+    expect(() => resolveRegistry({ ...base, jpegVariants: { best: { 2: { network: 'ghost2', maxJpegQuality: 90 } } } }, dir)).toThrow(
+      `engine model ${join(dir, 'ghost2.onnx')} is missing`,
+    );
+    expect(() => resolveRegistry({ ...base, jpegVariants: { fast: { 2: { network: 'photo2', maxJpegQuality: 101 } } } }, dir)).toThrow(
+      'registry: the JPEG variant of fast x2 needs an integer maxJpegQuality in 1..100',
+    );
+  });
+
+  it('refuses a tier without a network at some scale', () => {
+    expect(() => resolveRegistry({ ...base, tiers: { ...base.tiers, best: { 2: 'a2', 3: 'a3' } } }, dir)).toThrow(
+      'registry: tier best has no network for x4',
+    );
+  });
+});
