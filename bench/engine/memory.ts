@@ -1,6 +1,7 @@
 // Peak memory of the largest job the default limits accept: a ~10 MB, 25-megapixel JPEG upscaled at 2k (the
 // largest target it is accepted at under DEFAULT_MAX_OUTPUT_PIXELS) with the default tier, PNG output.
-// Usage: nice -n 10 node bench/engine/run.js memory [--width 6124 --height 4082] [--quality fast] [--format png]
+// Usage: nice -n 10 node bench/engine/run.js memory [--width 6124 --height 4082] [--quality fast] [--format png] [--target 2k]
+// (--target: run that target instead of the largest accepted one, to measure one network's tile working set)
 import sharp from 'sharp';
 import { createEngine } from '@upscaler/engine';
 import { machineLine } from './table';
@@ -26,7 +27,8 @@ async function main(): Promise<void> {
   const engine = await createEngine({});
   const probe = await engine.probe(input);
   const targets = engine.acceptedTargets(probe.width, probe.height);
-  const target = targets[targets.length - 1];
+  const target = (arg('target', '') || targets[targets.length - 1]) as (typeof targets)[number];
+  if (!targets.includes(target)) throw new Error(`${target} is not accepted for ${probe.width}x${probe.height}`);
   if (global.gc) global.gc();
   const before = process.memoryUsage().rss;
   let peak = before;
