@@ -22,9 +22,15 @@ async function main(): Promise<void> {
     .resize(width, height, { kernel: 'lanczos3', fit: 'fill' })
     .raw()
     .toBuffer();
-  const noise = await sharp({ create: { width, height, channels: 3, background: { r: 0, g: 0, b: 0 }, noise: { type: 'gaussian', mean: 128, sigma: 9 } } }).raw().toBuffer();
+  const noise = await sharp({
+    create: { width, height, channels: 3, background: { r: 0, g: 0, b: 0 }, noise: { type: 'gaussian', mean: 128, sigma: 9 } },
+  })
+    .raw()
+    .toBuffer();
   for (let i = 0; i < base.length; i++) base[i] = Math.max(0, Math.min(255, base[i] + noise[i] - 128));
-  const input = await sharp(base, { raw: { width, height, channels: 3 } }).jpeg({ quality: Number(arg('jpeg-quality', '95')) }).toBuffer();
+  const input = await sharp(base, { raw: { width, height, channels: 3 } })
+    .jpeg({ quality: Number(arg('jpeg-quality', '95')) })
+    .toBuffer();
   const engine = await createEngine({});
   const probe = await engine.probe(input);
   const targets = engine.acceptedTargets(probe.width, probe.height);
@@ -39,10 +45,16 @@ async function main(): Promise<void> {
   clearInterval(sampler);
   const maxRss = process.resourceUsage().maxRSS * 1024;
   console.log(machineLine());
-  console.log(`input: ${width}x${height} (${((width * height) / 1e6).toFixed(1)} MP) JPEG, ${(input.length / 1e6).toFixed(1)} MB; accepted targets ${targets.join(',')}; ran ${target} ${quality} -> ${format}`);
-  console.log(`output: ${r.width}x${r.height} (${((r.width * r.height) / 1e6).toFixed(1)} MP), ${(r.output.length / 1e6).toFixed(1)} MB, ${r.tiles} tiles, network ${r.network}`);
+  console.log(
+    `input: ${width}x${height} (${((width * height) / 1e6).toFixed(1)} MP) JPEG, ${(input.length / 1e6).toFixed(1)} MB; accepted targets ${targets.join(',')}; ran ${target} ${quality} -> ${format}`,
+  );
+  console.log(
+    `output: ${r.width}x${r.height} (${((r.width * r.height) / 1e6).toFixed(1)} MP), ${(r.output.length / 1e6).toFixed(1)} MB, ${r.tiles} tiles, network ${r.network}`,
+  );
   console.log(`time: ${((Date.now() - started) / 1000).toFixed(1)} s (engine ${(r.engineMs / 1000).toFixed(1)} s)`);
-  console.log(`RSS before job: ${(before / 2 ** 20).toFixed(0)} MiB; peak RSS sampled during job: ${(peak / 2 ** 20).toFixed(0)} MiB; process maxRSS: ${(maxRss / 2 ** 20).toFixed(0)} MiB`);
+  console.log(
+    `RSS before job: ${(before / 2 ** 20).toFixed(0)} MiB; peak RSS sampled during job: ${(peak / 2 ** 20).toFixed(0)} MiB; process maxRSS: ${(maxRss / 2 ** 20).toFixed(0)} MiB`,
+  );
   await engine.close();
 }
 

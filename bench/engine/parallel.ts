@@ -20,7 +20,15 @@ const target = arg('target', '4k') as UpscaleRequest['target'];
 
 /** Child: warm up, wait for the parent's go, run `jobs` jobs back to back, report the engine ms of each. */
 async function child(): Promise<void> {
-  const noise = await sharp({ create: { width: size, height: size, channels: 3, background: { r: 90, g: 120, b: 150 }, noise: { type: 'gaussian', mean: 128, sigma: 40 } } })
+  const noise = await sharp({
+    create: {
+      width: size,
+      height: size,
+      channels: 3,
+      background: { r: 90, g: 120, b: 150 },
+      noise: { type: 'gaussian', mean: 128, sigma: 40 },
+    },
+  })
     .png()
     .toBuffer();
   const engine = await createEngine({ threads: 1 });
@@ -36,10 +44,14 @@ async function child(): Promise<void> {
 }
 
 async function runSideBySide(processes: number): Promise<{ jobsPerSecond: number; engineMs: number }> {
-  const children = Array.from({ length: processes }, () => fork(join(__dirname, 'run.js'), ['parallel', ...process.argv.slice(2), '--child']));
+  const children = Array.from({ length: processes }, () =>
+    fork(join(__dirname, 'run.js'), ['parallel', ...process.argv.slice(2), '--child']),
+  );
   await Promise.all(children.map((c) => new Promise((resolve) => c.once('message', resolve))));
   const started = performance.now();
-  const done = children.map((c) => new Promise<number[]>((resolve) => c.once('message', (m: { engineMs: number[] }) => resolve(m.engineMs))));
+  const done = children.map(
+    (c) => new Promise<number[]>((resolve) => c.once('message', (m: { engineMs: number[] }) => resolve(m.engineMs))),
+  );
   children.forEach((c) => c.send('go'));
   const all = (await Promise.all(done)).flat().sort((a, b) => a - b);
   const seconds = (performance.now() - started) / 1000;
@@ -53,7 +65,9 @@ async function main(): Promise<void> {
   for (let r = 0; r < rounds; r++) for (const p of r % 2 ? [2, 1] : [1, 2]) results[p].push(await runSideBySide(p));
   const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
   const one = median(results[1].map((x) => x.jobsPerSecond));
-  console.log(`${jobs} jobs per process of ${size}x${size} at ${target}, quality fast, png; 1 ONNX Runtime thread per engine; median of ${rounds} interleaved rounds`);
+  console.log(
+    `${jobs} jobs per process of ${size}x${size} at ${target}, quality fast, png; 1 ONNX Runtime thread per engine; median of ${rounds} interleaved rounds`,
+  );
   printTable(
     ['engine processes', 'jobs/s', 'vs 1 process', 'engine ms/job (median)'],
     [1, 2].map((p) => {

@@ -95,7 +95,9 @@ async function main(): Promise<void> {
     candidates.push({ name: 'bicubic', scale: s });
     for (const n of networks) {
       if (n === 'ours') {
-        for (const f of readdirSync(MODELS_DIR).filter((x) => x.startsWith('ours-') && x.endsWith(`-x${s}.onnx`)).sort())
+        for (const f of readdirSync(MODELS_DIR)
+          .filter((x) => x.startsWith('ours-') && x.endsWith(`-x${s}.onnx`))
+          .sort())
           candidates.push({ name: f.replace(`-x${s}.onnx`, ''), scale: s, path: join(MODELS_DIR, f) });
       } else candidates.push({ name: `esrgan-${n}`, scale: s, path: join(MODELS_DIR, `esrgan-${n}-x${s}.onnx`) });
     }
@@ -105,14 +107,18 @@ async function main(): Promise<void> {
     candidates.push({ name: name ?? path, scale: Number(s), path });
   }
   console.log(machineLine());
-  console.log(`sets ${sets.join(',')}; scales ${scales.join(',')}; input ${jpeg ? `JPEG q${jpeg} 4:2:0` : 'clean (8-bit)'}; candidates ${[...new Set(candidates.map((c) => c.name))].join(', ')}`);
+  console.log(
+    `sets ${sets.join(',')}; scales ${scales.join(',')}; input ${jpeg ? `JPEG q${jpeg} 4:2:0` : 'clean (8-bit)'}; candidates ${[...new Set(candidates.map((c) => c.name))].join(', ')}`,
+  );
   const results = new Map<string, { psnr: number; ssim: number; n: number }>();
   const key = (c: Candidate, set: string) => `${c.name}|${c.scale}|${set}`;
   for (const c of candidates) {
     const session = c.path ? await ort.InferenceSession.create(c.path, { graphOptimizationLevel: 'all' }) : undefined;
     for (const set of sets) {
       const dir = join(DATASETS, set);
-      const files = readdirSync(dir).filter((f) => f.endsWith('.png')).sort();
+      const files = readdirSync(dir)
+        .filter((f) => f.endsWith('.png'))
+        .sort();
       let psnr = 0;
       let ssim = 0;
       for (const f of files) {
@@ -137,10 +143,14 @@ async function main(): Promise<void> {
       if (c) rows.push([`x${s}`, name === 'bicubic' ? 'bicubic (ours)' : name, ...sets.map((set) => fmt(results.get(key(c, set))))]);
     }
     for (const ref of Object.keys(PUBLISHED)) {
-      rows.push([`x${s}`, `${ref} (published)`, ...sets.map((set) => {
-        const p = PUBLISHED[ref][set]?.[s];
-        return p ? `${p[0].toFixed(2)} / ${p[1].toFixed(4)}` : '-';
-      })]);
+      rows.push([
+        `x${s}`,
+        `${ref} (published)`,
+        ...sets.map((set) => {
+          const p = PUBLISHED[ref][set]?.[s];
+          return p ? `${p[0].toFixed(2)} / ${p[1].toFixed(4)}` : '-';
+        }),
+      ]);
     }
   }
   printTable(['scale', 'method', ...sets.map((s) => `${s} PSNR / SSIM`)], rows);
@@ -154,7 +164,9 @@ async function main(): Promise<void> {
       const d = ours.psnr - pub[0];
       const pass = Math.abs(d) <= 0.05;
       ok &&= pass;
-      console.log(`harness check ${set} x${s}: bicubic ${ours.psnr.toFixed(3)} vs published ${pub[0]} (${d >= 0 ? '+' : ''}${d.toFixed(3)} dB) ${pass ? 'OK' : 'OUTSIDE 0.05 dB'}`);
+      console.log(
+        `harness check ${set} x${s}: bicubic ${ours.psnr.toFixed(3)} vs published ${pub[0]} (${d >= 0 ? '+' : ''}${d.toFixed(3)} dB) ${pass ? 'OK' : 'OUTSIDE 0.05 dB'}`,
+      );
     }
   if (!ok) process.exitCode = 1;
 }

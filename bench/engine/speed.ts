@@ -63,8 +63,15 @@ async function main(): Promise<void> {
         tfMs = await best(repeat, () => ref.predict(rgb, size, size));
         ref.dispose();
       }
-      const png = await sharp(Buffer.from(Uint8Array.from(rgb)), { raw: { width: size, height: size, channels: 3 } }).png().toBuffer();
-      const sharpMs = await best(repeat, () => sharp(png).resize(size * scale, size * scale, { kernel: 'lanczos3' }).raw().toBuffer());
+      const png = await sharp(Buffer.from(Uint8Array.from(rgb)), { raw: { width: size, height: size, channels: 3 } })
+        .png()
+        .toBuffer();
+      const sharpMs = await best(repeat, () =>
+        sharp(png)
+          .resize(size * scale, size * scale, { kernel: 'lanczos3' })
+          .raw()
+          .toBuffer(),
+      );
       rows.push([
         network === 'ours' ? `ours-fast x${scale}` : `${network} x${scale}`,
         `${size}x${size}`,
@@ -77,7 +84,9 @@ async function main(): Promise<void> {
       console.error(`done ${network} x${scale}`);
     }
   }
-  console.log(`ONNX Runtime ${ort.env.versions?.common ?? ''} threads=${threads} graphOptimizationLevel=${opt}; TF.js wasm backend; min of ${repeat} runs after a warm-up`);
+  console.log(
+    `ONNX Runtime ${ort.env.versions?.common ?? ''} threads=${threads} graphOptimizationLevel=${opt}; TF.js wasm backend; min of ${repeat} runs after a warm-up`,
+  );
   printTable(['network', 'input', 'ORT ms/out MP', 'TF.js wasm ms/out MP', 'TF.js / ORT', 'sharp lanczos3 ms/out MP', 'ORT / sharp'], rows);
 }
 

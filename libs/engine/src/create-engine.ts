@@ -42,9 +42,7 @@ export async function createEngine(options: EngineOptions = {}): Promise<Upscale
   if (!QUALITY_TIERS.includes(defaultQuality)) throw new Error(`engine: unknown default quality ${defaultQuality}`);
   const client = new InferenceClient({ threads });
 
-  const tiers = Object.fromEntries(
-    QUALITY_TIERS.map((q) => [q, { ...registry.tiers[q] }]),
-  ) as Record<QualityTier, Record<number, string>>;
+  const tiers = Object.fromEntries(QUALITY_TIERS.map((q) => [q, { ...registry.tiers[q] }])) as Record<QualityTier, Record<number, string>>;
 
   return {
     probe: (input: Buffer): Promise<ImageProbe> => probeImage(input, maxInputPixels),
@@ -57,7 +55,12 @@ export async function createEngine(options: EngineOptions = {}): Promise<Upscale
       if (!scale) throw new EngineError('invalid_target');
       // Spec 1, refusal rule: the caller falls back to an accepted target; the engine never exceeds the limit.
       if (!acceptedTargets(probe.width, probe.height, maxOutputPixels).includes(req.target)) {
-        throw new EngineError('image_too_large_to_upscale', undefined, { width: probe.width, height: probe.height, target: req.target, maxOutputPixels });
+        throw new EngineError('image_too_large_to_upscale', undefined, {
+          width: probe.width,
+          height: probe.height,
+          target: req.target,
+          maxOutputPixels,
+        });
       }
       if (req.format === 'webp' && Math.max(probe.width, probe.height) * scale > WEBP_MAX_SIDE) {
         throw new EngineError('engine_error', `WebP output cannot exceed ${WEBP_MAX_SIDE} pixels per side; choose png, jpeg or avif.`);

@@ -22,7 +22,9 @@ function recordedSet5(network: string, protocol = 'bicubic'): number {
 /** Set5 at `scale`: each HR image modcropped, and its LR made with MATLAB bicubic, as PNG or as JPEG at quality q. */
 async function set5(scale: number, jpegQuality?: number) {
   const out = [];
-  for (const f of readdirSync(SET5).filter((x) => x.endsWith('.png')).sort()) {
+  for (const f of readdirSync(SET5)
+    .filter((x) => x.endsWith('.png'))
+    .sort()) {
     const { data, info } = await sharp(join(SET5, f)).raw().toBuffer({ resolveWithObject: true });
     const hr = modcrop({ width: info.width, height: info.height, channels: info.channels, data: new Uint8Array(data) }, scale);
     const lr = imresizeBicubic(hr, 1 / scale);
@@ -39,7 +41,11 @@ async function meanPsnr(engine: UpscaleEngine, images: Awaited<ReturnType<typeof
     const out = await engine.upscale({ input, target, format: 'png', quality: 'fast' });
     networks.add(out.network);
     const sr = await sharp(out.output).raw().toBuffer({ resolveWithObject: true });
-    total += scoreY({ width: sr.info.width, height: sr.info.height, channels: sr.info.channels, data: new Uint8Array(sr.data) }, hr, scale).psnr;
+    total += scoreY(
+      { width: sr.info.width, height: sr.info.height, channels: sr.info.channels, data: new Uint8Array(sr.data) },
+      hr,
+      scale,
+    ).psnr;
   }
   return { mean: total / images.length, networks: [...networks] };
 }
@@ -72,5 +78,20 @@ describe('trained networks in the engine', () => {
     expect((await meanPsnr(engine, await set5(2, 85), 2, '2k')).networks).toEqual(['ours-photo-x2']);
     // A JPEG saved at q95 is nearly clean: the bicubic-trained network is better there and runs.
     expect((await meanPsnr(engine, await set5(2, 95), 2, '2k')).networks).toEqual(['ours-fast-x2']);
+  });
+
+  it('training/exports/registry.json (an UPSCALE_ENGINE_REGISTRY file) puts our networks in every tier where they win', async () => {
+    const alt = await createEngine({ registry: join(__dirname, '..', '..', '..', 'training', 'exports', 'registry.json') });
+    try {
+      expect(alt.describe().tiers).toEqual({
+        fast: { 2: 'ours-fast-x2', 3: 'esrgan-slim-x3', 4: 'ours-fast-x4' },
+        balanced: { 2: 'ours-fast-x2', 3: 'esrgan-medium-x3', 4: 'ours-fast-x4' },
+        best: { 2: 'ours-fast-x2', 3: 'esrgan-thick-x3', 4: 'ours-fast-x4' },
+      });
+      const [{ input }] = await set5(2, 75);
+      expect((await alt.upscale({ input, target: '2k', format: 'png', quality: 'best' })).network).toBe('ours-photo-x2');
+    } finally {
+      await alt.close();
+    }
   });
 });
