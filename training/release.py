@@ -94,8 +94,9 @@ def main():
     hist = '\n'.join(f"| {m['iteration']} | {m['train_minutes']} | {m['val_psnr']} | {m['set5_psnr'] if m['set5_psnr'] is not None else '-'} |"
                      for m in metrics)
     base = ', '.join(f'{k} {v:.2f}' for k, v in UPSCALERJS_SET5.get(scale, {}).items())
-    finished = ck['iteration'] >= c['iters']
-    status = ('**Status: finished run** -- the checkpoint below is the end of its learning-rate schedule.' if finished else
+    finished = metrics[-1]['iteration'] >= c['iters']
+    status = ('**Status: finished run** -- the run reached the end of its learning-rate schedule; the checkpoint below is '
+              'its best on the held-out images.' if finished else
               '**Status: training in progress** -- these numbers are for the checkpoint named below, not a finished run.')
     load = ' '.join(f'{x:.1f}' for x in __import__('os').getloadavg())
     card = f"""# {a.id}

@@ -9,13 +9,18 @@ import { MODELS_DIR, noiseImage } from './onnx-helpers';
 /** The default registry with every network's tile (and optionally halo) changed. */
 function registry(tile: number, radiusFactor = 1): NetworkRegistry {
   const networks = Object.fromEntries(
-    Object.entries(DEFAULT_REGISTRY.networks).map(([id, n]) => [id, { ...n, tile, receptiveRadius: Math.floor(n.receptiveRadius * radiusFactor) }]),
+    Object.entries(DEFAULT_REGISTRY.networks).map(([id, n]) => [
+      id,
+      { ...n, tile, receptiveRadius: Math.floor(n.receptiveRadius * radiusFactor) },
+    ]),
   );
   return { ...DEFAULT_REGISTRY, networks };
 }
 
 async function pngOf(h: number, w: number, seed: number): Promise<Buffer> {
-  return sharp(Buffer.from(Uint8Array.from(noiseImage(h, w, seed))), { raw: { width: w, height: h, channels: 3 } }).png().toBuffer();
+  return sharp(Buffer.from(Uint8Array.from(noiseImage(h, w, seed))), { raw: { width: w, height: h, channels: 3 } })
+    .png()
+    .toBuffer();
 }
 
 async function pixels(png: Buffer): Promise<Buffer> {
@@ -35,20 +40,31 @@ describe('exact tiling (issue 2: tiled == full-frame, bit-identical)', () => {
     await Promise.all([full.close(), tiled.close(), short.close()]);
   });
 
-  const cases: [QualityTier, Target][] = (['fast', 'balanced'] as const).flatMap((q) => (['2k', '3k', '4k'] as const).map((t) => [q, t] as [QualityTier, Target]));
-  it.each(cases)('%s at %s: 16-pixel tiles with the registry halo give the full-frame pixels; half the halo does not', async (quality, target) => {
-    const input = await pngOf(45, 61, 3);
-    const req = { input, target, format: 'png' as const, quality };
-    const a = await full.upscale(req);
-    const b = await tiled.upscale(req);
-    const c = await short.upscale(req);
-    expect([a.tiles, b.tiles, c.tiles]).toEqual([1, 12, 12]);
-    expect(b.network).toBe(a.network);
-    const [pa, pb, pc] = await Promise.all([pixels(a.output), pixels(b.output), pixels(c.output)]);
-    expect(pa.length).toBe(45 * 61 * a.scale * a.scale * 3);
-    expect(Buffer.compare(pb, pa)).toBe(0);
-    expect(Buffer.compare(pc, pa)).not.toBe(0);
-  });
+  // A JPEG (q75) input makes the fast tier run its photo variants at 2k and 4k.
+  const cases: [QualityTier, Target, 'png' | 'jpeg'][] = [
+    ...(['fast', 'balanced'] as const).flatMap((q) =>
+      (['2k', '3k', '4k'] as const).map((t) => [q, t, 'png'] as [QualityTier, Target, 'png']),
+    ),
+    ['fast', '2k', 'jpeg'],
+    ['fast', '4k', 'jpeg'],
+  ];
+  it.each(cases)(
+    '%s at %s from %s: 16-pixel tiles with the registry halo give the full-frame pixels; half the halo does not',
+    async (quality, target, kind) => {
+      const png = await pngOf(45, 61, 3);
+      const input = kind === 'jpeg' ? await sharp(png).jpeg({ quality: 75 }).toBuffer() : png;
+      const req = { input, target, format: 'png' as const, quality };
+      const a = await full.upscale(req);
+      const b = await tiled.upscale(req);
+      const c = await short.upscale(req);
+      expect([a.tiles, b.tiles, c.tiles]).toEqual([1, 12, 12]);
+      expect(b.network).toBe(a.network);
+      const [pa, pb, pc] = await Promise.all([pixels(a.output), pixels(b.output), pixels(c.output)]);
+      expect(pa.length).toBe(45 * 61 * a.scale * a.scale * 3);
+      expect(Buffer.compare(pb, pa)).toBe(0);
+      expect(Buffer.compare(pc, pa)).not.toBe(0);
+    },
+  );
 
   it('best (thick, 154-pixel halo) at 2k: three tiles give the full-frame pixels', async () => {
     const radius = DEFAULT_REGISTRY.networks['esrgan-thick-x2'].receptiveRadius;

@@ -70,15 +70,21 @@ describe('trained networks in the engine', () => {
     expect(Math.abs(mean - recorded)).toBeLessThanOrEqual(0.05);
   });
 
-  it('x2 runs the photo variant for JPEGs saved at quality 85 or below and scores the JPEG q75 Set5 PSNR of its card', async () => {
-    const recorded = recordedSet5('ours-photo-x2', 'bicubic + JPEG q75');
-    const q75 = await meanPsnr(engine, await set5(2, 75), 2, '2k');
-    expect(q75.networks).toEqual(['ours-photo-x2']);
-    expect(Math.abs(q75.mean - recorded)).toBeLessThanOrEqual(0.05);
-    expect((await meanPsnr(engine, await set5(2, 85), 2, '2k')).networks).toEqual(['ours-photo-x2']);
-    // A JPEG saved at q95 is nearly clean: the bicubic-trained network is better there and runs.
-    expect((await meanPsnr(engine, await set5(2, 95), 2, '2k')).networks).toEqual(['ours-fast-x2']);
-  });
+  it.each([
+    [2, '2k'],
+    [4, '4k'],
+  ] as const)(
+    'x%i (%s) runs the photo variant for JPEGs saved at quality 85 or below and scores the JPEG q75 Set5 PSNR of its card',
+    async (scale, target) => {
+      const recorded = recordedSet5(`ours-photo-x${scale}`, 'bicubic + JPEG q75');
+      const q75 = await meanPsnr(engine, await set5(scale, 75), scale, target);
+      expect(q75.networks).toEqual([`ours-photo-x${scale}`]);
+      expect(Math.abs(q75.mean - recorded)).toBeLessThanOrEqual(0.05);
+      expect((await meanPsnr(engine, await set5(scale, 85), scale, target)).networks).toEqual([`ours-photo-x${scale}`]);
+      // A JPEG saved at q95 is nearly clean: the bicubic-trained network is better there and runs.
+      expect((await meanPsnr(engine, await set5(scale, 95), scale, target)).networks).toEqual([`ours-fast-x${scale}`]);
+    },
+  );
 
   it('training/exports/registry.json (an UPSCALE_ENGINE_REGISTRY file) puts our networks in every tier where they win', async () => {
     const alt = await createEngine({ registry: join(__dirname, '..', '..', '..', 'training', 'exports', 'registry.json') });

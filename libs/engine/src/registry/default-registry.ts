@@ -20,6 +20,7 @@ export const DEFAULT_REGISTRY: NetworkRegistry = {
     'ours-fast-x4': { file: 'ours-fast-x4.onnx', scale: 4, receptiveRadius: 6, tile: 256 },
     // The photo variant: same architecture, trained on blurred, noisy, JPEG-compressed (q40-95) inputs.
     'ours-photo-x2': { file: 'ours-photo-x2.onnx', scale: 2, receptiveRadius: 6, tile: 256 },
+    'ours-photo-x4': { file: 'ours-photo-x4.onnx', scale: 4, receptiveRadius: 6, tile: 256 },
     'esrgan-slim-x2': { file: 'esrgan-slim-x2.onnx', scale: 2, receptiveRadius: 10, tile: 256 },
     'esrgan-slim-x3': { file: 'esrgan-slim-x3.onnx', scale: 3, receptiveRadius: 10, tile: 256 },
     'esrgan-slim-x4': { file: 'esrgan-slim-x4.onnx', scale: 4, receptiveRadius: 10, tile: 256 },
@@ -35,8 +36,10 @@ export const DEFAULT_REGISTRY: NetworkRegistry = {
     balanced: { 2: 'esrgan-medium-x2', 3: 'esrgan-medium-x3', 4: 'esrgan-medium-x4' },
     best: { 2: 'esrgan-thick-x2', 3: 'esrgan-thick-x3', 4: 'esrgan-thick-x4' },
   },
-  // JPEGs saved at quality 85 or below run the photo variant at x2 (issue 6): on Set5 / Set14 / BSD100 saved as
-  // JPEG it beats the bicubic-trained network by about 1 dB at q50-75, ties at q90 and loses at q95, where
-  // the JPEG is nearly clean (docs/model-cards/README.md, "Photo variant").
-  jpegVariants: { fast: { 2: { network: 'ours-photo-x2', maxJpegQuality: 85 } } },
+  // JPEGs saved at quality 85 or below run the photo variants (issue 6): on Set5 / Set14 / BSD100 saved as JPEG
+  // they beat the bicubic-trained networks at q50-85 (x2 by 0.2-1.1 dB, x4 by 0.15-0.6 dB), tie at q90 and lose
+  // at q95, where the JPEG is nearly clean (docs/benchmarks.md, JPEG table).
+  jpegVariants: {
+    fast: { 2: { network: 'ours-photo-x2', maxJpegQuality: 85 }, 4: { network: 'ours-photo-x4', maxJpegQuality: 85 } },
+  },
 };
