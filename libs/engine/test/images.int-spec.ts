@@ -123,8 +123,8 @@ describe('engine: images as users expect (DESIGN 4)', () => {
         maxOutputPixels: 4_000_000,
         tiers: {
           fast: { 2: 'ours-fast-x2', 3: 'esrgan-slim-x3', 4: 'ours-fast-x4' },
-          balanced: { 2: 'esrgan-medium-x2', 3: 'esrgan-medium-x3', 4: 'esrgan-medium-x4' },
-          best: { 2: 'esrgan-thick-x2', 3: 'esrgan-thick-x3', 4: 'esrgan-thick-x4' },
+          balanced: { 2: 'ours-fast-x2', 3: 'esrgan-medium-x3', 4: 'ours-fast-x4' },
+          best: { 2: 'ours-fast-x2', 3: 'esrgan-thick-x3', 4: 'ours-fast-x4' },
         },
       });
     });
@@ -268,7 +268,7 @@ describe('engine: images as users expect (DESIGN 4)', () => {
           ticks++;
         }, 5);
         const started = performance.now();
-        await slow.upscale({ input, target: '4k', format: 'png', quality: 'balanced' });
+        await slow.upscale({ input, target: '3k', format: 'png', quality: 'balanced' });
         const elapsed = performance.now() - started;
         clearInterval(timer);
         // Ratios within the run (HELPERS: no absolute timings): the timer fired for at least a third of the
@@ -287,12 +287,12 @@ describe('engine: images as users expect (DESIGN 4)', () => {
       try {
         const input = await noisy(160, 160).png().toBuffer();
         const started = performance.now();
-        const whole = await tiny.upscale({ input, target: '2k', format: 'png', quality: 'balanced' });
+        const whole = await tiny.upscale({ input, target: '3k', format: 'png', quality: 'balanced' });
         const fullMs = performance.now() - started;
         expect(whole.tiles).toBe(100);
         const ac = new AbortController();
         const t0 = performance.now();
-        const job = tiny.upscale({ input, target: '2k', format: 'png', quality: 'balanced', signal: ac.signal });
+        const job = tiny.upscale({ input, target: '3k', format: 'png', quality: 'balanced', signal: ac.signal });
         setTimeout(() => ac.abort(), fullMs / 4);
         await expect(job).rejects.toBeInstanceOf(EngineCancelledError);
         expect(performance.now() - t0).toBeLessThan(fullMs * 0.8);

@@ -24,6 +24,7 @@ import {
 
 const OPERATOR_TOKEN = 'op-e2e-crash-8c1d2f7a6b3e4950';
 const PRICE_4K = 9;
+const PRICE_3K = 6;
 const FINAL = ['succeeded', 'failed', 'cancelled'];
 
 /** Each test starts the standalone two to four times: more than the global timeout on a busy machine. */
@@ -99,7 +100,7 @@ function expectOnly(svc: StartedService, jobs: any[], allowed: (job: any) => boo
 }
 
 /** Every job final; the ledger invariant; each success charged once and downloadable. */
-async function expectSettled(svc: StartedService, client: ApiClient, ids: string[], granted: number, size: number) {
+async function expectSettled(svc: StartedService, client: ApiClient, ids: string[], granted: number, size: number, scale: 3 | 4 = 4) {
   const jobs = await Promise.all(ids.map((id) => client.waitForFinal(id, 300_000)));
   // A job interrupted too often may fail, but only that way; none is cancelled here.
   expectOnly(svc, jobs, (j) => j.status === 'succeeded' || (j.status === 'failed' && j.error.code === 'attempts_exhausted'));
@@ -110,12 +111,12 @@ async function expectSettled(svc: StartedService, client: ApiClient, ids: string
     account = (await client.get('/account')).body;
     return account.reserved === 0;
   });
-  expect([account.charged, account.reserved, account.balance + account.charged]).toEqual([PRICE_4K * succeeded.length, 0, granted]);
+  expect([account.charged, account.reserved, account.balance + account.charged]).toEqual([(scale === 4 ? PRICE_4K : PRICE_3K) * succeeded.length, 0, granted]);
   for (const job of succeeded) {
     const bytes = await download(client, job.id);
     expect(bytes.length).toBe(job.result.bytes);
     const meta = await sharp(bytes).metadata();
-    expect([meta.format, meta.width, meta.height]).toEqual(['png', size * 4, size * 4]);
+    expect([meta.format, meta.width, meta.height]).toEqual(['png', size * scale, size * scale]);
   }
   return jobs;
 }
@@ -171,12 +172,12 @@ describeStandalone('crash recovery', () => {
     const first = await start(dataDir, env);
     const granted = 50;
     const { client: firstClient, key } = await createAccountWithKey(first.apiUrl, OPERATOR_TOKEN, { credits: granted, scopes: ['jobs:read', 'jobs:write'] });
-    // Long enough that the job surely outlasts the 0.3 s grace period: 512x512 at 4x (several tiles) on the
-    // balanced network, about ten times the work of the fast one.
+    // Long enough that the job surely outlasts the 0.3 s grace period: 512x512 at 3x (several tiles) on the
+    // balanced tier's x3 network (esrgan-medium-x3), tens of times the work of the fast tier at x2 or x4.
     const size = 512;
     const image = await gradientImage(size, size);
-    const busy = await firstClient.upload(image, { target: '4k', quality: 'balanced' });
-    const queued = await firstClient.upload(image, { target: '4k', quality: 'balanced' });
+    const busy = await firstClient.upload(image, { target: '3k', quality: 'balanced' });
+    const queued = await firstClient.upload(image, { target: '3k', quality: 'balanced' });
     expect([busy.status, queued.status]).toEqual([202, 202]);
     const ids = [busy.body.id, queued.body.id];
     await waitUntil('the first job to start', async () => (await statuses(firstClient, ids))[0] === 'processing');
@@ -190,7 +191,7 @@ describeStandalone('crash recovery', () => {
     const restartedAt = Date.now();
     const second = await start(dataDir, env);
     const client = new ApiClient(second.apiUrl, key);
-    const jobs = await expectSettled(second, client, ids, granted, size);
+    const jobs = await expectSettled(second, client, ids, granted, size, 3);
     expect(jobs.map((j) => j.status)).toEqual(['succeeded', 'succeeded']);
     // The running job was handed back, not finished during the shutdown: it finished after the
     // restart, and the shutdown took less time than one whole run of that job.

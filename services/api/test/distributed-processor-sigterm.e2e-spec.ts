@@ -41,8 +41,8 @@ async function count(type: string, jobId: string): Promise<number> {
 
 it('a SIGTERMed busy processor hands its job back, exits 0, and the job finishes once, charged once', async () => {
   const { client } = await createAccountWithKey(d.api.apiUrl, d.env.UPSCALE_OPERATOR_TOKEN, { credits: 20 });
-  // Long enough to be mid-run when the signal arrives: 384x384 at 4k on the balanced network.
-  const r = await client.upload(await gradientImage(384, 384, 'png'), { target: '4k', quality: 'balanced' });
+  // Long enough to be mid-run when the signal arrives: 384x384 at 3k on the balanced tier (esrgan-medium-x3).
+  const r = await client.upload(await gradientImage(384, 384, 'png'), { target: '3k', quality: 'balanced' });
   expect(r.status).toBe(202);
   const jobId: string = r.body.id;
   await poll('the job to be processing', async () => ((await client.get(`/jobs/${jobId}`)).body.status === 'processing' ? true : undefined));
@@ -64,7 +64,7 @@ it('a SIGTERMed busy processor hands its job back, exits 0, and the job finishes
     const a = (await client.get('/account')).body;
     return a.reserved === 0 ? a : undefined;
   });
-  expect(account).toMatchObject({ balance: 11, reserved: 0, charged: 9 });
+  expect(account).toMatchObject({ balance: 14, reserved: 0, charged: 6 });
   expect(await count('JobStarted', jobId)).toBe(2);
   expect(await count('JobSucceeded', jobId)).toBe(1);
   expect(await count('CreditsCharged', jobId)).toBe(1);
