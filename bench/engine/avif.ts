@@ -15,7 +15,9 @@ async function main(): Promise<void> {
   console.log(machineLine());
   for (const effort of efforts) {
     const t = performance.now();
-    const out = await sharp(base, { raw: { width, height, channels: 3 } }).avif({ quality: 60, effort }).toBuffer();
+    const out = await sharp(base, { raw: { width, height, channels: 3 } })
+      .avif({ quality: 60, effort })
+      .toBuffer();
     rows.push([`${width}x${height}`, effort, ((performance.now() - t) / 1000).toFixed(1), (out.length / 1e6).toFixed(2)]);
   }
   printTable(['size', 'effort', 'encode s', 'MB'], rows);

@@ -4,12 +4,8 @@
 // (--target: run that target instead of the largest accepted one, to measure one network's tile working set)
 import sharp from 'sharp';
 import { createEngine } from '@upscaler/engine';
+import { arg } from './args';
 import { machineLine } from './table';
-
-function arg(name: string, fallback: string): string {
-  const i = process.argv.indexOf(`--${name}`);
-  return i > 0 ? process.argv[i + 1] : fallback;
-}
 
 async function main(): Promise<void> {
   const width = Number(arg('width', '6124'));

@@ -7,12 +7,8 @@ import { fork } from 'node:child_process';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { createEngine, type UpscaleRequest } from '@upscaler/engine';
+import { arg } from './args';
 import { machineLine, printTable } from './table';
-
-function arg(name: string, fallback: string): string {
-  const i = process.argv.indexOf(`--${name}`);
-  return i > 0 ? process.argv[i + 1] : fallback;
-}
 
 const jobs = Number(arg('jobs', '8'));
 const size = Number(arg('size', '512'));

@@ -13,6 +13,7 @@ import * as ort from 'onnxruntime-node';
 import sharp from 'sharp';
 import { imresizeBicubic, modcrop, scoreY, type Plane } from '@upscaler/engine';
 import { MODELS_DIR } from '../../libs/engine/test/onnx-helpers';
+import { arg, args } from './args';
 import { machineLine, printTable } from './table';
 
 const DATASETS = join(__dirname, '..', '..', '..', 'shared', 'datasets');
@@ -35,13 +36,6 @@ const PUBLISHED: Record<string, Record<string, Record<number, [number, number]>>
     BSD100: { 2: [32.44, 0.903], 3: [29.37, 0.8124], 4: [27.83, 0.7459] },
   },
 };
-
-function args(name: string): string[] {
-  const out: string[] = [];
-  process.argv.forEach((a, i) => a === `--${name}` && out.push(process.argv[i + 1]));
-  return out;
-}
-const arg = (name: string, fallback: string) => args(name)[0] ?? fallback;
 
 async function loadHr(path: string): Promise<Plane> {
   // Keep single-band images single-band (sharp would otherwise hand them back as sRGB).
@@ -88,7 +82,7 @@ export interface Candidate {
 async function main(): Promise<void> {
   const sets = arg('sets', 'Set5,Set14,BSD100').split(',');
   const networks = arg('networks', 'ours,slim,medium,thick').split(',').filter(Boolean);
-  const jpeg = args('jpeg')[0] ? Number(args('jpeg')[0]) : undefined;
+  const jpeg = arg('jpeg', '') ? Number(arg('jpeg', '')) : undefined;
   const scales = arg('scales', '2,3,4').split(',').map(Number);
   const candidates: Candidate[] = [];
   for (const s of scales) {

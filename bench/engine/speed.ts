@@ -11,12 +11,8 @@ import * as ort from 'onnxruntime-node';
 import sharp from 'sharp';
 import { loadTfjsNetwork } from '../../libs/engine/test/tfjs-reference';
 import { MODELS_DIR, noiseImage } from '../../libs/engine/test/onnx-helpers';
+import { arg } from './args';
 import { machineLine, printTable } from './table';
-
-function arg(name: string, fallback: string): string {
-  const i = process.argv.indexOf(`--${name}`);
-  return i > 0 ? process.argv[i + 1] : fallback;
-}
 
 async function best(repeat: number, fn: () => Promise<unknown>): Promise<number> {
   await fn(); // warm-up: session initialisation, arena growth, wasm compilation

@@ -10,5 +10,8 @@ export function printTable(header: string[], rows: (string | number)[][]): void 
 }
 
 export function machineLine(): string {
-  return `${os.cpus()[0]?.model ?? 'cpu'} x${os.availableParallelism()}, load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}, node ${process.version}`;
+  return `${os.cpus()[0]?.model ?? 'cpu'} x${os.availableParallelism()}, load average ${os
+    .loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' ')}, node ${process.version}`;
 }
