@@ -17,36 +17,50 @@ import torch
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_onnx import bench_many  # noqa: E402
-from evaluate import bicubic_upscaler, evaluate, onnx_upscaler  # noqa: E402
+from engine_quality import harness  # noqa: E402
 from export import export  # noqa: E402
 
 HERE = Path(__file__).resolve().parent
 CARDS = HERE.parent / 'docs' / 'model-cards'
-# engine's converted UpscalerJS networks, Set5 (docs/benchmarks.md, same protocol)
-UPSCALERJS_SET5 = {2: {'esrgan-slim': 33.50, 'esrgan-medium': 33.59}, 4: {'esrgan-slim': 28.58, 'esrgan-medium': 28.73}}
+# the engine's converted UpscalerJS networks scored beside ours (clean protocol), when models/ holds them
+CONVERTED = ('esrgan-slim', 'esrgan-medium')
+PLAIN_TEXT = ('plain 3x3 conv stack on the LR grid: conv 3->{c}, {b} x conv {c}->{c}, conv {c}->3*s*s, ReLU between, '
+              '+ nearest-upsampling residual, pixel shuffle (ONNX DepthToSpace); trained with '
+              're-parameterised 3x3+1x1+identity branches folded into single 3x3 convs for export')
 ARCH_TEXT = {
-    'plain_c32_b4': 'plain 3x3 conv stack on the LR grid: conv 3->32, 4 x conv 32->32, conv 32->3*s*s, ReLU between, '
-                    '+ nearest-upsampling residual, pixel shuffle (ONNX DepthToSpace); trained with '
-                    're-parameterised 3x3+1x1+identity branches folded into single 3x3 convs for export',
+    'plain_c32_b4': PLAIN_TEXT.format(c=32, b=4),
+    'plain_c48_b6': PLAIN_TEXT.format(c=48, b=6),
 }
+# published rows printed in the cards (bench/engine/published.ts holds the numbers)
+CARD_PUBLISHED = ('bicubic', 'FSRCNN', 'VDSR', 'CARN-M', 'IMDN', 'EDSR')
 
 
-def lineage(init, depth=0):
-    """Warm-start chain of a run: [(path, iteration, minutes)], following each checkpoint's --init."""
+def warm_start(cfg):
+    """(path, how) of a run's warm start: --init copies matching weights, --grow-from grows a smaller network."""
+    if cfg.get('init'):
+        return cfg['init'], 'warm-started from'
+    if cfg.get('grow_from'):
+        return cfg['grow_from'], 'grown (same function, sr/grow.py) from'
+    return None, None
+
+
+def lineage(cfg, depth=0):
+    """Warm-start chain of a run: [(path, how, iteration, minutes)], following each checkpoint's own warm start."""
+    init, how = warm_start(cfg)
     if not init or depth > 5:
         return []
     path = Path(init) if Path(init).is_absolute() else HERE / init
     if not path.exists():
-        return [(str(init), None, None)]
+        return [(str(init), how, None, None)]
     ck = torch.load(path, map_location='cpu', weights_only=False)
-    return [(str(init), ck.get('iteration'), round(ck.get('train_seconds', 0) / 60, 1))] + \
-        lineage(ck['meta']['config'].get('init'), depth + 1)
+    return [(str(init), how, ck.get('iteration'), round(ck.get('train_seconds', 0) / 60, 1))] + \
+        lineage(ck['meta']['config'], depth + 1)
 
 
 def table(rows):
     out = ['| model | protocol | Set5 PSNR / SSIM | Set14 PSNR / SSIM | BSD100 PSNR / SSIM |', '|---|---|---|---|---|']
     for label, proto, res in rows:
-        cells = [f"{res[s]['psnr']:.2f} / {res[s]['ssim']:.4f}" for s in ('Set5', 'Set14', 'BSD100')]
+        cells = [f"{res[s]['psnr']:.2f} / {res[s]['ssim']:.4f}" if s in res else '-' for s in ('Set5', 'Set14', 'BSD100')]
         out.append(f'| {label} | {proto} | ' + ' | '.join(cells) + ' |')
     return '\n'.join(out)
 
@@ -66,35 +80,43 @@ def main():
     onnx_path = HERE / 'exports' / f'{a.id}.onnx'
     info = export(str(run / 'best.pt'), str(onnx_path))
     protos = [('bicubic', 0)] + ([(f'bicubic + JPEG q{a.jpeg}', a.jpeg)] if a.jpeg else [])
-    rows = []
+    models = [(str(onnx_path), a.id)]
+    labels = {'bicubic': 'bicubic interpolation', a.id: a.id}
+    if a.compare:
+        other = json.loads((HERE / 'runs' / a.compare / 'release.json').read_text())
+        models.insert(0, (str(HERE / 'exports' / f"{other['id']}.onnx"), other['id']))
+        labels[other['id']] = f"{other['id']} ({other['run']} it {other['best_iteration']})"
+    converted = [(str(p), p.name.replace(f'-x{scale}.onnx', '')) for p in
+                 (HERE.parent / 'models' / f'{n}-x{scale}.onnx' for n in CONVERTED) if p.exists()]
+    labels.update({n: f'{n} (engine, converted UpscalerJS)' for _, n in converted})
+    rows, checks = [], []
     t0 = time.time()
     for pname, q in protos:
-        rows.append(('bicubic interpolation', pname, evaluate(bicubic_upscaler(scale), scale, jpeg=q)))
-        if a.compare:
-            other = json.loads((HERE / 'runs' / a.compare / 'release.json').read_text())
-            up = onnx_upscaler(str(HERE / 'exports' / f"{other['id']}.onnx"), a.threads)
-            label = f"{other['id']} (bicubic-trained: {other['run']} it {other['best_iteration']})"
-            rows.append((label, pname, evaluate(up, scale, jpeg=q)))
-        rows.append((a.id, pname, evaluate(onnx_upscaler(str(onnx_path), a.threads), scale, jpeg=q)))
+        h = harness(models + ([] if q else converted), scale, q)
+        checks += h['check']
+        rows += [(labels[name], pname, h['rows'][name]) for name in h['rows']]  # bicubic first, then --model order
+        if not q:
+            rows += [(f'{name} (published)', 'as published', h['published'][name])
+                     for name in CARD_PUBLISHED if name in h['published']]
     eval_min = (time.time() - t0) / 60
     refs = [str(p) for p in (HERE.parent / 'models' / f'esrgan-slim-x{scale}.onnx',) if p.exists()]
     speed = bench_many([str(onnx_path)] + refs, 128, 2, 5)
     metrics = [json.loads(line) for line in (run / 'metrics.jsonl').read_text().splitlines()]
     rel = {'id': a.id, 'run': a.name, 'onnx': f'training/exports/{a.id}.onnx', 'info': info, 'rows': rows,
-           'speed': speed, 'best_iteration': ck['iteration'], 'best_train_minutes': round(ck['train_seconds'] / 60, 1),
+           'speed': speed, 'harness_check': checks, 'best_iteration': ck['iteration'], 'best_train_minutes': round(ck['train_seconds'] / 60, 1),
            'time': time.strftime('%Y-%m-%dT%H:%M:%S')}
     (run / 'release.json').write_text(json.dumps(rel, indent=1) + '\n')
     c = meta['config']
-    chain = lineage(c.get('init'))
-    known = sum(m for _, _, m in chain if m)
-    chain_text = ''.join(f"\n  - warm-started from `{p}`" + (f" (iteration {i}, {m} min)" if i is not None else ' (file not kept)')
-                         for p, i, m in chain)
+    chain = lineage(c)
+    known = sum(m for _, _, _, m in chain if m)
+    chain_text = ''.join(f"\n  - {how} `{p}`" + (f" (iteration {i}, {m} min)" if i is not None else ' (file not kept)')
+                         for p, how, i, m in chain)
     cmd = (f"nice -n 19 training/.venv/bin/python training/train.py --name {a.name} --scale {scale} --arch {c['arch']} "
            f"--degradation {c['degradation']} --iters {c['iters']} --batch {c['batch']} --patch {c['patch']} "
-           f"--lr {c['lr']} --seed {c['seed']} --threads {c['threads']}" + (f" --init {c['init']}" if c.get('init') else ''))
+           f"--lr {c['lr']} --seed {c['seed']} --threads {c['threads']}" + (f" --init {c['init']}" if c.get('init') else '')
+           + (f" --grow-from {c['grow_from']}" if c.get('grow_from') else ''))
     hist = '\n'.join(f"| {m['iteration']} | {m['train_minutes']} | {m['val_psnr']} | {m['set5_psnr'] if m['set5_psnr'] is not None else '-'} |"
                      for m in metrics)
-    base = ', '.join(f'{k} {v:.2f}' for k, v in UPSCALERJS_SET5.get(scale, {}).items())
     finished = metrics[-1]['iteration'] >= c['iters']
     status = ('**Status: finished run** -- the run reached the end of its learning-rate schedule; the checkpoint below is '
               'its best on the held-out images.' if finished else
@@ -120,11 +142,18 @@ Generated by `training/release.py` on {rel['time']} from `training/runs/{a.name}
   SIGSTOP while benchmarks timed the machine counts as training time).{chain_text}
 - Command: `{cmd}` (resume: `... train.py --name {a.name} --resume`).
 
-## Quality (Y channel, shave = scale; MATLAB bicubic LR; evaluated from the ONNX file with onnxruntime)
+## Quality (engine's quality harness: Y channel, shave = scale, MATLAB bicubic LR)
+
+Produced by `node bench/engine/run.js quality` (bench/engine/quality.ts: the engine's MATLAB-exact bicubic and
+Y-PSNR/SSIM, the exported ONNX file on onnxruntime-node), published rows as printed in the papers
+(bench/engine/published.ts). Harness check: its bicubic row is within
+{max(abs(x['ours'] - x['published']) for x in checks):.3f} dB of the published one on all three sets.
 
 {table(rows)}
 
-Engine's converted UpscalerJS networks on Set5 x{scale} (docs/benchmarks.md): {base or 'n/a'}.
+Set14 holds one grayscale image ('bridge'): the harness upscales it as one band, as the engine does, and scores
+that band; training/evaluate.py scores the MATLAB luma of an RGB copy, which puts its Set14 column up to ~0.1 dB
+apart from this one.
 
 ## Speed (onnxruntime {__import__('onnxruntime').__version__}, 2 threads, one 128x128 LR tile, runs interleaved)
 

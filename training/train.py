@@ -26,6 +26,7 @@ from sr.images import list_set, load_rgb  # noqa: E402
 from sr.imresize import imresize, modcrop  # noqa: E402
 from sr.degrade import photo_lr  # noqa: E402
 from sr.metrics import psnr_y  # noqa: E402
+from sr.grow import grow  # noqa: E402
 from sr.models import build, count_params  # noqa: E402
 
 HOLDOUT = 8  # last BSD200 images (sorted by name) kept out of training for model selection
@@ -69,6 +70,8 @@ def main():
     ap.add_argument('--threads', type=int, default=2)
     ap.add_argument('--ckpt-minutes', type=float, default=5.0)
     ap.add_argument('--init', help='warm-start weights from a checkpoint (same arch, shapes that match)')
+    ap.add_argument('--grow-from', help='warm-start by growing a smaller trained PlainSR checkpoint '
+                    '(same function at step 0, sr/grow.py)')
     ap.add_argument('--max-minutes', type=float, default=0, help='stop (after a checkpoint) after this long')
     ap.add_argument('--stop-at', type=int, default=0, help='checkpoint and stop at this iteration')
     a = ap.parse_args()
@@ -105,6 +108,11 @@ def main():
         own = model.state_dict()
         own.update({k: v for k, v in src.items() if k in own and own[k].shape == v.shape})
         model.load_state_dict(own)
+    elif getattr(c, 'grow_from', None):
+        src = torch.load(c.grow_from, map_location='cpu', weights_only=False)
+        small = build(src['meta']['arch'], c.scale)
+        small.load_state_dict(src['model'])
+        grow(small, model)
     meta = {'arch': c.arch, 'scale': c.scale, 'degradation': c.degradation, 'config': cfg,
             'params_train': count_params(model)}
     sampler = PatchSampler(c.sets.split(','), c.scale, c.patch, c.degradation, exclude_last=HOLDOUT)

@@ -3,39 +3,23 @@
 // scale and for bicubic, with published rows beside. The harness is trusted only if its bicubic row matches the
 // published one within 0.05 dB (checked and printed).
 // Usage: nice -n 10 node bench/engine/run.js quality [--sets Set5,Set14,BSD100] [--networks ours,slim,medium,thick]
-//        [--scales 2,3,4] [--model path/to/net.onnx:SCALE[:name]]... [--jpeg Q]
+//        [--scales 2,3,4] [--model path/to/net.onnx:SCALE[:name]]... [--jpeg Q] [--json out.json]
 // "ours" = every network we trained that models/ holds at that scale (models/ours-*-x<scale>.onnx).
 // --jpeg Q: the low-resolution input is JPEG-compressed at quality Q (4:2:0, as cameras and phones save) before
 // the upscale, to score networks on the inputs real users upload (issue 6's photo variant).
-import { readdirSync } from 'node:fs';
+// --json: also writes every row (ours and published) and the harness check as JSON; training/release.py builds
+// the model cards' tables from it.
+import { readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as ort from 'onnxruntime-node';
 import sharp from 'sharp';
 import { imresizeBicubic, modcrop, scoreY, type Plane } from '@upscaler/engine';
 import { MODELS_DIR } from '../../libs/engine/test/onnx-helpers';
 import { arg, args } from './args';
+import { PUBLISHED } from './published';
 import { machineLine, printTable } from './table';
 
 const DATASETS = join(__dirname, '..', '..', '..', 'shared', 'datasets');
-
-/** As published (PSNR dB / SSIM on Y): bicubic (SRCNN/VDSR-era tables), EDSR (Lim et al. 2017), SwinIR (Liang et al. 2021, DIV2K). */
-const PUBLISHED: Record<string, Record<string, Record<number, [number, number]>>> = {
-  bicubic: {
-    Set5: { 2: [33.66, 0.9299], 3: [30.39, 0.8682], 4: [28.42, 0.8104] },
-    Set14: { 2: [30.24, 0.8688], 3: [27.55, 0.7742], 4: [26.0, 0.7027] },
-    BSD100: { 2: [29.56, 0.8431], 3: [27.21, 0.7385], 4: [25.96, 0.6675] },
-  },
-  EDSR: {
-    Set5: { 2: [38.11, 0.9602], 3: [34.65, 0.928], 4: [32.46, 0.8968] },
-    Set14: { 2: [33.92, 0.9195], 3: [30.52, 0.8462], 4: [28.8, 0.7876] },
-    BSD100: { 2: [32.32, 0.9013], 3: [29.25, 0.8093], 4: [27.71, 0.742] },
-  },
-  SwinIR: {
-    Set5: { 2: [38.35, 0.962], 3: [34.89, 0.9312], 4: [32.72, 0.9021] },
-    Set14: { 2: [34.14, 0.9227], 3: [30.77, 0.8503], 4: [28.94, 0.7914] },
-    BSD100: { 2: [32.44, 0.903], 3: [29.37, 0.8124], 4: [27.83, 0.7459] },
-  },
-};
 
 async function loadHr(path: string): Promise<Plane> {
   // Keep single-band images single-band (sharp would otherwise hand them back as sRGB).
@@ -149,6 +133,7 @@ async function main(): Promise<void> {
   }
   printTable(['scale', 'method', ...sets.map((s) => `${s} PSNR / SSIM`)], rows);
   let ok = true;
+  const checks: { set: string; scale: number; ours: number; published: number; ok: boolean }[] = [];
   for (const s of scales)
     for (const set of sets) {
       if (jpeg) continue; // published bicubic rows are for clean inputs
@@ -158,10 +143,22 @@ async function main(): Promise<void> {
       const d = ours.psnr - pub[0];
       const pass = Math.abs(d) <= 0.05;
       ok &&= pass;
+      checks.push({ set, scale: s, ours: ours.psnr, published: pub[0], ok: pass });
       console.log(
         `harness check ${set} x${s}: bicubic ${ours.psnr.toFixed(3)} vs published ${pub[0]} (${d >= 0 ? '+' : ''}${d.toFixed(3)} dB) ${pass ? 'OK' : 'OUTSIDE 0.05 dB'}`,
       );
     }
+  const json = arg('json', '');
+  if (json) {
+    const rowsOut = candidates.flatMap((c) =>
+      sets.map((set) => ({ name: c.name, path: c.path ?? null, scale: c.scale, set, ...results.get(key(c, set)) })),
+    );
+    const published = Object.entries(PUBLISHED).flatMap(([name, bySet]) =>
+      scales.flatMap((s) => sets.flatMap((set) => (bySet[set]?.[s] ? [{ name, scale: s, set, psnr: bySet[set][s][0], ssim: bySet[set][s][1] }] : []))),
+    );
+    const input = jpeg ? `JPEG q${jpeg} 4:2:0` : 'clean';
+    writeFileSync(json, JSON.stringify({ machine: machineLine(), input, rows: rowsOut, published, harnessCheck: checks }, null, 1) + '\n');
+  }
   if (!ok) process.exitCode = 1;
 }
 

@@ -69,3 +69,32 @@ def test_receptive_radius_is_the_exact_tiling_halo(checkpoint, tmp_path):
             return y[:, :, halo * scale:(halo + 10) * scale, halo * scale:(halo + 10) * scale]
         assert (tile(r) - whole[:, :, core, core]).abs().max().item() < 1e-3
         assert (tile(r - 1) - whole[:, :, core, core]).abs().max().item() > 1e-2
+
+
+def test_shipped_exports_match_their_checkpoints():
+    """Every released ONNX file (training/exports) equals the PyTorch model of its run within 1e-3 on 0..255.
+
+    The random-weight cases above cover the exporter on any shape; this covers the real weights we ship.
+    """
+    import json
+    from pathlib import Path
+    here = Path(__file__).resolve().parents[1]
+    released = [json.loads(p.read_text()) for p in sorted((here / 'runs').glob('*/release.json'))]
+    newest = {}
+    for r in released:  # the newest release of an id is the file exports/ holds
+        if r['id'] not in newest or r['time'] > newest[r['id']]['time']:
+            newest[r['id']] = r
+    checked = 0
+    for rid, rel in sorted(newest.items()):
+        onnx_path = here / rel['onnx'].removeprefix('training/')
+        if not onnx_path.exists():
+            continue
+        sess = ort.InferenceSession(str(onnx_path), providers=['CPUExecutionProvider'])
+        model, _ = load_model(str(here / 'runs' / rel['run'] / 'best.pt'), fused=True)
+        x = (np.random.default_rng(7).random((1, 3, 37, 29)) * 255).astype(np.float32)
+        y = sess.run(['output'], {'input': x})[0]
+        with torch.no_grad():
+            ref = model(torch.from_numpy(x)).clamp(0, 255).numpy()
+        assert np.abs(y - ref).max() <= 1e-3, rid
+        checked += 1
+    assert checked >= 4

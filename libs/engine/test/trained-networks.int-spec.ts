@@ -6,8 +6,9 @@ import { createEngine, imresizeBicubic, modcrop, scoreY, type UpscaleEngine } fr
 
 /**
  * Issue 6: our trained networks, run by the engine exactly as the service runs them (PNG in, tiles,
- * PNG out), reproduce the Set5 PSNR recorded in their model cards (docs/model-cards/, measured with
- * training/evaluate.py on onnxruntime) within 0.05 dB: deterministic given the committed weights.
+ * PNG out), reproduce the Set5 PSNR recorded in their model cards (docs/model-cards/, written by
+ * training/release.py from the engine's quality harness on whole images) within 0.05 dB: deterministic given the
+ * committed weights.
  */
 const SET5 = join(__dirname, '..', '..', '..', '..', 'shared', 'datasets', 'Set5');
 

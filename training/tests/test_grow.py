@@ -1,0 +1,41 @@
+"""Growing a trained network keeps its output exactly (to float rounding) and leaves it trainable."""
+import torch
+
+from sr.grow import grow
+from sr.models import build
+
+
+def trained_looking(arch, scale, seed):
+    torch.manual_seed(seed)
+    m = build(arch, scale)
+    with torch.no_grad():
+        for p in m.parameters():
+            p.add_(torch.randn_like(p) * 0.05)
+    return m
+
+
+def test_grown_network_computes_the_same_function():
+    for scale in (2, 4):
+        small = trained_looking('plain_c32_b4', scale, 5)
+        big = grow(small, build('plain_c48_b6', scale))
+        x = torch.rand(2, 3, 20, 17) * 255
+        with torch.no_grad():
+            diff = (small(x) - big(x)).abs().max().item()
+        assert diff < 1e-3, diff
+
+
+def test_new_channels_receive_gradient():
+    big = grow(trained_looking('plain_c32_b4', 2, 6), build('plain_c48_b6', 2))
+    x = torch.rand(1, 3, 16, 16) * 255
+    loss = (big(x) - 128).abs().mean()
+    loss.backward()
+    assert big.tail.k3.weight.grad[:, 32:].abs().sum().item() > 0
+    assert big.features[6].k3.weight.grad.abs().sum().item() > 0
+
+
+def test_shrinking_is_refused():
+    try:
+        grow(build('plain_c48_b6', 2), build('plain_c32_b4', 2))
+    except ValueError:
+        return
+    raise AssertionError('expected ValueError')
