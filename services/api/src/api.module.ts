@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { ERROR_RESPONSE_HOOK } from '@upscaler/platform';
 import { AccountController } from './accounts/account.controller';
 import { AccountsService } from './accounts/accounts.service';
 import { AdminController } from './accounts/admin.controller';
@@ -15,6 +16,7 @@ import { JobsService } from './jobs/jobs.service';
 import { OpenApiController } from './openapi/openapi.controller';
 import { ProjectionRunner } from './projections/projection.runner';
 import { RateLimiter } from './rate-limit/rate-limiter';
+import { AddressRateLimitGuard, UnkeyedErrorRateLimit } from './rate-limit/unkeyed-rate-limit';
 import { WebhookEndpointsController } from './webhooks/webhook-endpoints.controller';
 import { WebhookEndpointsService } from './webhooks/webhook-endpoints.service';
 
@@ -38,6 +40,9 @@ import { WebhookEndpointsService } from './webhooks/webhook-endpoints.service';
     ImageInspector,
     ImageSource,
     RateLimiter,
+    AddressRateLimitGuard,
+    UnkeyedErrorRateLimit,
+    { provide: ERROR_RESPONSE_HOOK, useExisting: UnkeyedErrorRateLimit },
     ApiKeyGuard,
     OperatorGuard,
     ProjectionRunner,

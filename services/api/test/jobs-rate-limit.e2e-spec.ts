@@ -1,6 +1,6 @@
 import type { ApiResponse } from '@upscaler/testing';
 import { gradientImage } from '@upscaler/testing';
-import { expectError, newAccount, newKey, sleep, startJobsService, type JobsService } from './jobs-harness';
+import { CheckedClient, expectError, newAccount, newKey, sleep, startJobsService, type JobsService } from './jobs-harness';
 
 /**
  * Spec 8: 60 requests per minute per key by default, more on paid plans (a key's own
@@ -198,4 +198,44 @@ test('Retry-After tells the truth: once it has passed, the key works again with 
     remaining: rateHeaders(again).remaining,
   }).toEqual({ status: 200, remaining: 0 });
   expect(rateHeaders(again).reset).toBeGreaterThan(rateHeaders(limited).reset);
+});
+
+test("answers without a valid key report the client address's window (default rate) and turn into 429 past it", async () => {
+  const anonymous = new CheckedClient(tuned.apiUrl);
+  const acct = await newAccount(tuned, { credits: 10 });
+  await roomInWindow();
+  const raw = (path: string, init?: RequestInit) => fetch(`${tuned.apiUrl}${path}`, init);
+  const answers = [
+    await anonymous.get('/jobs'), // no Authorization: 401
+    await anonymous.request('GET', '/jobs', { headers: { authorization: 'Bearer usk_not-a-real-key' } }), // 401
+    await raw('/api_keys', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{not json' }), // 400
+    await raw('/no-such-route'), // 404
+    await raw('/openapi.json'), // 200
+  ];
+  expect(answers.map((a) => a.status)).toEqual([401, 401, 400, 404, 200]);
+  const h = answers.map((a) => ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset'].map((n) => a.headers.get(n)));
+  expect(h.map(([limit, remaining]) => [limit, remaining])).toEqual([
+    ['5', '4'],
+    ['5', '3'],
+    ['5', '2'],
+    ['5', '1'],
+    ['5', '0'],
+  ]);
+  expect(new Set(h.map((x) => x[2])).size).toBe(1);
+  expect(Number(h[0][2]) % 60).toBe(0);
+  const limited = await anonymous.get('/jobs');
+  expectError(limited, 429, 'rate_limited');
+  expect(Number(limited.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+  // a valid key is counted against its own window, not the address's
+  const keyed = await acct.client.get('/jobs');
+  expect({ status: keyed.status, remaining: rateHeaders(keyed).remaining }).toEqual({ status: 200, remaining: 4 });
+  // not the public API: the operator API and health report no window
+  const admin = await raw(`/admin/accounts/${acct.accountId}`, { headers: { authorization: `Bearer ${tuned.operatorToken}` } });
+  const health = await fetch(`${tuned.baseUrl}/health/live`);
+  expect([admin.status, admin.headers.get('x-ratelimit-limit'), health.status, health.headers.get('x-ratelimit-limit')]).toEqual([
+    200,
+    null,
+    200,
+    null,
+  ]);
 });

@@ -2,18 +2,33 @@ import { ArgumentsHost, Catch, ExceptionFilter, HttpException, HttpStatus } from
 import type { Request, Response } from 'express';
 import { DomainError, ERROR_CODES, errorBody, type ErrorCode } from '@upscaler/contracts';
 import type { Logger } from '../logging/logger';
+import type { ErrorResponseHook } from './error-response.hook';
 
 /**
  * The one place errors become HTTP (STYLE.md): every answer is `{ "error": { "code", "message" } }`
- * with a code from libs/contracts/src/errors.ts.
+ * with a code from libs/contracts/src/errors.ts. A service's ErrorResponseHook (optional) sees the request first.
  */
 @Catch()
 export class ErrorFilter implements ExceptionFilter {
-  constructor(private readonly logger: Logger) {}
+  constructor(
+    private readonly logger: Logger,
+    private readonly hook?: ErrorResponseHook,
+  ) {}
 
   catch(exception: unknown, host: ArgumentsHost): void {
     const res = host.switchToHttp().getResponse<Response>();
     const req = host.switchToHttp().getRequest<Request>();
+    if (!this.hook || res.headersSent) return this.answer(exception, req, res);
+    this.hook.beforeErrorResponse(req, res).then(
+      (replacement) => this.answer(replacement ?? exception, req, res),
+      (err: unknown) => {
+        this.logger.error({ err, path: req.originalUrl }, 'error response hook failed');
+        this.answer(exception, req, res);
+      },
+    );
+  }
+
+  private answer(exception: unknown, req: Request, res: Response): void {
     const { code, status, message, headers } = this.classify(exception);
     if (status >= 500) {
       this.logger.error({ err: exception, path: req.originalUrl, requestId: req.headers['x-request-id'] }, 'request failed');

@@ -62,7 +62,7 @@ export const accountPaths: Record<string, Json> = {
       requestBody: createKeyBody,
       responses: {
         '201': jsonResponse(keyCreated, ref('ApiKeyCreated'), 'always'),
-        '400': errorResponse(400, ['invalid_request'], 'maybe', 'The body does not match the schema (or is not JSON).'),
+        '400': errorResponse(400, ['invalid_request'], 'always', 'The body does not match the schema (or is not JSON).'),
         ...keyedErrors({ scoped: true }),
       },
     },

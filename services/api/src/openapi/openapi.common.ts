@@ -16,10 +16,11 @@ export const apiKeySecurity = (scope?: Scope): Json[] => [{ apiKey: scope ? [sco
 export const operatorSecurity: Json[] = [{ operatorToken: [] }];
 
 /**
- * Whether a response carries the X-RateLimit-* headers. `always`: the request passed the API-key
- * check, which counts it (ApiKeyGuard) before anything else can fail. `maybe`: the answer can also
- * come from a step that runs before the key check (JSON body parsing, an unexpected error).
- * `never`: no API key is involved (401, operator API, signed files, health).
+ * Whether a response carries the X-RateLimit-* headers. `always`: every public /api/v1 answer (spec 8): a
+ * request with a valid key counts against the key's window (ApiKeyGuard), one answered without a valid key
+ * (401, a body that is not JSON or too large, the OpenAPI document) against its client address's window
+ * (rate-limit/unkeyed-rate-limit.ts). `maybe`: an unexpected failure (500) may come before either count.
+ * `never`: not the public API (operator API, signed files, health, dashboard assets).
  */
 export type RateLimitHeaders = 'always' | 'maybe' | 'never';
 
@@ -36,7 +37,8 @@ export function headersFor(rateLimit: RateLimitHeaders, extra: Json = {}): Json 
 
 const RATE_LIMIT_HEADERS: Record<string, { description: string }> = {
   'X-RateLimit-Limit': {
-    description: 'Requests allowed per one-minute window for this API key (60 by default; a key may have its own rate_limit_per_minute).',
+    description:
+      "Requests allowed per one-minute window for this API key (60 by default; a key may have its own rate_limit_per_minute); for a request without a valid key, the client address's window at the default rate.",
   },
   'X-RateLimit-Remaining': { description: 'Requests left in the current window, after this one (never below 0).' },
   'X-RateLimit-Reset': { description: 'When the current window ends, as Unix time in seconds. Windows are fixed, aligned to the minute.' },
@@ -81,15 +83,25 @@ export function errorResponse(status: number, codes: ErrorCode[], rateLimit: Rat
 }
 
 /**
- * The errors every route behind ApiKeyGuard can answer with: 401 before the key is known (no
- * rate-limit headers), 429 once the key's window is full, 403 when the key lacks the route's scope
- * (checked after the rate limit, so it carries the headers), 500 on an unexpected failure.
+ * The errors every route behind ApiKeyGuard can answer with: 401 before the key is known (it reports the
+ * client address's window), 429 once the key's (or, without a valid key, the address's) window is full, 403
+ * when the key lacks the route's scope (checked after the rate limit), 500 on an unexpected failure.
  */
 export function keyedErrors(opts: { scoped: boolean }): Json {
   return {
-    '401': errorResponse(401, ['unauthorized'], 'never', 'Missing, malformed, unknown or revoked API key.'),
+    '401': errorResponse(
+      401,
+      ['unauthorized'],
+      'always',
+      "Missing, malformed, unknown or revoked API key. Counted against the client address's window (the default rate); past it the answer is 429.",
+    ),
     ...(opts.scoped ? { '403': errorResponse(403, ['forbidden'], 'always', 'The API key lacks the scope this route requires.') } : {}),
-    '429': errorResponse(429, ['rate_limited'], 'always', 'The key used up its window; wait for Retry-After seconds.'),
+    '429': errorResponse(
+      429,
+      ['rate_limited'],
+      'always',
+      "The key used up its window (without a valid key: the client address's window); wait for Retry-After seconds.",
+    ),
     '500': errorResponse(500, ['internal_error'], 'maybe'),
   };
 }

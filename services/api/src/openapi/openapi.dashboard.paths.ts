@@ -5,7 +5,11 @@ import { headersFor, type Json } from './openapi.common';
  * assets, no key, no rate limit. Listed so that the document covers every route of the api.
  */
 const SECURITY_HEADERS: Json = {
-  'Content-Security-Policy': { required: true, schema: { type: 'string' }, description: "default-src 'self' and the rest: docs/api.md, Dashboard." },
+  'Content-Security-Policy': {
+    required: true,
+    schema: { type: 'string' },
+    description: "default-src 'self' and the rest: docs/api.md, Dashboard.",
+  },
   'X-Content-Type-Options': { required: true, schema: { type: 'string', const: 'nosniff' } },
   'Referrer-Policy': { required: true, schema: { type: 'string', const: 'no-referrer' } },
 };

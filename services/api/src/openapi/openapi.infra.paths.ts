@@ -57,7 +57,7 @@ export const infraPaths: Record<string, Json> = {
             required: ['openapi', 'info', 'paths'],
             properties: { openapi: { type: 'string', const: '3.1.0' }, info: { type: 'object' }, paths: { type: 'object' } },
           },
-          'never',
+          'always',
         ),
       },
     },

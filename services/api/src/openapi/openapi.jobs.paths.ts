@@ -94,8 +94,8 @@ export const jobPaths: Record<string, Json> = {
             'animated_image',
             'idempotency_key_reused',
           ],
-          'maybe',
-          'Invalid request. invalid_request also covers: a body that is neither multipart/form-data nor application/json, a multipart body without the image file, a bad quality or filename, a malformed Idempotency-Key, and unparsable JSON (the last one is answered before the key is checked, without rate-limit headers).',
+          'always',
+          "Invalid request. invalid_request also covers: a body that is neither multipart/form-data nor application/json, a multipart body without the image file, a bad quality or filename, a malformed Idempotency-Key, and unparsable JSON (the last one is answered before the key is checked and reports the client address's window).",
         ),
         '402': errorResponse(402, ['insufficient_credits'], 'always'),
         '409': errorResponse(
@@ -107,8 +107,8 @@ export const jobPaths: Record<string, Json> = {
         '413': errorResponse(
           413,
           ['payload_too_large'],
-          'maybe',
-          'The image (uploaded or fetched) is over 10 MB, or a JSON body is over 100 kB (answered before the key is checked).',
+          'always',
+          "The image (uploaded or fetched) is over 10 MB, or a JSON body is over 100 kB (answered before the key is checked, reporting the client address's window).",
         ),
         '415': errorResponse(415, ['unsupported_media_type'], 'always'),
         '503': errorResponse(503, ['billing_unavailable'], 'always'),

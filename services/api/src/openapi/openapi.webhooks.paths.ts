@@ -44,7 +44,7 @@ export const webhookEndpointPaths: Record<string, Json> = {
         '400': errorResponse(
           400,
           ['invalid_request'],
-          'maybe',
+          'always',
           'The body does not match the schema, the URL is not https, or it resolves to a non-public address.',
         ),
         ...keyedErrors({ scoped: true }),

@@ -1,12 +1,15 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { Response } from 'express';
+import type { Request, Response } from 'express';
 import { DomainError } from '@upscaler/contracts';
 import { RUNTIME, type Runtime } from '@upscaler/runtime';
 
 /**
- * Per-key fixed one-minute windows counted in Postgres, so the limit holds across api replicas
- * (DESIGN 4). Every keyed response carries X-RateLimit-Limit / -Remaining / -Reset (unix seconds of
- * the window's end); a 429 adds Retry-After (seconds).
+ * Fixed one-minute windows counted in Postgres, so the limit holds across api replicas (DESIGN 4).
+ * A request with a valid key counts against its key's window; a request answered without one (a missing or
+ * wrong key, an unparsable body, an unknown /api/v1 route, the OpenAPI document) counts against its client
+ * address's window at the default rate, so every public response reports a window (spec 8). Each such
+ * response carries X-RateLimit-Limit / -Remaining / -Reset (unix seconds of the window's end); a 429 adds
+ * Retry-After (seconds).
  */
 @Injectable()
 export class RateLimiter {
@@ -14,11 +17,22 @@ export class RateLimiter {
 
   constructor(@Inject(RUNTIME) private readonly rt: Runtime) {}
 
+  /** Counts a keyed request; throws rate_limited past the key's limit. */
   async hit(keyId: string, limit: number, res: Response): Promise<void> {
+    const over = await this.count(keyId, limit, res);
+    if (over) throw over;
+  }
+
+  /** Counts a request that has no valid key against its client address; returns rate_limited past the limit. */
+  async hitAddress(req: Request, res: Response): Promise<DomainError | undefined> {
+    return this.count(`addr:${req.ip ?? req.socket.remoteAddress ?? 'unknown'}`, this.rt.config.rateLimitPerMinute, res);
+  }
+
+  private async count(bucket: string, limit: number, res: Response): Promise<DomainError | undefined> {
     const now = this.rt.clock.now().getTime();
     const windowStart = Math.floor(now / 60_000) * 60_000;
     const resetAt = windowStart + 60_000;
-    const count = await this.rt.readModels.hitRateLimit(keyId, new Date(windowStart));
+    const count = await this.rt.readModels.hitRateLimit(bucket, new Date(windowStart));
     res.setHeader('X-RateLimit-Limit', String(limit));
     res.setHeader('X-RateLimit-Remaining', String(Math.max(0, limit - count)));
     res.setHeader('X-RateLimit-Reset', String(Math.ceil(resetAt / 1000)));
@@ -26,8 +40,7 @@ export class RateLimiter {
       this.lastPrune = now;
       void this.rt.readModels.pruneRateLimits(new Date(windowStart - 60_000)).catch(() => undefined);
     }
-    if (count > limit) {
-      throw new DomainError('rate_limited', undefined, { retryAfterSeconds: Math.max(1, Math.ceil((resetAt - now) / 1000)) });
-    }
+    if (count <= limit) return undefined;
+    return new DomainError('rate_limited', undefined, { retryAfterSeconds: Math.max(1, Math.ceil((resetAt - now) / 1000)) });
   }
 }
