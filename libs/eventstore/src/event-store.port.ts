@@ -24,8 +24,8 @@ export interface AppendResult {
 export interface EventStore {
   /** Throws `WrongExpectedVersionError` on a concurrency conflict; nothing is written then. */
   append(streamId: string, expected: ExpectedVersion, events: NewEvent[]): Promise<AppendResult>;
-  /** All events of one stream in version order (empty array: no stream). */
-  readStream(streamId: string): Promise<StoredEvent[]>;
+  /** Events of one stream in version order, those with version > `afterVersion` (default 0: all; empty: none). */
+  readStream(streamId: string, afterVersion?: number): Promise<StoredEvent[]>;
   /** Events with position > `after`, in position order, at most `limit`. */
   readAll(after: number, limit: number, filter?: { categories?: string[]; types?: string[] }): Promise<StoredEvent[]>;
   /** Highest committed position (0 when empty). */

@@ -1,6 +1,18 @@
 import type { EventMetadata, NewEvent, StoredEvent } from '@upscaler/contracts';
 import type { Decider } from './decider';
 import { WrongExpectedVersionError, type EventStore } from './event-store.port';
+import { StreamStateCache } from './stream-state-cache';
+
+/** One cache per (store, decider): the same stream id folded by another decider is another state. */
+const caches = new WeakMap<EventStore, WeakMap<object, StreamStateCache<unknown>>>();
+
+function cacheOf<S>(store: EventStore, decider: object): StreamStateCache<S> {
+  let byDecider = caches.get(store);
+  if (!byDecider) caches.set(store, (byDecider = new WeakMap()));
+  let cache = byDecider.get(decider);
+  if (!cache) byDecider.set(decider, (cache = new StreamStateCache()));
+  return cache as StreamStateCache<S>;
+}
 
 export interface HandleCommandOptions {
   /** How many times a conflict is re-read and re-decided before giving up. Default 3. */
@@ -24,6 +36,8 @@ export interface HandleCommandResult<S> {
  * between, the append fails with `WrongExpectedVersionError`; the command is then decided again on
  * the fresh state, so e.g. "finish beats cancel" (spec 3) holds whichever request arrives second.
  * Errors thrown by `decide` (domain errors) propagate unchanged.
+ * The state folded at a version is kept (StreamStateCache), so the next command on the stream reads only the
+ * events after it; a conflict drops it and the retry folds the stream from the start.
  */
 export async function handleCommand<S, C, E extends { type: string; data: unknown }>(
   store: EventStore,
@@ -33,11 +47,15 @@ export async function handleCommand<S, C, E extends { type: string; data: unknow
   opts: HandleCommandOptions = {},
 ): Promise<HandleCommandResult<S>> {
   const retries = opts.retries ?? 3;
+  const cache = cacheOf<S>(store, decider);
   for (let attempt = 0; ; attempt++) {
-    const history = await store.readStream(streamId);
+    const known = attempt === 0 ? cache.get(streamId) : undefined;
+    const from = known ?? { version: 0, state: decider.initialState() };
+    const tail = await store.readStream(streamId, from.version);
     // A stored event carries type and data (plus envelope fields), which is what evolve reads.
-    const state = history.reduce((s, e) => decider.evolve(s, e as unknown as E), decider.initialState());
-    const version = history.length === 0 ? 0 : history[history.length - 1].version;
+    const state = tail.reduce((s, e) => decider.evolve(s, e as unknown as E), from.state);
+    const version = tail.length === 0 ? from.version : tail[tail.length - 1].version;
+    if (tail.length > 0) cache.set(streamId, version, state);
     const decided = decider.decide(command, state);
     if (decided.length === 0) return { newState: state, newEvents: [], nextVersion: version };
 
@@ -49,9 +67,11 @@ export async function handleCommand<S, C, E extends { type: string; data: unknow
     try {
       const result = await store.append(streamId, version, toAppend);
       const newState = result.events.reduce((s, e) => decider.evolve(s, e as unknown as E), state);
+      cache.set(streamId, result.nextVersion, newState);
       return { newState, newEvents: result.events, nextVersion: result.nextVersion };
     } catch (err) {
       if (!(err instanceof WrongExpectedVersionError) || attempt >= retries) throw err;
+      cache.delete(streamId);
     }
   }
 }

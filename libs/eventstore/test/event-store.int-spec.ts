@@ -2,12 +2,7 @@ import type { DataSource } from 'typeorm';
 import { Client } from 'pg';
 import { createDataSource } from '@upscaler/platform';
 import { useTestPostgres } from '@upscaler/testing';
-import {
-  EVENT_LOG_LOCK_KEY,
-  EVENT_STORE_MIGRATIONS,
-  PostgresEventStore,
-  WrongExpectedVersionError,
-} from '@upscaler/eventstore';
+import { EVENT_LOG_LOCK_KEY, EVENT_STORE_MIGRATIONS, PostgresEventStore, WrongExpectedVersionError } from '@upscaler/eventstore';
 
 const pg = useTestPostgres();
 
@@ -121,7 +116,10 @@ describe('PostgresEventStore', () => {
     const start = await store.headPosition();
     await store.append('job-g1', 'no_stream', [{ type: 'JobSubmitted', data: {} }]);
     await store.append('account-g1', 'no_stream', [{ type: 'CreditsGranted', data: {} }]);
-    await store.append('job-g2', 'no_stream', [{ type: 'JobSubmitted', data: {} }, { type: 'JobStarted', data: {} }]);
+    await store.append('job-g2', 'no_stream', [
+      { type: 'JobSubmitted', data: {} },
+      { type: 'JobStarted', data: {} },
+    ]);
     await store.append('webhook-g1', 'no_stream', [{ type: 'EndpointCreated', data: {} }]);
     const page = (after: number, limit: number, filter?: { categories?: string[]; types?: string[] }) =>
       store.readAll(after, limit, filter).then((es) => es.map((e) => `${e.position - start}:${e.streamId}:${e.type}`));
@@ -134,9 +132,19 @@ describe('PostgresEventStore', () => {
       '5:webhook-g1:EndpointCreated',
     ]);
     expect(await page(start + 1, 2)).toEqual(['2:account-g1:CreditsGranted', '3:job-g2:JobSubmitted']);
-    expect(await page(start, 10, { categories: ['job'] })).toEqual(['1:job-g1:JobSubmitted', '3:job-g2:JobSubmitted', '4:job-g2:JobStarted']);
-    expect(await page(start, 10, { categories: ['account', 'webhook'] })).toEqual(['2:account-g1:CreditsGranted', '5:webhook-g1:EndpointCreated']);
-    expect(await page(start, 10, { types: ['JobStarted', 'CreditsGranted'] })).toEqual(['2:account-g1:CreditsGranted', '4:job-g2:JobStarted']);
+    expect(await page(start, 10, { categories: ['job'] })).toEqual([
+      '1:job-g1:JobSubmitted',
+      '3:job-g2:JobSubmitted',
+      '4:job-g2:JobStarted',
+    ]);
+    expect(await page(start, 10, { categories: ['account', 'webhook'] })).toEqual([
+      '2:account-g1:CreditsGranted',
+      '5:webhook-g1:EndpointCreated',
+    ]);
+    expect(await page(start, 10, { types: ['JobStarted', 'CreditsGranted'] })).toEqual([
+      '2:account-g1:CreditsGranted',
+      '4:job-g2:JobStarted',
+    ]);
     expect(await page(start, 10, { categories: ['job'], types: ['JobStarted'] })).toEqual(['4:job-g2:JobStarted']);
     expect(await page(start, 10, { categories: [] })).toEqual([]);
     expect(await store.headPosition()).toBe(start + 5);
@@ -151,7 +159,10 @@ describe('PostgresEventStore', () => {
         // The LISTEN connection is up once the catch-up wake-up (head position) arrived.
         expect(heard).toContain(await store.headPosition());
       });
-      const { lastPosition } = await store.append('job-h1', 'no_stream', [{ type: 'A', data: {} }, { type: 'B', data: {} }]);
+      const { lastPosition } = await store.append('job-h1', 'no_stream', [
+        { type: 'A', data: {} },
+        { type: 'B', data: {} },
+      ]);
       await eventually(() => expect(heard[heard.length - 1]).toBe(lastPosition));
 
       const local: number[] = [];
@@ -174,11 +185,9 @@ describe('PostgresEventStore', () => {
     const heard: number[] = [];
     const unsubscribe = other.onAppended((p) => heard.push(p));
     const ours = async (): Promise<number[]> =>
-      (
-        await db.query(
-          `SELECT pid FROM pg_stat_activity WHERE application_name = 'reconnect-test-listen' AND query ILIKE 'LISTEN%'`,
-        )
-      ).map((r: { pid: number }) => r.pid);
+      (await db.query(`SELECT pid FROM pg_stat_activity WHERE application_name = 'reconnect-test-listen' AND query ILIKE 'LISTEN%'`)).map(
+        (r: { pid: number }) => r.pid,
+      );
     try {
       await eventually(async () => expect(await ours()).toHaveLength(1));
       const [before] = await ours();
@@ -216,7 +225,10 @@ describe('PostgresEventStore', () => {
     await Promise.all(
       Array.from({ length: writers }, async (_, w) => {
         for (let i = 0; i < appendsPerWriter; i++) {
-          await store.append(`job-tail${w}`, 'any', [{ type: 'Tick', data: { w, i } }, { type: 'Tock', data: { w, i } }]);
+          await store.append(`job-tail${w}`, 'any', [
+            { type: 'Tick', data: { w, i } },
+            { type: 'Tock', data: { w, i } },
+          ]);
         }
       }),
     );

@@ -37,7 +37,7 @@ const tally: Decider<State, Command, Event> = {
 function withCompetingWriter(store: EventStore, competing: () => { type: string; data: unknown } | null): EventStore & { appends: number } {
   const wrapped = {
     appends: 0,
-    readStream: (id: string) => store.readStream(id),
+    readStream: (id: string, after?: number) => store.readStream(id, after),
     readAll: store.readAll.bind(store),
     headPosition: () => store.headPosition(),
     onAppended: store.onAppended.bind(store),
@@ -127,5 +127,43 @@ describe('handleCommand', () => {
     let running = 0;
     const totalAt = new Map(events.map((e) => [e.version, (running += (e.data as { amount: number }).amount)]));
     for (const r of results) expect(r.newState.total).toBe(totalAt.get(r.nextVersion));
+  });
+
+  it('a later command reads only the events after the state it folded before, and still sees other writers', async () => {
+    const reads: Array<number | undefined> = [];
+    const counting: EventStore = {
+      readStream: (id: string, after?: number) => (reads.push(after), store.readStream(id, after)),
+      readAll: store.readAll.bind(store),
+      headPosition: () => store.headPosition(),
+      onAppended: store.onAppended.bind(store),
+      append: store.append.bind(store),
+    };
+    for (const amount of [1, 2, 3]) await handleCommand(counting, 'account-t8', tally, { type: 'Add', amount });
+    expect(reads).toEqual([0, 1, 2]);
+    // another process appends (its own handleCommand, with its own cache): ours reads it as part of the tail
+    await store.append('account-t8', 3, [{ type: 'Added', data: { amount: 100 } }]);
+    const after = await handleCommand(counting, 'account-t8', tally, { type: 'Add', amount: 4 });
+    expect(reads).toEqual([0, 1, 2, 3]);
+    expect(after.newState).toEqual({ total: 110, closed: false });
+    expect(after.nextVersion).toBe(5);
+  });
+
+  it('after a conflict the retry folds the whole stream again', async () => {
+    const reads: Array<number | undefined> = [];
+    let compete = false;
+    const racing = withCompetingWriter(store, () => (compete ? ((compete = false), { type: 'Added', data: { amount: 10 } }) : null));
+    const spying: EventStore = {
+      readStream: (id: string, after?: number) => (reads.push(after), racing.readStream(id, after)),
+      readAll: racing.readAll,
+      headPosition: racing.headPosition,
+      onAppended: racing.onAppended,
+      append: (...args) => racing.append(...args),
+    };
+    await handleCommand(spying, 'account-t9', tally, { type: 'Add', amount: 1 });
+    compete = true;
+    const result = await handleCommand(spying, 'account-t9', tally, { type: 'Add', amount: 2 });
+    expect(reads).toEqual([0, 1, 0]);
+    expect(result.newState).toEqual({ total: 13, closed: false });
+    expect(result.nextVersion).toBe(3);
   });
 });

@@ -2,12 +2,7 @@ import type { NewEvent, StoredEvent } from '@upscaler/contracts';
 import type { ClientConfig } from 'pg';
 import type { DataSource, QueryRunner } from 'typeorm';
 import type { PostgresConnectionOptions } from 'typeorm/driver/postgres/PostgresConnectionOptions';
-import {
-  WrongExpectedVersionError,
-  type AppendResult,
-  type EventStore,
-  type ExpectedVersion,
-} from '../event-store.port';
+import { WrongExpectedVersionError, type AppendResult, type EventStore, type ExpectedVersion } from '../event-store.port';
 import { EVENT_COLUMNS, toStoredEvent, type EventRow } from './event-row';
 import { PgNotificationListener } from './pg-notification-listener';
 
@@ -89,10 +84,10 @@ export class PostgresEventStore implements EventStore {
     return { nextVersion: current + stored.length, lastPosition, events: stored };
   }
 
-  async readStream(streamId: string): Promise<StoredEvent[]> {
+  async readStream(streamId: string, afterVersion = 0): Promise<StoredEvent[]> {
     const rows: EventRow[] = await this.dataSource.query(
-      `SELECT ${EVENT_COLUMNS} FROM events WHERE stream_id = $1 ORDER BY version`,
-      [streamId],
+      `SELECT ${EVENT_COLUMNS} FROM events WHERE stream_id = $1 AND version > $2 ORDER BY version`,
+      [streamId, afterVersion],
     );
     return rows.map(toStoredEvent);
   }
@@ -101,11 +96,7 @@ export class PostgresEventStore implements EventStore {
    * An empty `categories` or `types` list matches nothing (it is a filter, not "no filter");
    * omit the field to not filter on it.
    */
-  async readAll(
-    after: number,
-    limit: number,
-    filter: { categories?: string[]; types?: string[] } = {},
-  ): Promise<StoredEvent[]> {
+  async readAll(after: number, limit: number, filter: { categories?: string[]; types?: string[] } = {}): Promise<StoredEvent[]> {
     if (!Number.isInteger(limit) || limit <= 0) throw new Error(`readAll: limit must be a positive integer, got ${limit}`);
     const params: unknown[] = [after, limit];
     const where = ['position > $1'];
@@ -125,9 +116,7 @@ export class PostgresEventStore implements EventStore {
   }
 
   async headPosition(): Promise<number> {
-    const [row]: Array<{ head: string }> = await this.dataSource.query(
-      'SELECT coalesce(max(position), 0)::text AS head FROM events',
-    );
+    const [row]: Array<{ head: string }> = await this.dataSource.query('SELECT coalesce(max(position), 0)::text AS head FROM events');
     return Number(row.head);
   }
 
@@ -199,10 +188,9 @@ export class PostgresEventStore implements EventStore {
 }
 
 async function streamVersion(runner: QueryRunner, streamId: string): Promise<number> {
-  const [row]: Array<{ v: number }> = await runner.query(
-    'SELECT coalesce(max(version), 0)::int AS v FROM events WHERE stream_id = $1',
-    [streamId],
-  );
+  const [row]: Array<{ v: number }> = await runner.query('SELECT coalesce(max(version), 0)::int AS v FROM events WHERE stream_id = $1', [
+    streamId,
+  ]);
   return row.v;
 }
 

@@ -18,8 +18,8 @@ export class InstrumentedEventStore implements EventStore {
     return result;
   }
 
-  readStream(streamId: string): Promise<StoredEvent[]> {
-    return this.inner.readStream(streamId);
+  readStream(streamId: string, afterVersion?: number): Promise<StoredEvent[]> {
+    return this.inner.readStream(streamId, afterVersion);
   }
   readAll(after: number, limit: number, filter?: { categories?: string[]; types?: string[] }): Promise<StoredEvent[]> {
     return this.inner.readAll(after, limit, filter);
