@@ -2,8 +2,9 @@
 // (CPU, intra-op threads = cores), (2) the same weights on TF.js with the wasm backend, (3) sharp's plain Lanczos
 // resize; prints the ratios. Usage: nice -n 10 node bench/engine/run.js speed [--networks slim,medium,thick]
 // [--scales 2,3,4] [--size 96] [--thick-size 48] [--ours-size 256] [--repeat 2] [--no-tfjs]
-// "ours" are the networks we trained (training/, models/ours-fast-x<s>.onnx): they have no TF.js twin, so their
-// TF.js columns are empty; they run at a larger input because they are fast enough to measure on one.
+// "ours" / "ours-balanced" are the networks we trained (training/, models/ours-fast-x<s>.onnx,
+// models/ours-balanced-x<s>.onnx): they have no TF.js twin, so their TF.js columns are empty; they run at a larger
+// input because they are fast enough to measure on one.
 import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
@@ -26,7 +27,7 @@ async function best(repeat: number, fn: () => Promise<unknown>): Promise<number>
 }
 
 async function main(): Promise<void> {
-  const networks = arg('networks', 'ours,slim,medium,thick').split(',') as ('ours' | 'slim' | 'medium' | 'thick')[];
+  const networks = arg('networks', 'ours,ours-balanced,slim,medium,thick').split(',');
   const scales = arg('scales', '2,3,4').split(',').map(Number);
   const repeat = Number(arg('repeat', '2'));
   const withTfjs = !process.argv.includes('--no-tfjs');
@@ -35,9 +36,11 @@ async function main(): Promise<void> {
   const rows: (string | number)[][] = [];
   console.log(machineLine());
   for (const network of networks) {
-    const size = Number(network === 'thick' ? arg('thick-size', '48') : network === 'ours' ? arg('ours-size', '256') : arg('size', '96'));
+    const ours = network.startsWith('ours');
+    const size = Number(network === 'thick' ? arg('thick-size', '48') : ours ? arg('ours-size', '256') : arg('size', '96'));
+    const id = network === 'ours' ? 'ours-fast' : ours ? network : `esrgan-${network}`;
     for (const scale of scales) {
-      const file = network === 'ours' ? `ours-fast-x${scale}.onnx` : `esrgan-${network}-x${scale}.onnx`;
+      const file = `${id}-x${scale}.onnx`;
       if (!existsSync(join(MODELS_DIR, file))) continue; // no trained network at this scale (yet)
       const rgb = noiseImage(size, size, scale);
       const outMp = (size * scale) ** 2 / 1e6;
@@ -53,9 +56,9 @@ async function main(): Promise<void> {
       const ortMs = await best(repeat, () => session.run({ input: tensor }));
       await session.release();
       let tfMs = NaN;
-      const tfjsTwin = withTfjs && network !== 'ours';
+      const tfjsTwin = withTfjs && !ours;
       if (tfjsTwin) {
-        const ref = await loadTfjsNetwork(network, scale);
+        const ref = await loadTfjsNetwork(network as 'slim' | 'medium' | 'thick', scale);
         tfMs = await best(repeat, () => ref.predict(rgb, size, size));
         ref.dispose();
       }
@@ -69,7 +72,7 @@ async function main(): Promise<void> {
           .toBuffer(),
       );
       rows.push([
-        network === 'ours' ? `ours-fast x${scale}` : `${network} x${scale}`,
+        ours ? `${id} x${scale}` : `${network} x${scale}`,
         `${size}x${size}`,
         (ortMs / outMp).toFixed(0),
         tfjsTwin ? (tfMs / outMp).toFixed(0) : '-',
