@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { Module, type DynamicModule, type Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import { ConfigError, createLogger, loadConfig, type AppConfig } from '@upscaler/platform';
+import { ConfigError, createLogger, loadConfig, type AppConfig, type ErrorResponseHook } from '@upscaler/platform';
 import { currentTraceId, stopTracing } from '@upscaler/tracing';
 import { buildRuntime } from './build-runtime';
 import { configureHttpApp } from './http-app';
@@ -12,6 +12,8 @@ import { NestPinoLogger } from './observability/nest-logger';
 export interface ServiceSpec {
   service: string;
   modules: Array<Type<unknown> | DynamicModule>;
+  /** A provider of the service's modules that sees every error answer first (the api's unkeyed rate limit). */
+  errorResponseHook?: Type<ErrorResponseHook>;
   /** Adjust the validated config before anything starts (the standalone fills in its operator token). */
   prepare?: (config: AppConfig) => Promise<{ config: AppConfig; banner?: string[] }>;
 }
@@ -41,7 +43,7 @@ export async function runService(spec: ServiceSpec): Promise<void> {
   class ServiceRootModule {}
 
   const app = await NestFactory.create(ServiceRootModule, { logger: new NestPinoLogger(logger) });
-  configureHttpApp(app, rt);
+  configureHttpApp(app, rt, spec.errorResponseHook ? app.get(spec.errorResponseHook, { strict: false }) : undefined);
   const server = await app.listen(config.port, config.host);
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;

@@ -1,12 +1,12 @@
 import type { INestApplication } from '@nestjs/common';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import pinoHttp from 'pino-http';
-import { ERROR_RESPONSE_HOOK, ErrorFilter, requestId, type ErrorResponseHook } from '@upscaler/platform';
+import { ErrorFilter, requestId, type ErrorResponseHook } from '@upscaler/platform';
 import type { Runtime } from './runtime';
 import { httpMetrics } from './observability/http-metrics';
 
 /** The HTTP setup every service shares: request ids, one error filter, JSON limits, no fingerprinting. */
-export function configureHttpApp(app: INestApplication, rt: Runtime): void {
+export function configureHttpApp(app: INestApplication, rt: Runtime, errorResponseHook?: ErrorResponseHook): void {
   const express = app as NestExpressApplication;
   express.disable('x-powered-by');
   express.set('trust proxy', true);
@@ -21,14 +21,5 @@ export function configureHttpApp(app: INestApplication, rt: Runtime): void {
       serializers: { req: (req: { id: string; method: string; url: string }) => ({ id: req.id, method: req.method, url: req.url }) },
     }),
   );
-  app.useGlobalFilters(new ErrorFilter(rt.logger, optionalProvider<ErrorResponseHook>(app, ERROR_RESPONSE_HOOK)));
-}
-
-/** A provider a service's modules may register (the api's unkeyed rate limit); undefined when none does. */
-function optionalProvider<T>(app: INestApplication, token: symbol): T | undefined {
-  try {
-    return app.get<T>(token, { strict: false });
-  } catch {
-    return undefined;
-  }
+  app.useGlobalFilters(new ErrorFilter(rt.logger, errorResponseHook));
 }

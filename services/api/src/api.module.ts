@@ -1,5 +1,4 @@
 import { Module } from '@nestjs/common';
-import { ERROR_RESPONSE_HOOK } from '@upscaler/platform';
 import { AccountController } from './accounts/account.controller';
 import { AccountsService } from './accounts/accounts.service';
 import { AdminController } from './accounts/admin.controller';
@@ -42,7 +41,6 @@ import { WebhookEndpointsService } from './webhooks/webhook-endpoints.service';
     RateLimiter,
     AddressRateLimitGuard,
     UnkeyedErrorRateLimit,
-    { provide: ERROR_RESPONSE_HOOK, useExisting: UnkeyedErrorRateLimit },
     ApiKeyGuard,
     OperatorGuard,
     ProjectionRunner,

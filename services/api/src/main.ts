@@ -1,6 +1,7 @@
 import './tracing';
 import { exitOnStartFailure, runService } from '@upscaler/runtime';
 import { ApiModule } from './api.module';
+import { UnkeyedErrorRateLimit } from './rate-limit/unkeyed-rate-limit';
 
 /** Distributed entry point (DESIGN 3): this service alone, configured from the environment. */
-runService({ service: 'api', modules: [ApiModule] }).catch(exitOnStartFailure);
+runService({ service: 'api', modules: [ApiModule], errorResponseHook: UnkeyedErrorRateLimit }).catch(exitOnStartFailure);

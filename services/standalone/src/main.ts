@@ -1,6 +1,7 @@
 import './tracing';
 import { exitOnStartFailure, runService } from '@upscaler/runtime';
 import { ApiModule } from '../../api/src/api.module';
+import { UnkeyedErrorRateLimit } from '../../api/src/rate-limit/unkeyed-rate-limit';
 import { BillingModule } from '../../billing/src/billing.module';
 import { ProcessorModule } from '../../processor/src/processor.module';
 import { WebhooksModule } from '../../webhooks/src/webhooks.module';
@@ -14,6 +15,7 @@ import { resolveOperatorToken } from './operator-token';
 runService({
   service: 'standalone',
   modules: [BillingModule, ApiModule, ProcessorModule, WebhooksModule],
+  errorResponseHook: UnkeyedErrorRateLimit,
   prepare: async (config) => {
     const operator = await resolveOperatorToken(config.dataDir, config.operatorToken);
     return {

@@ -65,9 +65,18 @@ const envSchema = z.object({
   S3_PUBLIC_ENDPOINT: optionalString,
   S3_ACCESS_KEY: optionalString,
   S3_SECRET_KEY: optionalString,
-  S3_BUCKET: z.string().optional().transform((v) => v || 'upscaler'),
-  S3_REGION: z.string().optional().transform((v) => v || 'us-east-1'),
-  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).optional().transform((v) => v ?? 'info'),
+  S3_BUCKET: z
+    .string()
+    .optional()
+    .transform((v) => v || 'upscaler'),
+  S3_REGION: z
+    .string()
+    .optional()
+    .transform((v) => v || 'us-east-1'),
+  LOG_LEVEL: z
+    .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
+    .optional()
+    .transform((v) => v ?? 'info'),
 });
 
 export interface AppConfig {
@@ -94,9 +103,7 @@ export interface AppConfig {
   /** Distributed mode is on when DATABASE_URL/KAFKA_BROKERS/S3_ENDPOINT are set (each adapter on its own). */
   databaseUrl: string | undefined;
   kafka: { brokers: string[]; partitions: number } | undefined;
-  s3:
-    | { endpoint: string; publicEndpoint: string; accessKey: string; secretKey: string; bucket: string; region: string }
-    | undefined;
+  s3: { endpoint: string; publicEndpoint: string; accessKey: string; secretKey: string; bucket: string; region: string } | undefined;
 }
 
 export class ConfigError extends Error {
@@ -162,7 +169,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     logLevel: e.LOG_LEVEL,
     databaseUrl: e.DATABASE_URL,
     kafka: e.KAFKA_BROKERS
-      ? { brokers: e.KAFKA_BROKERS.split(',').map((b) => b.trim()).filter(Boolean), partitions: e.KAFKA_PARTITIONS }
+      ? {
+          brokers: e.KAFKA_BROKERS.split(',')
+            .map((b) => b.trim())
+            .filter(Boolean),
+          partitions: e.KAFKA_PARTITIONS,
+        }
       : undefined,
     s3,
   };

@@ -78,9 +78,11 @@ export async function startEmbeddedPostgres(opts: EmbeddedPostgresOptions): Prom
   const urlFor = (db: string) => `postgres://${USER}:${encodeURIComponent(password)}@127.0.0.1:${port}/${encodeURIComponent(db)}`;
 
   const flags = [
-    '-c', 'listen_addresses=127.0.0.1',
+    '-c',
+    'listen_addresses=127.0.0.1',
     // No unix socket: nothing to clean up, nothing reachable outside loopback TCP with a password.
-    '-c', 'unix_socket_directories=',
+    '-c',
+    'unix_socket_directories=',
     ...(opts.postgresFlags ?? []),
   ];
   let server: PostgresProcess;

@@ -8,10 +8,7 @@ import path from 'node:path';
  * race-free: the secret is written to a private temp file and hard-linked into place, so two
  * processes starting at once agree on one value and nobody ever reads a half-written file.
  */
-export async function loadOrCreateSecret(
-  file: string,
-  opts: { bytes?: number; prefix?: string } = {},
-): Promise<string> {
+export async function loadOrCreateSecret(file: string, opts: { bytes?: number; prefix?: string } = {}): Promise<string> {
   const existing = await readSecret(file);
   if (existing !== null) return existing;
   const secret = `${opts.prefix ?? ''}${randomBytes(opts.bytes ?? 32).toString('hex')}`;

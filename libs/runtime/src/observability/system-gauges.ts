@@ -16,11 +16,16 @@ export function registerSystemGauges(metrics: Metrics, db: DataSource): void {
     );
     g.set(Number(rows[0]?.n ?? 0));
   });
-  metrics.gauge('upscaler_consumer_lag_events', 'Events in the log not yet handled, per consumer checkpoint.', ['consumer'] as const, async (g) => {
-    const rows: Array<{ consumer: string; lag: string }> = await db.query(
-      `SELECT c.consumer, GREATEST(0, (SELECT COALESCE(max(position), 0) FROM events) - c.position) AS lag FROM checkpoints c`,
-    );
-    g.reset();
-    for (const r of rows) g.set({ consumer: r.consumer }, Number(r.lag));
-  });
+  metrics.gauge(
+    'upscaler_consumer_lag_events',
+    'Events in the log not yet handled, per consumer checkpoint.',
+    ['consumer'] as const,
+    async (g) => {
+      const rows: Array<{ consumer: string; lag: string }> = await db.query(
+        `SELECT c.consumer, GREATEST(0, (SELECT COALESCE(max(position), 0) FROM events) - c.position) AS lag FROM checkpoints c`,
+      );
+      g.reset();
+      for (const r of rows) g.set({ consumer: r.consumer }, Number(r.lag));
+    },
+  );
 }
