@@ -123,8 +123,8 @@ describe('engine: images as users expect (DESIGN 4)', () => {
         maxOutputPixels: 4_000_000,
         tiers: {
           fast: { 2: 'ours-fast-x2', 3: 'esrgan-slim-x3', 4: 'ours-fast-x4' },
-          balanced: { 2: 'ours-fast-x2', 3: 'esrgan-medium-x3', 4: 'ours-fast-x4' },
-          best: { 2: 'ours-fast-x2', 3: 'esrgan-thick-x3', 4: 'ours-fast-x4' },
+          balanced: { 2: 'ours-balanced-x2', 3: 'esrgan-medium-x3', 4: 'ours-balanced-x4' },
+          best: { 2: 'ours-balanced-x2', 3: 'esrgan-thick-x3', 4: 'ours-balanced-x4' },
         },
       });
     });

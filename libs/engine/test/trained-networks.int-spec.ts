@@ -12,13 +12,16 @@ import { createEngine, imresizeBicubic, modcrop, scoreY, type UpscaleEngine } fr
  */
 const SET5 = join(__dirname, '..', '..', '..', '..', 'shared', 'datasets', 'Set5');
 
-/** The Set5 PSNR its model card records (written with the ONNX file by training/release.py). */
-function recordedSet5(network: string, protocol = 'bicubic'): number {
+/** The Set5, Set14 and BSD100 PSNR its model card records (written with the ONNX file by training/release.py). */
+function recordedPsnr(network: string, protocol = 'bicubic'): [number, number, number] {
   const card = readFileSync(join(__dirname, '..', '..', '..', 'docs', 'model-cards', `${network}.md`), 'utf8');
-  const row = new RegExp(`^\\| ${network} \\| ${protocol.replace(/\+/g, '\\+')} \\| ([0-9.]+) /`, 'm').exec(card);
-  if (!row) throw new Error(`no ${protocol} Set5 row for ${network} in its model card`);
-  return Number(row[1]);
+  const cell = '([0-9.]+) / [0-9.]+';
+  const row = new RegExp(`^\\| ${network} \\| ${protocol.replace(/\+/g, '\\+')} \\| ${cell} \\| ${cell} \\| ${cell} \\|`, 'm').exec(card);
+  if (!row) throw new Error(`no ${protocol} row for ${network} in its model card`);
+  return [Number(row[1]), Number(row[2]), Number(row[3])];
 }
+
+const recordedSet5 = (network: string, protocol = 'bicubic') => recordedPsnr(network, protocol)[0];
 
 /** Set5 at `scale`: each HR image modcropped, and its LR made with MATLAB bicubic, as PNG or as JPEG at quality q. */
 async function set5(scale: number, jpegQuality?: number) {
@@ -35,11 +38,17 @@ async function set5(scale: number, jpegQuality?: number) {
   return out;
 }
 
-async function meanPsnr(engine: UpscaleEngine, images: Awaited<ReturnType<typeof set5>>, scale: number, target: '2k' | '4k') {
+async function meanPsnr(
+  engine: UpscaleEngine,
+  images: Awaited<ReturnType<typeof set5>>,
+  scale: number,
+  target: '2k' | '4k',
+  quality: 'fast' | 'balanced' | 'best' = 'fast',
+) {
   let total = 0;
   const networks = new Set<string>();
   for (const { hr, input } of images) {
-    const out = await engine.upscale({ input, target, format: 'png', quality: 'fast' });
+    const out = await engine.upscale({ input, target, format: 'png', quality });
     networks.add(out.network);
     const sr = await sharp(out.output).raw().toBuffer({ resolveWithObject: true });
     total += scoreY(
@@ -61,14 +70,22 @@ describe('trained networks in the engine', () => {
   });
 
   it.each([
-    [2, '2k', 'ours-fast-x2'],
-    [4, '4k', 'ours-fast-x4'],
-  ] as const)('x%i (%s) runs %s and scores the Set5 PSNR of its model card (Y, shave = scale)', async (scale, target, network) => {
+    [2, '2k', 'fast', 'ours-fast-x2'],
+    [4, '4k', 'fast', 'ours-fast-x4'],
+    [2, '2k', 'balanced', 'ours-balanced-x2'],
+    [4, '4k', 'best', 'ours-balanced-x4'],
+  ] as const)('x%i (%s), quality %s, runs %s and scores the Set5 PSNR of its model card (Y, shave = scale)', async (scale, target, quality, network) => {
     const recorded = recordedSet5(network);
     expect(recorded).toBeGreaterThan(scale === 2 ? 36 : 30);
-    const { mean, networks } = await meanPsnr(engine, await set5(scale), scale, target);
+    const { mean, networks } = await meanPsnr(engine, await set5(scale), scale, target, quality);
     expect(networks).toEqual([network]);
     expect(Math.abs(mean - recorded)).toBeLessThanOrEqual(0.05);
+  });
+
+  it.each([2, 4] as const)('x%i: the balanced network, which the balanced and best tiers run, beats the fast one on Set5, Set14 and BSD100', (scale) => {
+    const balanced = recordedPsnr(`ours-balanced-x${scale}`);
+    const fast = recordedPsnr(`ours-fast-x${scale}`);
+    expect(balanced.map((p, i) => p > fast[i])).toEqual([true, true, true]);
   });
 
   it.each([
@@ -92,8 +109,8 @@ describe('trained networks in the engine', () => {
     try {
       expect(alt.describe().tiers).toEqual({
         fast: { 2: 'ours-fast-x2', 3: 'esrgan-slim-x3', 4: 'ours-fast-x4' },
-        balanced: { 2: 'ours-fast-x2', 3: 'esrgan-medium-x3', 4: 'ours-fast-x4' },
-        best: { 2: 'ours-fast-x2', 3: 'esrgan-thick-x3', 4: 'ours-fast-x4' },
+        balanced: { 2: 'ours-balanced-x2', 3: 'esrgan-medium-x3', 4: 'ours-balanced-x4' },
+        best: { 2: 'ours-balanced-x2', 3: 'esrgan-thick-x3', 4: 'ours-balanced-x4' },
       });
       const [{ input }] = await set5(2, 75);
       expect((await alt.upscale({ input, target: '2k', format: 'png', quality: 'best' })).network).toBe('ours-photo-x2');

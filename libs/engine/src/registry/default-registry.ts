@@ -15,10 +15,14 @@ export const DEFAULT_REGISTRY: NetworkRegistry = {
   networks: {
     // Trained by us (training/, docs/model-cards/): on Set5, Set14 and BSD100 alike they beat the converted
     // slim networks by about 3 dB at x2 and 2 dB at x4 while running several times faster (docs/benchmarks.md).
-    // Receptive radius: 5 stacked 3x3 convolutions on the LR grid + a nearest-neighbour residual = 5; 6 keeps a
-    // pixel of margin. Copied into models/ by scripts/postinstall.js.
+    // Receptive radius: 6 stacked 3x3 convolutions on the LR grid (head, 4 body, tail) + a nearest-neighbour
+    // residual = 6, exact (tiling.int-spec.ts). Copied into models/ by scripts/postinstall.js.
     'ours-fast-x2': { file: 'ours-fast-x2.onnx', scale: 2, receptiveRadius: 6, tile: 256 },
     'ours-fast-x4': { file: 'ours-fast-x4.onnx', scale: 4, receptiveRadius: 6, tile: 256 },
+    // The balanced networks: the same plain design, 48 channels and 6 body layers (8 convolutions: radius 8),
+    // grown from the fast ones (training/sr/grow.py) and trained on. About 3x the fast networks' CPU.
+    'ours-balanced-x2': { file: 'ours-balanced-x2.onnx', scale: 2, receptiveRadius: 8, tile: 256 },
+    'ours-balanced-x4': { file: 'ours-balanced-x4.onnx', scale: 4, receptiveRadius: 8, tile: 256 },
     // The photo variant: same architecture, trained on blurred, noisy, JPEG-compressed (q40-95) inputs.
     'ours-photo-x2': { file: 'ours-photo-x2.onnx', scale: 2, receptiveRadius: 6, tile: 256 },
     'ours-photo-x4': { file: 'ours-photo-x4.onnx', scale: 4, receptiveRadius: 6, tile: 256 },
@@ -35,10 +39,11 @@ export const DEFAULT_REGISTRY: NetworkRegistry = {
   tiers: {
     fast: { 2: 'ours-fast-x2', 3: 'esrgan-slim-x3', 4: 'ours-fast-x4' },
     // Our networks beat esrgan-medium and esrgan-thick at x2 and x4 on Set5, Set14 and BSD100 (by 2-3 dB at x2,
-    // 0.7-1.8 dB at x4) at 1/13 to 1/170 of their CPU, so they are every tier's network there (issue 6: trained
-    // networks "become the quality tiers where they win"); at x3 the tiers still climb slim -> medium -> thick.
-    balanced: { 2: 'ours-fast-x2', 3: 'esrgan-medium-x3', 4: 'ours-fast-x4' },
-    best: { 2: 'ours-fast-x2', 3: 'esrgan-thick-x3', 4: 'ours-fast-x4' },
+    // 0.7-1.8 dB at x4) at a fraction of their CPU, so they are every tier's network there (issue 6: trained
+    // networks "become the quality tiers where they win"): balanced and best run ours-balanced, which beats
+    // ours-fast on all three sets; at x3 the tiers still climb slim -> medium -> thick.
+    balanced: { 2: 'ours-balanced-x2', 3: 'esrgan-medium-x3', 4: 'ours-balanced-x4' },
+    best: { 2: 'ours-balanced-x2', 3: 'esrgan-thick-x3', 4: 'ours-balanced-x4' },
   },
   // JPEGs saved at quality 85 or below run the photo variants (issue 6): on Set5 / Set14 / BSD100 saved as JPEG
   // they beat the bicubic-trained networks at q50-85 (x2 by 0.2-1.1 dB, x4 by 0.15-0.6 dB), tie at q90 and lose
