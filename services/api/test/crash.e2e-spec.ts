@@ -172,12 +172,14 @@ describeStandalone('crash recovery', () => {
     const first = await start(dataDir, env);
     const granted = 50;
     const { client: firstClient, key } = await createAccountWithKey(first.apiUrl, OPERATOR_TOKEN, { credits: granted, scopes: ['jobs:read', 'jobs:write'] });
-    // Long enough that the job surely outlasts the 0.3 s grace period: 512x512 at 3x (several tiles) on the
-    // balanced tier's x3 network (esrgan-medium-x3), tens of times the work of the fast tier at x2 or x4.
-    const size = 512;
+    // Long enough that the job surely outlasts the whole shutdown (0.3 s grace, then closing the service and its
+    // embedded Postgres: ~2 s on a loaded 2-core machine): 384x384 at 3x (several tiles) on the best tier's x3
+    // network (esrgan-thick-x3, ~4.6 s per output megapixel: ~6 s a job). With the balanced tier's medium-x3 at
+    // 512x512 a job took ~1.9 s, as long as the shutdown, and the comparison below was a coin toss under load.
+    const size = 384;
     const image = await gradientImage(size, size);
-    const busy = await firstClient.upload(image, { target: '3k', quality: 'balanced' });
-    const queued = await firstClient.upload(image, { target: '3k', quality: 'balanced' });
+    const busy = await firstClient.upload(image, { target: '3k', quality: 'best' });
+    const queued = await firstClient.upload(image, { target: '3k', quality: 'best' });
     expect([busy.status, queued.status]).toEqual([202, 202]);
     const ids = [busy.body.id, queued.body.id];
     await waitUntil('the first job to start', async () => (await statuses(firstClient, ids))[0] === 'processing');
