@@ -49,8 +49,8 @@ export async function handleCommand<S, C, E extends { type: string; data: unknow
   const retries = opts.retries ?? 3;
   const cache = cacheOf<S>(store, decider);
   for (let attempt = 0; ; attempt++) {
-    const known = attempt === 0 ? cache.get(streamId) : undefined;
-    const from = known ?? { version: 0, state: decider.initialState() };
+    // a conflict dropped the entry (below), so a retry folds from the start unless another command cached since
+    const from = cache.get(streamId) ?? { version: 0, state: decider.initialState() };
     const tail = await store.readStream(streamId, from.version);
     // A stored event carries type and data (plus envelope fields), which is what evolve reads.
     const state = tail.reduce((s, e) => decider.evolve(s, e as unknown as E), from.state);
