@@ -22,8 +22,10 @@ from export import export  # noqa: E402
 
 HERE = Path(__file__).resolve().parent
 CARDS = HERE.parent / 'docs' / 'model-cards'
-# the engine's converted UpscalerJS networks scored beside ours (clean protocol), when models/ holds them
+# the engine's converted UpscalerJS networks scored beside ours (clean protocol), when models/ holds them; at x3,
+# where the tiers ran all three converted networks before ours, thick is scored too (about a minute more)
 CONVERTED = ('esrgan-slim', 'esrgan-medium')
+CONVERTED_X3 = CONVERTED + ('esrgan-thick',)
 PLAIN_TEXT = ('plain 3x3 conv stack on the LR grid: conv 3->{c}, {b} x conv {c}->{c}, conv {c}->3*s*s, ReLU between, '
               '+ nearest-upsampling residual, pixel shuffle (ONNX DepthToSpace); trained with '
               're-parameterised 3x3+1x1+identity branches folded into single 3x3 convs for export')
@@ -87,7 +89,8 @@ def main():
         models.insert(0, (str(HERE / 'exports' / f"{other['id']}.onnx"), other['id']))
         labels[other['id']] = f"{other['id']} ({other['run']} it {other['best_iteration']})"
     converted = [(str(p), p.name.replace(f'-x{scale}.onnx', '')) for p in
-                 (HERE.parent / 'models' / f'{n}-x{scale}.onnx' for n in CONVERTED) if p.exists()]
+                 (HERE.parent / 'models' / f'{n}-x{scale}.onnx' for n in (CONVERTED_X3 if scale == 3 else CONVERTED))
+                 if p.exists()]
     labels.update({n: f'{n} (engine, converted UpscalerJS)' for _, n in converted})
     rows, checks = [], []
     t0 = time.time()

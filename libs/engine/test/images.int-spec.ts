@@ -1,6 +1,7 @@
 jest.setTimeout(600_000);
 import sharp from 'sharp';
 import { createEngine, EngineCancelledError, EngineError, type UpscaleEngine } from '@upscaler/engine';
+import { slowX3Registry } from '@upscaler/testing';
 import { noiseImage } from './onnx-helpers';
 
 const noisy = (w: number, h: number, seed = 1) =>
@@ -254,8 +255,10 @@ describe('engine: images as users expect (DESIGN 4)', () => {
   });
 
   describe('off the event loop, cancellable', () => {
+    // Both run x3 on the converted esrgan-medium-x3 (libs/testing registry.ts): slow enough that a job spans many
+    // timer slots and the abort lands mid-run, whatever network the default tiers name at x3.
     it('keeps the event loop responsive while a job runs', async () => {
-      const slow = await createEngine({ registry: undefined });
+      const slow = await createEngine({ registry: slowX3Registry() });
       try {
         const input = await noisy(160, 160).png().toBuffer();
         let ticks = 0;
@@ -281,9 +284,9 @@ describe('engine: images as users expect (DESIGN 4)', () => {
     });
 
     it('stops a running job between tiles when its signal aborts (EngineCancelledError) and runs the next job', async () => {
-      const { DEFAULT_REGISTRY } = await import('@upscaler/engine');
-      const networks = Object.fromEntries(Object.entries(DEFAULT_REGISTRY.networks).map(([id, n]) => [id, { ...n, tile: 16 }]));
-      const tiny = await createEngine({ registry: { ...DEFAULT_REGISTRY, networks } });
+      const slow = slowX3Registry();
+      const networks = Object.fromEntries(Object.entries(slow.networks).map(([id, n]) => [id, { ...n, tile: 16 }]));
+      const tiny = await createEngine({ registry: { ...slow, networks } });
       try {
         const input = await noisy(160, 160).png().toBuffer();
         const started = performance.now();

@@ -7,3 +7,4 @@ export * from './standalone';
 export * from './api-client';
 export * from './images';
 export * from './deployment';
+export * from './registry';

@@ -11,6 +11,7 @@ import {
   gradientImage,
   startHttpsServer,
   startService,
+  writeSlowX3RegistryFile,
   type StartedService,
 } from '@upscaler/testing';
 
@@ -168,13 +169,14 @@ describeStandalone('crash recovery', () => {
 
   it('SIGTERM on a busy standalone: it exits within the grace period; after a restart the job finishes once, charged once', async () => {
     const dataDir = newDataDir();
-    const env = { UPSCALE_SHUTDOWN_GRACE_MS: '300' };
+    // The best tier's x3 network named explicitly: the converted esrgan-thick-x3 (libs/testing registry.ts).
+    const env = { UPSCALE_SHUTDOWN_GRACE_MS: '300', UPSCALE_ENGINE_REGISTRY: writeSlowX3RegistryFile() };
     const first = await start(dataDir, env);
     const granted = 50;
     const { client: firstClient, key } = await createAccountWithKey(first.apiUrl, OPERATOR_TOKEN, { credits: granted, scopes: ['jobs:read', 'jobs:write'] });
     // Long enough that the job surely outlasts the whole shutdown (0.3 s grace, then closing the service and its
     // embedded Postgres: ~2 s on a loaded 2-core machine): 384x384 at 3x (several tiles) on the best tier's x3
-    // network (esrgan-thick-x3, ~4.6 s per output megapixel: ~6 s a job). With the balanced tier's medium-x3 at
+    // network as the slow registry names it (esrgan-thick-x3, ~4.6 s per output megapixel: ~6 s a job). With the balanced tier's medium-x3 at
     // 512x512 a job took ~1.9 s, as long as the shutdown, and the comparison below was a coin toss under load.
     const size = 384;
     const image = await gradientImage(size, size);

@@ -1,5 +1,5 @@
 import { Client } from 'pg';
-import { createAccountWithKey, gradientImage, startDeployment, type Deployment } from '@upscaler/testing';
+import { createAccountWithKey, gradientImage, startDeployment, writeSlowX3RegistryFile, type Deployment } from '@upscaler/testing';
 
 /**
  * Issue 5, shutdown: SIGTERM to a busy processor process (distributed mode). The processor stops
@@ -13,7 +13,13 @@ let db: Client;
 beforeAll(async () => {
   d = await startDeployment({
     processors: 1,
-    env: { UPSCALE_SHUTDOWN_GRACE_MS: '300', UPSCALE_RETRY_DELAY_MS: '200', UPSCALE_BILLING_TIMEOUT_MS: '30000' },
+    env: {
+      UPSCALE_SHUTDOWN_GRACE_MS: '300',
+      UPSCALE_RETRY_DELAY_MS: '200',
+      UPSCALE_BILLING_TIMEOUT_MS: '30000',
+      // x3 on the converted esrgan-medium-x3 for the balanced tier (libs/testing registry.ts): seconds a job.
+      UPSCALE_ENGINE_REGISTRY: writeSlowX3RegistryFile(),
+    },
   });
   db = new Client({ connectionString: d.postgres.url });
   await db.connect();
@@ -41,7 +47,7 @@ async function count(type: string, jobId: string): Promise<number> {
 
 it('a SIGTERMed busy processor hands its job back, exits 0, and the job finishes once, charged once', async () => {
   const { client } = await createAccountWithKey(d.api.apiUrl, d.env.UPSCALE_OPERATOR_TOKEN, { credits: 20 });
-  // Long enough to be mid-run when the signal arrives: 384x384 at 3k on the balanced tier (esrgan-medium-x3).
+  // Long enough to be mid-run when the signal arrives: 384x384 at 3k on the balanced tier (esrgan-medium-x3 here).
   const r = await client.upload(await gradientImage(384, 384, 'png'), { target: '3k', quality: 'balanced' });
   expect(r.status).toBe(202);
   const jobId: string = r.body.id;
