@@ -14,16 +14,16 @@ SETS = ('Set5', 'Set14', 'BSD100')
 
 
 def harness(models, scale: int, jpeg: int = 0):
-    """models: [(onnx path, name)] -> {'rows': {name: {set: {psnr, ssim, images}}}, 'published': {...}, 'check': [...]}.
+    """models: [(onnx path, name) or (onnx path, name, 'ensemble')] -> {'rows': {name: {set: {psnr, ssim, images}}}, 'published': {...}, 'check': [...]}.
 
-    'bicubic' is always among the rows. Raises if the harness fails or its bicubic row is off the published one.
+    'ensemble' runs the network with the engine's eight-way self-ensemble. 'bicubic' is always among the rows. Raises if the harness fails or its bicubic row is off the published one.
     """
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp) / 'quality.json'
         cmd = ['node', 'bench/engine/run.js', 'quality', '--sets', ','.join(SETS), '--scales', str(scale),
                '--networks', '', '--json', str(out)]
-        for path, name in models:
-            cmd += ['--model', f'{Path(path).resolve()}:{scale}:{name}']
+        for path, name, *mode in models:
+            cmd += ['--model', ':'.join([str(Path(path).resolve()), str(scale), name, *mode])]
         if jpeg:
             cmd += ['--jpeg', str(jpeg)]
         done = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True)

@@ -3,8 +3,9 @@
 // scale and for bicubic, with published rows beside. The harness is trusted only if its bicubic row matches the
 // published one within 0.05 dB (checked and printed).
 // Usage: nice -n 10 node bench/engine/run.js quality [--sets Set5,Set14,BSD100] [--networks ours,slim,medium,thick]
-//        [--scales 2,3,4] [--model path/to/net.onnx:SCALE[:name]]... [--jpeg Q] [--json out.json]
+//        [--scales 2,3,4] [--model path/to/net.onnx:SCALE[:name[:ensemble]]]... [--jpeg Q] [--json out.json]
 // "ours" = every network we trained that models/ holds at that scale (models/ours-*-x<scale>.onnx).
+// A --model ending in ":ensemble" runs with the engine's eight-way geometric self-ensemble (inference/dihedral.ts).
 // --jpeg Q: the low-resolution input is JPEG-compressed at quality Q (4:2:0, as cameras and phones save) before
 // the upscale, to score networks on the inputs real users upload (issue 6's photo variant).
 // --json: also writes every row (ours and published) and the harness check as JSON; training/release.py builds
@@ -13,7 +14,7 @@ import { readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as ort from 'onnxruntime-node';
 import sharp from 'sharp';
-import { imresizeBicubic, modcrop, scoreY, type Plane } from '@upscaler/engine';
+import { imresizeBicubic, modcrop, scoreY, selfEnsemble, type Plane } from '@upscaler/engine';
 import { MODELS_DIR } from '../../libs/engine/test/onnx-helpers';
 import { arg, args } from './args';
 import { PUBLISHED } from './published';
@@ -38,13 +39,14 @@ async function jpegRoundTrip(p: Plane, quality: number): Promise<Plane> {
   return { width: info.width, height: info.height, channels: info.channels, data: new Uint8Array(data) };
 }
 
-async function runNetwork(session: ort.InferenceSession, lr: Plane, scale: number): Promise<Plane> {
+async function runNetwork(session: ort.InferenceSession, lr: Plane, scale: number, ensemble = false): Promise<Plane> {
   const n = lr.width * lr.height;
   const planar = new Float32Array(3 * n);
   const c = lr.channels;
   for (let i = 0; i < n; i++) for (let k = 0; k < 3; k++) planar[k * n + i] = lr.data[i * c + (c >= 3 ? k : 0)];
-  const out = await session.run({ input: new ort.Tensor('float32', planar, [1, 3, lr.height, lr.width]) });
-  const o = out.output.data as Float32Array;
+  const once = async (p: Float32Array, h: number, w: number) => (await session.run({ input: new ort.Tensor('float32', p, [1, 3, h, w]) })).output.data as Float32Array;
+  // The engine's own self-ensemble (inference/dihedral.ts), on the whole image.
+  const o = ensemble ? await selfEnsemble(once, planar, lr.height, lr.width, scale) : await once(planar, lr.height, lr.width);
   const m = n * scale * scale;
   if (c === 1) {
     // Gray in, gray out, as the engine does (tile-runner.ts): BT.601 luma of the network's RGB.
@@ -61,6 +63,8 @@ export interface Candidate {
   name: string;
   scale: number;
   path?: string;
+  /** Run with the engine's eight-way self-ensemble (a registry entry's selfEnsemble). */
+  ensemble?: boolean;
 }
 
 async function main(): Promise<void> {
@@ -81,8 +85,9 @@ async function main(): Promise<void> {
     }
   }
   for (const m of args('model')) {
-    const [path, s, name] = m.split(':');
-    candidates.push({ name: name ?? path, scale: Number(s), path });
+    const [path, s, name, mode] = m.split(':');
+    if (mode !== undefined && mode !== 'ensemble') throw new Error(`--model ${m}: the 4th field can only be "ensemble"`);
+    candidates.push({ name: name ?? path, scale: Number(s), path, ensemble: mode === 'ensemble' });
   }
   console.log(machineLine());
   console.log(
@@ -102,7 +107,7 @@ async function main(): Promise<void> {
       for (const f of files) {
         const hr = modcrop(await loadHr(join(dir, f)), c.scale);
         const lr = jpeg ? await jpegRoundTrip(imresizeBicubic(hr, 1 / c.scale), jpeg) : imresizeBicubic(hr, 1 / c.scale);
-        const sr = session ? await runNetwork(session, lr, c.scale) : imresizeBicubic(lr, c.scale);
+        const sr = session ? await runNetwork(session, lr, c.scale, c.ensemble) : imresizeBicubic(lr, c.scale);
         const s = scoreY(sr, hr, c.scale);
         psnr += s.psnr;
         ssim += s.ssim;

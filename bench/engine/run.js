@@ -5,7 +5,7 @@ require('../register');
 
 const [name, ...args] = process.argv.slice(2);
 if (!name) {
-  console.error('usage: node bench/engine/run.js <speed|quality|memory|avif> [args]');
+  console.error('usage: node bench/engine/run.js <speed|quality|memory|avif|tiers> [args]');
   process.exit(2);
 }
 process.argv = [process.argv[0], path.join(__dirname, `${name}.ts`), ...args];

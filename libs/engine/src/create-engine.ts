@@ -75,7 +75,14 @@ export async function createEngine(options: EngineOptions = {}): Promise<Upscale
           input: req.input,
           format: req.format,
           maxInputPixels,
-          network: { id: net.id, path: net.path, scale: net.scale, receptiveRadius: net.receptiveRadius, tile: net.tile },
+          network: {
+            id: net.id,
+            path: net.path,
+            scale: net.scale,
+            receptiveRadius: net.receptiveRadius,
+            tile: net.tile,
+            selfEnsemble: net.selfEnsemble === true,
+          },
         },
         req.signal,
       );

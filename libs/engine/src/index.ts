@@ -12,3 +12,4 @@ export { engineConfigFromEnv, type EngineEnvConfig } from './engine-config';
 export * from './quality';
 export { probeImage } from './image/probe-image';
 export { WEBP_MAX_SIDE } from './image/encode-image';
+export { selfEnsemble } from './inference/dihedral';

@@ -123,9 +123,9 @@ describe('engine: images as users expect (DESIGN 4)', () => {
         defaultQuality: 'fast',
         maxOutputPixels: 4_000_000,
         tiers: {
-          fast: { 2: 'ours-fast-x2', 3: 'esrgan-slim-x3', 4: 'ours-fast-x4' },
-          balanced: { 2: 'ours-balanced-x2', 3: 'esrgan-medium-x3', 4: 'ours-balanced-x4' },
-          best: { 2: 'ours-balanced-x2', 3: 'esrgan-thick-x3', 4: 'ours-balanced-x4' },
+          fast: { 2: 'ours-fast-x2', 3: 'ours-fast-x3', 4: 'ours-fast-x4' },
+          balanced: { 2: 'ours-balanced-x2-ensemble', 3: 'ours-fast-x3-ensemble', 4: 'ours-balanced-x4-ensemble' },
+          best: { 2: 'ours-balanced-x2-ensemble', 3: 'ours-fast-x3-ensemble', 4: 'ours-balanced-x4-ensemble' },
         },
       });
     });
@@ -148,8 +148,8 @@ describe('engine: images as users expect (DESIGN 4)', () => {
         ['avif', '2k', 2, 'heif'],
       ] as const) {
         const r = await engine.upscale({ input, target, format, quality: 'fast' });
-        // The input is a JPEG at sharp's default quality 80: at x2 and x4 the fast tier runs its photo variants.
-        const network = { 2: 'ours-photo-x2', 3: 'esrgan-slim-x3', 4: 'ours-photo-x4' }[scale];
+        // The input is a JPEG at sharp's default quality 80: at x2 and x4 the fast tier runs its photo variants (x3 has none).
+        const network = { 2: 'ours-photo-x2', 3: 'ours-fast-x3', 4: 'ours-photo-x4' }[scale];
         expect([r.contentType, r.width, r.height, r.scale, r.network]).toEqual([`image/${format}`, 24 * scale, 16 * scale, scale, network]);
         const m = await sharp(r.output).metadata();
         expect([m.format, m.width, m.height, m.exif, m.icc, m.xmp]).toEqual([decoder, 24 * scale, 16 * scale, undefined, undefined, undefined]);

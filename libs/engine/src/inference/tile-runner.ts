@@ -1,6 +1,7 @@
 import type { InferenceSession, Tensor as OrtTensor } from 'onnxruntime-node';
 import type { RawImage } from '../image/decode-image';
 import { planTiles } from '../tiling/tile-plan';
+import { selfEnsemble } from './dihedral';
 
 export interface NetworkSpec {
   id: string;
@@ -8,6 +9,8 @@ export interface NetworkSpec {
   scale: number;
   receptiveRadius: number;
   tile: number;
+  /** Average the network's outputs over the eight rotations and mirrorings of each tile (inference/dihedral.ts). */
+  selfEnsemble?: boolean;
 }
 
 export type TensorCtor = new (type: 'float32', data: Float32Array, dims: number[]) => OrtTensor;
@@ -16,7 +19,10 @@ export type TensorCtor = new (type: 'float32', data: Float32Array, dims: number[
  * Runs the colour of `img` through the network tile by tile (tiling/tile-plan.ts) and writes the result into a
  * new raster with the same channel layout, `scale` times larger. Gray input is fed as R=G=B and the output's
  * BT.601 luma is kept; the alpha channel, if any, is left for the caller to fill (it never enters the network).
- * `checkpoint` runs before every tile: it throws to cancel the job between tiles.
+ * With `net.selfEnsemble` every tile runs eight times (inference/dihedral.ts) and the outputs are averaged in
+ * float32, in a fixed order, before rounding: deterministic, and as exact under tiling as one pass (each pass's
+ * receptive field is the same square). `checkpoint` runs before every network call: it throws to cancel the job
+ * between tiles (or between the passes of one tile).
  */
 export async function runTiles(
   session: InferenceSession,
@@ -36,8 +42,13 @@ export async function runTiles(
   const tiles = planTiles(W, H, net.tile, net.receptiveRadius);
   const inputName = session.inputNames[0];
   const outputName = session.outputNames[0];
-  for (const t of tiles) {
+  const once = async (planar: Float32Array, h: number, w: number): Promise<Float32Array> => {
     checkpoint();
+    const result = await session.run({ [inputName]: new Tensor('float32', planar, [1, 3, h, w]) });
+    return result[outputName].data as Float32Array;
+  };
+  const infer = net.selfEnsemble ? (planar: Float32Array, h: number, w: number) => selfEnsemble(once, planar, h, w, s) : once;
+  for (const t of tiles) {
     const n = t.inWidth * t.inHeight;
     const planar = new Float32Array(3 * n);
     for (let y = 0; y < t.inHeight; y++) {
@@ -53,8 +64,7 @@ export async function runTiles(
         }
       }
     }
-    const result = await session.run({ [inputName]: new Tensor('float32', planar, [1, 3, t.inHeight, t.inWidth]) });
-    const o = result[outputName].data as Float32Array;
+    const o = await infer(planar, t.inHeight, t.inWidth);
     const ow = t.inWidth * s;
     const on = ow * t.inHeight * s;
     const offY = (t.y - t.inY) * s;
@@ -71,7 +81,6 @@ export async function runTiles(
         }
       }
     }
-    result[outputName].dispose?.();
   }
   return { out: { data: outBuf, width: OW, height: OH, channels: C }, tiles: tiles.length };
 }

@@ -47,4 +47,21 @@ describe('resolveRegistry', () => {
       'registry: tier best has no network for x4',
     );
   });
+
+  it('lists one ONNX file twice, with and without self-ensembling, and refuses a selfEnsemble that is not a boolean', () => {
+    const twice = {
+      ...base,
+      networks: { ...base.networks, a2e: { ...entry('a2.onnx', 2), selfEnsemble: true } },
+      tiers: { ...base.tiers, best: { ...tier, 2: 'a2e' } },
+    };
+    const r = resolveRegistry(twice, dir);
+    expect([r.get('a2')?.path, r.get('a2e')?.path, r.get('a2')?.selfEnsemble, r.get('a2e')?.selfEnsemble]).toEqual([
+      join(dir, 'a2.onnx'),
+      join(dir, 'a2.onnx'),
+      undefined,
+      true,
+    ]);
+    const bad = { ...twice, networks: { ...twice.networks, a2e: { ...entry('a2.onnx', 2), selfEnsemble: 8 as unknown as boolean } } };
+    expect(() => resolveRegistry(bad, dir)).toThrow('registry: a2e selfEnsemble must be true or false');
+  });
 });

@@ -38,6 +38,8 @@ export function resolveRegistry(registry: NetworkRegistry, modelsDir: string): M
     if (!(Number.isInteger(entry.receptiveRadius) && entry.receptiveRadius >= 0 && Number.isInteger(entry.tile) && entry.tile > 0)) {
       throw new Error(`registry: ${id} needs an integer receptiveRadius >= 0 and tile > 0`);
     }
+    if (entry.selfEnsemble !== undefined && typeof entry.selfEnsemble !== 'boolean')
+      throw new Error(`registry: ${id} selfEnsemble must be true or false`);
     const path = isAbsolute(entry.file) ? entry.file : join(modelsDir, entry.file);
     if (!existsSync(path)) {
       throw new Error(`engine model ${path} is missing: run \`node scripts/convert-models.js\` (npm ci runs it as postinstall)`);

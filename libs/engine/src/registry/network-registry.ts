@@ -12,6 +12,12 @@ export interface NetworkEntry {
   receptiveRadius: number;
   /** Core tile edge in input pixels: bounds the inference memory (docs/engine.md, "Memory"). */
   tile: number;
+  /**
+   * Geometric self-ensemble: every tile runs through the network eight times, rotated and mirrored, and the eight
+   * outputs turned back are averaged (inference/dihedral.ts). Eight times the CPU for about +0.2 dB PSNR on
+   * Set5 (docs/engine.md). The same ONNX file may be listed twice, with and without it.
+   */
+  selfEnsemble?: boolean;
   description?: string;
 }
 
