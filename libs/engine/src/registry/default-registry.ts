@@ -32,6 +32,8 @@ export const DEFAULT_REGISTRY: NetworkRegistry = {
     // The photo variant: same architecture, trained on blurred, noisy, JPEG-compressed (q40-95) inputs.
     'ours-photo-x2': { file: 'ours-photo-x2.onnx', scale: 2, receptiveRadius: 6, tile: 256 },
     'ours-photo-x4': { file: 'ours-photo-x4.onnx', scale: 4, receptiveRadius: 6, tile: 256 },
+    'ours-photo-x2-ensemble': { file: 'ours-photo-x2.onnx', scale: 2, receptiveRadius: 6, tile: 256, selfEnsemble: true },
+    'ours-photo-x4-ensemble': { file: 'ours-photo-x4.onnx', scale: 4, receptiveRadius: 6, tile: 256, selfEnsemble: true },
     'esrgan-slim-x2': { file: 'esrgan-slim-x2.onnx', scale: 2, receptiveRadius: 10, tile: 256 },
     'esrgan-slim-x3': { file: 'esrgan-slim-x3.onnx', scale: 3, receptiveRadius: 10, tile: 256 },
     'esrgan-slim-x4': { file: 'esrgan-slim-x4.onnx', scale: 4, receptiveRadius: 10, tile: 256 },
@@ -45,19 +47,23 @@ export const DEFAULT_REGISTRY: NetworkRegistry = {
   tiers: {
     // Our networks beat every converted one at every scale on Set5, Set14 and BSD100 (by 2-3 dB at x2, 1-2 dB at x3,
     // 0.7-1.8 dB at x4 against esrgan-thick) at a fraction of their CPU, so they are every tier's network (issue 6:
-    // trained networks "become the quality tiers where they win"). Fast runs one pass of the fast networks; balanced
-    // and best run the largest network at each scale self-ensembled (+0.1-0.2 dB on all three sets, eight times the
-    // CPU): ours-balanced at x2 and x4, which beats ours-fast on all three sets, ours-fast-x3 at x3.
+    // trained networks "become the quality tiers where they win"). Three price points of CPU, each tier beating the
+    // one below on all three sets: fast runs one pass of the fast networks; balanced one pass of ours-balanced
+    // (about 2x fast); best the same self-ensembled (+0.1-0.2 dB more, eight times balanced's CPU). At x3, with one
+    // trained network so far, balanced and best both run it self-ensembled (about the CPU the converted
+    // esrgan-medium-x3 took there).
     fast: { 2: 'ours-fast-x2', 3: 'ours-fast-x3', 4: 'ours-fast-x4' },
-    balanced: { 2: 'ours-balanced-x2-ensemble', 3: 'ours-fast-x3-ensemble', 4: 'ours-balanced-x4-ensemble' },
+    balanced: { 2: 'ours-balanced-x2', 3: 'ours-fast-x3-ensemble', 4: 'ours-balanced-x4' },
     best: { 2: 'ours-balanced-x2-ensemble', 3: 'ours-fast-x3-ensemble', 4: 'ours-balanced-x4-ensemble' },
   },
   // JPEGs saved at quality 85 or below run the photo variants (issue 6): on Set5 / Set14 / BSD100 saved as JPEG
   // they beat the bicubic-trained networks at q50-85 (x2 by 0.2-1.1 dB, x4 by 0.15-0.6 dB), tie at q90 and lose
-  // at q95, where the JPEG is nearly clean (docs/benchmarks.md, JPEG table).
+  // at q95, where the JPEG is nearly clean (docs/benchmarks.md, JPEG table); ours-balanced does no better than
+  // ours-fast on JPEGs, so balanced runs them too. Best runs them self-ensembled, which beats both one pass of them
+  // and the self-ensembled ours-balanced on all three sets at q75 and q85 (and ties the latter at q90).
   jpegVariants: {
     fast: { 2: { network: 'ours-photo-x2', maxJpegQuality: 85 }, 4: { network: 'ours-photo-x4', maxJpegQuality: 85 } },
     balanced: { 2: { network: 'ours-photo-x2', maxJpegQuality: 85 }, 4: { network: 'ours-photo-x4', maxJpegQuality: 85 } },
-    best: { 2: { network: 'ours-photo-x2', maxJpegQuality: 85 }, 4: { network: 'ours-photo-x4', maxJpegQuality: 85 } },
+    best: { 2: { network: 'ours-photo-x2-ensemble', maxJpegQuality: 85 }, 4: { network: 'ours-photo-x4-ensemble', maxJpegQuality: 85 } },
   },
 };
