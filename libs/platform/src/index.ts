@@ -1,4 +1,5 @@
 export * from './config/config';
+export * from './config/trust-proxy';
 export * from './logging/logger';
 export * from './http/error.filter';
 export * from './http/error-response.hook';

@@ -5,11 +5,13 @@ import { ErrorFilter, requestId, type ErrorResponseHook } from '@upscaler/platfo
 import type { Runtime } from './runtime';
 import { httpMetrics } from './observability/http-metrics';
 
-/** The HTTP setup every service shares: request ids, one error filter, JSON limits, no fingerprinting. */
+/** The HTTP setup every service shares: request ids, one error filter, JSON limits, no fingerprinting, trusted proxies. */
 export function configureHttpApp(app: INestApplication, rt: Runtime, errorResponseHook?: ErrorResponseHook): void {
   const express = app as NestExpressApplication;
   express.disable('x-powered-by');
-  express.set('trust proxy', true);
+  // Who may name the client's address in X-Forwarded-For (UPSCALE_TRUST_PROXY; default: loopback and private
+  // ranges, where an ingress or a sidecar sits). A client cannot choose the address it is counted under.
+  express.set('trust proxy', rt.config.trustProxy);
   app.use(requestId);
   app.use(httpMetrics(rt.metrics));
   // One JSON line per request, with its request id (and the trace id, through the logger's mixin).

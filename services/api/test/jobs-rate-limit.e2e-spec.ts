@@ -1,6 +1,6 @@
 import type { ApiResponse } from '@upscaler/testing';
 import { gradientImage } from '@upscaler/testing';
-import { CheckedClient, expectError, newAccount, newKey, sleep, startJobsService, type JobsService } from './jobs-harness';
+import { CheckedClient, expectError, newAccount, newKey, sleep, startJobsService, testStandalone, type JobsService } from './jobs-harness';
 
 /**
  * Spec 8: 60 requests per minute per key by default, more on paid plans (a key's own
@@ -238,4 +238,44 @@ test("answers without a valid key report the client address's window (default ra
     200,
     null,
   ]);
+});
+
+/** Unkeyed GET /jobs (401) as if relayed by a proxy for `client`: [status, X-RateLimit-Remaining]. */
+async function unkeyedFrom(svc: JobsService, client: string): Promise<[number, string | null]> {
+  const res = await fetch(`${svc.apiUrl}/jobs`, { headers: { 'x-forwarded-for': client } });
+  return [res.status, res.headers.get('x-ratelimit-remaining')];
+}
+
+test('behind a trusted proxy (loopback and private ranges by default) X-Forwarded-For names the client: two clients, two address windows', async () => {
+  await roomInWindow();
+  const answers = [
+    await unkeyedFrom(tuned, '198.51.100.1'),
+    await unkeyedFrom(tuned, '198.51.100.2'),
+    await unkeyedFrom(tuned, '198.51.100.1'),
+    // the proxy appends the address it saw: the rightmost untrusted entry is the client, whatever it put on the left
+    await unkeyedFrom(tuned, '203.0.113.9, 198.51.100.2'),
+  ];
+  expect(answers).toEqual([
+    [401, '4'],
+    [401, '4'],
+    [401, '3'],
+    [401, '3'],
+  ]);
+});
+
+// Standalone only: the setting lives in the HTTP setup every service shares (libs/runtime http-app.ts), and a
+// second distributed deployment for one request triple would cost a Kafka, MinIO and Postgres start.
+testStandalone('UPSCALE_TRUST_PROXY=false: X-Forwarded-For is ignored, so forging it does not open a fresh window', async () => {
+  const strict = await startJobsService({ UPSCALE_RATE_LIMIT_PER_MINUTE: '5', UPSCALE_TRUST_PROXY: 'false' });
+  try {
+    await roomInWindow();
+    const answers = [await unkeyedFrom(strict, '198.51.100.1'), await unkeyedFrom(strict, '198.51.100.2'), await unkeyedFrom(strict, '198.51.100.3')];
+    expect(answers).toEqual([
+      [401, '4'],
+      [401, '3'],
+      [401, '2'],
+    ]);
+  } finally {
+    await strict.shutdown();
+  }
 });

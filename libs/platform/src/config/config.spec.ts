@@ -8,6 +8,7 @@ describe('configuration is read and validated once at start-up', () => {
       host: '0.0.0.0',
       allowPrivateNetworks: false,
       rateLimitPerMinute: 60,
+      trustProxy: ['loopback', 'linklocal', 'uniquelocal'],
       maxOutputPixels: undefined,
       maxInputPixels: 50_000_000,
       billingTimeoutMs: 5000,
@@ -66,5 +67,21 @@ describe('configuration is read and validated once at start-up', () => {
 
   it('requires S3 credentials with an S3 endpoint', () => {
     expect(() => loadConfig({ S3_ENDPOINT: 'http://minio:9000' })).toThrow(/S3_ACCESS_KEY: required[\s\S]*S3_SECRET_KEY: required/);
+  });
+
+  it.each([
+    ['false', false],
+    ['none', false],
+    ['2', 2],
+    ['loopback, 10.0.0.0/8, 203.0.113.7, 2001:db8::/32', ['loopback', '10.0.0.0/8', '203.0.113.7', '2001:db8::/32']],
+  ] as const)('UPSCALE_TRUST_PROXY=%s names the trusted proxies (%j)', (value, expected) => {
+    expect(loadConfig({ UPSCALE_TRUST_PROXY: value }).trustProxy).toEqual(expected);
+  });
+
+  it('refuses UPSCALE_TRUST_PROXY=true (any client could pick its own address) and unparsable entries', () => {
+    expect(() => loadConfig({ UPSCALE_TRUST_PROXY: 'true' })).toThrow(/UPSCALE_TRUST_PROXY: true would let any client choose/);
+    expect(() => loadConfig({ UPSCALE_TRUST_PROXY: 'loopback, 10.0.0.0/33, proxy.local' })).toThrow(
+      /UPSCALE_TRUST_PROXY: must be false, a hop count, .* \(not 10\.0\.0\.0\/33, proxy\.local\)/,
+    );
   });
 });

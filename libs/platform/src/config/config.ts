@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import { z } from 'zod';
+import { parseTrustProxy, type TrustProxy } from './trust-proxy';
 
 /**
  * All configuration, read and validated once at start-up (STYLE.md). A bad value stops the process
@@ -48,6 +49,7 @@ const envSchema = z.object({
       return n;
     }),
   UPSCALE_RATE_LIMIT_PER_MINUTE: int(60, 1, 1_000_000),
+  UPSCALE_TRUST_PROXY: optionalString,
   UPSCALE_MAX_INPUT_PIXELS: int(50_000_000, 1),
   UPSCALE_PUBLIC_BASE_URL: optionalString,
   UPSCALE_ENGINE_THREADS: int(0, 0, 256),
@@ -89,6 +91,8 @@ export interface AppConfig {
   /** Header pixel limit against decompression bombs (refused before decoding). */
   maxInputPixels: number;
   rateLimitPerMinute: number;
+  /** Express `trust proxy`: who may name the client's address in X-Forwarded-For (trust-proxy.ts). */
+  trustProxy: TrustProxy;
   /** Where users reach the api; used for local signed URLs. Defaults to http://127.0.0.1:<port>. */
   publicBaseUrl: string | undefined;
   engineThreads: number;
@@ -127,6 +131,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       problems.push('UPSCALE_WEBHOOK_RETRY_SCHEDULE_MS: must be a comma-separated list of non-negative integers (ms)');
     }
   }
+  const trustProxy = parseTrustProxy(e.UPSCALE_TRUST_PROXY);
+  if ('error' in trustProxy) problems.push(`UPSCALE_TRUST_PROXY: ${trustProxy.error}`);
   let s3: AppConfig['s3'];
   if (e.S3_ENDPOINT) {
     if (!e.S3_ACCESS_KEY) problems.push('S3_ACCESS_KEY: required when S3_ENDPOINT is set');
@@ -157,6 +163,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     maxOutputPixels: e.UPSCALE_MAX_OUTPUT_PIXELS,
     maxInputPixels: e.UPSCALE_MAX_INPUT_PIXELS,
     rateLimitPerMinute: e.UPSCALE_RATE_LIMIT_PER_MINUTE,
+    trustProxy: 'ok' in trustProxy ? trustProxy.ok : false,
     publicBaseUrl: e.UPSCALE_PUBLIC_BASE_URL?.replace(/\/+$/, ''),
     engineThreads: e.UPSCALE_ENGINE_THREADS,
     defaultQuality: e.UPSCALE_DEFAULT_QUALITY,
