@@ -49,7 +49,8 @@ const enums = {
   QualityTier: {
     type: 'string',
     enum: [...QUALITY_TIERS],
-    description: 'Which network the engine runs: fast, balanced or best. The default is documented in docs/engine.md.',
+    description:
+      'Which networks the engine runs, each tier sharper than the one below on every benchmark set (3k: balanced equals best): fast (one pass of a small network), balanced (one pass of a larger network; at 3k the small one self-ensembled) or best (the larger network self-ensembled, about 14x the time of fast). The price is the same for every tier. Networks, quality, timings and the default: docs/engine.md.',
   },
   Scope: { type: 'string', enum: [...SCOPES] },
   WebhookEventType: { type: 'string', enum: [...WEBHOOK_EVENT_TYPES] },
