@@ -5,10 +5,10 @@ export { DEFAULT_MAX_OUTPUT_PIXELS, DEFAULT_MAX_INPUT_PIXELS, acceptedTargets } 
 export { sniffFormat } from './image/sniff-format';
 export { planTiles, type Tile } from './tiling/tile-plan';
 export { DEFAULT_REGISTRY } from './registry/default-registry';
+export { readRegistry } from './registry/load-registry';
 export type { JpegVariant, NetworkEntry, NetworkRegistry } from './registry/network-registry';
 export { selectNetwork, type InputTraits } from './registry/select-network';
 export { estimateJpegQuality } from './image/jpeg-quality';
-export { engineConfigFromEnv, type EngineEnvConfig } from './engine-config';
 export * from './quality';
 export { probeImage } from './image/probe-image';
 export { WEBP_MAX_SIDE } from './image/encode-image';

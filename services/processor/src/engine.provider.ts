@@ -15,6 +15,8 @@ export class EngineProvider implements OnModuleInit, OnApplicationShutdown {
       maxInputPixels: this.rt.config.maxInputPixels,
       threads: this.rt.config.engineThreads || undefined,
       defaultQuality: this.rt.config.defaultQuality,
+      registry: this.rt.config.engineRegistry,
+      modelsDir: this.rt.config.modelsDir,
     });
   }
 

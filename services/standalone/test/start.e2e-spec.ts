@@ -1,7 +1,8 @@
-import { chmodSync, mkdtempSync, readFileSync, statSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startService } from '@upscaler/testing';
+import { DEFAULT_REGISTRY } from '@upscaler/engine';
+import { createAccountWithKey, gradientImage, startService } from '@upscaler/testing';
 
 /** README quick start: the standalone prints its base URL and where the operator token is (DESIGN 6). */
 function dataDir(): string {
@@ -61,6 +62,28 @@ describe('npm start (the standalone)', () => {
   it('refuses a bad setting at start with a message naming the variable', async () => {
     await expect(startService({ dataDir: dataDir(), env: { UPSCALE_RATE_LIMIT_PER_MINUTE: 'lots' }, readyTimeoutMs: 20_000 })).rejects.toThrow(
       /UPSCALE_RATE_LIMIT_PER_MINUTE: must be an integer/,
+    );
+  });
+
+  it('UPSCALE_ENGINE_REGISTRY: the api takes its default tier, the processor its networks; a network file that is missing stops the start', async () => {
+    const dir = dataDir();
+    const file = join(dir, 'registry.json');
+    writeFileSync(file, JSON.stringify({ ...DEFAULT_REGISTRY, defaultQuality: 'balanced' }));
+    const svc = await startService({ dataDir: dir, env: { UPSCALE_ENGINE_REGISTRY: file, UPSCALE_DEFAULT_QUALITY: undefined } });
+    try {
+      const { client } = await createAccountWithKey(svc.apiUrl, svc.operatorToken, { credits: 10 });
+      const job = await client.upload(await gradientImage(16, 16), { target: '2k' });
+      expect(job.status).toBe(202);
+      const done = await client.waitForFinal(job.body.id);
+      expect([done.status, done.quality]).toEqual(['succeeded', 'balanced']);
+    } finally {
+      await svc.stop();
+    }
+    const broken = join(dir, 'broken.json');
+    const networks = { ...DEFAULT_REGISTRY.networks, 'ours-fast-x2': { ...DEFAULT_REGISTRY.networks['ours-fast-x2'], file: 'no-such-network.onnx' } };
+    writeFileSync(broken, JSON.stringify({ ...DEFAULT_REGISTRY, networks }));
+    await expect(startService({ dataDir: dataDir(), env: { UPSCALE_ENGINE_REGISTRY: broken }, readyTimeoutMs: 60_000 })).rejects.toThrow(
+      /no-such-network\.onnx is missing/,
     );
   });
 });

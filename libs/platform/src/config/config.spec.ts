@@ -84,4 +84,10 @@ describe('configuration is read and validated once at start-up', () => {
       /UPSCALE_TRUST_PROXY: must be false, a hop count, .* \(not 10\.0\.0\.0\/33, proxy\.local\)/,
     );
   });
+
+  it('UPSCALE_ENGINE_REGISTRY and UPSCALE_MODELS_DIR are read once, as absolute paths (the processor hands them to the engine)', () => {
+    const c = loadConfig({ UPSCALE_ENGINE_REGISTRY: 'training/exports/registry.json', UPSCALE_MODELS_DIR: '/srv/models' });
+    expect([c.engineRegistry?.endsWith('/training/exports/registry.json'), c.engineRegistry?.startsWith('/'), c.modelsDir]).toEqual([true, true, '/srv/models']);
+    expect([loadConfig({}).engineRegistry, loadConfig({}).modelsDir]).toEqual([undefined, undefined]);
+  });
 });

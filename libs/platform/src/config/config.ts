@@ -54,6 +54,8 @@ const envSchema = z.object({
   UPSCALE_PUBLIC_BASE_URL: optionalString,
   UPSCALE_ENGINE_THREADS: int(0, 0, 256),
   UPSCALE_DEFAULT_QUALITY: z.enum(['fast', 'balanced', 'best']).optional(),
+  UPSCALE_ENGINE_REGISTRY: optionalString,
+  UPSCALE_MODELS_DIR: optionalString,
   UPSCALE_BILLING_TIMEOUT_MS: int(5000, 50, 120_000),
   UPSCALE_RESERVATION_TIMEOUT_MS: int(15 * 60_000, 1000),
   UPSCALE_RETRY_DELAY_MS: int(2000, 0),
@@ -97,6 +99,10 @@ export interface AppConfig {
   publicBaseUrl: string | undefined;
   engineThreads: number;
   defaultQuality: 'fast' | 'balanced' | 'best' | undefined;
+  /** JSON file replacing the engine's network registry (docs/engine.md); undefined: the built-in one. */
+  engineRegistry: string | undefined;
+  /** Folder of the ONNX networks; undefined: the repository's models/. */
+  modelsDir: string | undefined;
   billingTimeoutMs: number;
   reservationTimeoutMs: number;
   retryDelayMs: number;
@@ -167,6 +173,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     publicBaseUrl: e.UPSCALE_PUBLIC_BASE_URL?.replace(/\/+$/, ''),
     engineThreads: e.UPSCALE_ENGINE_THREADS,
     defaultQuality: e.UPSCALE_DEFAULT_QUALITY,
+    engineRegistry: e.UPSCALE_ENGINE_REGISTRY ? resolve(e.UPSCALE_ENGINE_REGISTRY) : undefined,
+    modelsDir: e.UPSCALE_MODELS_DIR ? resolve(e.UPSCALE_MODELS_DIR) : undefined,
     billingTimeoutMs: e.UPSCALE_BILLING_TIMEOUT_MS,
     reservationTimeoutMs: e.UPSCALE_RESERVATION_TIMEOUT_MS,
     retryDelayMs: e.UPSCALE_RETRY_DELAY_MS,

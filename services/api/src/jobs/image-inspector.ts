@@ -3,8 +3,8 @@ import { SCALE_OF_TARGET, type OutputFormat, type QualityTier, type Target } fro
 import {
   acceptedTargets,
   DEFAULT_MAX_OUTPUT_PIXELS,
-  DEFAULT_REGISTRY,
   probeImage,
+  readRegistry,
   WEBP_MAX_SIDE,
   type ImageProbe,
 } from '@upscaler/engine';
@@ -17,7 +17,12 @@ import { RUNTIME, type Runtime } from '@upscaler/runtime';
  */
 @Injectable()
 export class ImageInspector {
-  constructor(@Inject(RUNTIME) private readonly rt: Runtime) {}
+  /** The tier a request without `quality` gets: UPSCALE_DEFAULT_QUALITY, else the registry's (file or built-in). */
+  private readonly defaultTier: QualityTier;
+
+  constructor(@Inject(RUNTIME) private readonly rt: Runtime) {
+    this.defaultTier = rt.config.defaultQuality ?? readRegistry(rt.config.engineRegistry).defaultQuality;
+  }
 
   probe(bytes: Buffer): Promise<ImageProbe> {
     return probeImage(bytes, this.rt.config.maxInputPixels);
@@ -31,6 +36,6 @@ export class ImageInspector {
   }
 
   defaultQuality(): QualityTier {
-    return this.rt.config.defaultQuality ?? DEFAULT_REGISTRY.defaultQuality;
+    return this.defaultTier;
   }
 }
