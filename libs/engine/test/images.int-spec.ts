@@ -124,8 +124,8 @@ describe('engine: images as users expect (DESIGN 4)', () => {
         maxOutputPixels: 4_000_000,
         tiers: {
           fast: { 2: 'ours-fast-x2', 3: 'ours-fast-x3', 4: 'ours-fast-x4' },
-          balanced: { 2: 'ours-balanced-x2', 3: 'ours-fast-x3-ensemble', 4: 'ours-balanced-x4' },
-          best: { 2: 'ours-balanced-x2-ensemble', 3: 'ours-fast-x3-ensemble', 4: 'ours-balanced-x4-ensemble' },
+          balanced: { 2: 'ours-balanced-x2', 3: 'ours-balanced-x3', 4: 'ours-balanced-x4' },
+          best: { 2: 'ours-balanced-x2-ensemble', 3: 'ours-balanced-x3-ensemble', 4: 'ours-balanced-x4-ensemble' },
         },
       });
     });
