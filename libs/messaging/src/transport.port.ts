@@ -15,7 +15,11 @@ export interface EventSubscription {
 
 export interface RunningSubscription {
   stop(): Promise<void>;
-  /** Position (embedded) up to which every event was handled; used by tests and read-your-writes. */
+  /**
+   * In-process: position up to which every event was handled (read-your-writes waits on it).
+   * Kafka: highest position whose handler returned and whose offset commit was acknowledged;
+   * partitions run independently, so lower positions on other partitions may still be pending.
+   */
   caughtUpTo(): number;
 }
 
