@@ -46,4 +46,8 @@ def grow(small: PlainSR, big: PlainSR) -> PlainSR:
     if big.tail.eye is not None and small.tail.eye is None:
         # channels == 3*s*s (48 at x4) gives the big tail an identity branch the small one lacks
         big.tail.k1.weight.sub_(big.tail.eye)
+    elif small.tail.eye is not None and big.tail.eye is None:
+        # the other way round (c48 -> c64 at x4): the small tail's identity branch becomes plain 1x1 weights
+        o = small.tail.eye.shape[0]
+        big.tail.k1.weight[:, :o].add_(small.tail.eye)
     return big

@@ -15,9 +15,12 @@ def trained_looking(arch, scale, seed):
 
 
 def test_grown_network_computes_the_same_function():
-    for scale in (2, 4):
-        small = trained_looking('plain_c32_b4', scale, 5)
-        big = grow(small, build('plain_c48_b6', scale))
+    # c32_b4 -> c48_b6 made ours-balanced-x3; c48_b6 -> c64_b8 is the next step for the balanced tier
+    for scale, small_arch, big_arch in ((2, 'plain_c32_b4', 'plain_c48_b6'), (4, 'plain_c32_b4', 'plain_c48_b6'),
+                                        (3, 'plain_c32_b4', 'plain_c48_b6'), (2, 'plain_c48_b6', 'plain_c64_b8'),
+                                        (4, 'plain_c48_b6', 'plain_c64_b8')):
+        small = trained_looking(small_arch, scale, 5)
+        big = grow(small, build(big_arch, scale))
         x = torch.rand(2, 3, 20, 17) * 255
         with torch.no_grad():
             diff = (small(x) - big(x)).abs().max().item()
