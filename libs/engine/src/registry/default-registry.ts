@@ -27,7 +27,7 @@ export const DEFAULT_REGISTRY: NetworkRegistry = {
     'ours-balanced-x3': { file: 'ours-balanced-x3.onnx', scale: 3, receptiveRadius: 8, tile: 256 },
     'ours-balanced-x4': { file: 'ours-balanced-x4.onnx', scale: 4, receptiveRadius: 8, tile: 256 },
     // The same files run with the geometric self-ensemble (inference/dihedral.ts): eight passes a tile, rotated and
-    // mirrored, averaged. +0.2 dB on Set5 at x2 and x4 for eight times the CPU (model cards, docs/engine.md).
+    // mirrored, averaged. +0.14-0.22 dB on Set5 at x2 and x4 for eight times the CPU (model cards, docs/engine.md).
     'ours-balanced-x2-ensemble': { file: 'ours-balanced-x2.onnx', scale: 2, receptiveRadius: 10, tile: 256, selfEnsemble: true },
     'ours-balanced-x3-ensemble': { file: 'ours-balanced-x3.onnx', scale: 3, receptiveRadius: 8, tile: 256, selfEnsemble: true },
     'ours-fast-x3-ensemble': { file: 'ours-fast-x3.onnx', scale: 3, receptiveRadius: 6, tile: 256, selfEnsemble: true },
@@ -52,7 +52,7 @@ export const DEFAULT_REGISTRY: NetworkRegistry = {
     // 0.7-1.8 dB at x4 against esrgan-thick) at a fraction of their CPU, so they are every tier's network (issue 6:
     // trained networks "become the quality tiers where they win"). Three price points of CPU, each tier beating the
     // one below on all three sets: fast runs one pass of the fast networks; balanced one pass of ours-balanced
-    // (about 2x fast); best the same self-ensembled (+0.1-0.2 dB more, eight times balanced's CPU).
+    // (2-3x fast); best the same self-ensembled (+0.1-0.2 dB more, eight times balanced's CPU).
     fast: { 2: 'ours-fast-x2', 3: 'ours-fast-x3', 4: 'ours-fast-x4' },
     balanced: { 2: 'ours-balanced-x2', 3: 'ours-balanced-x3', 4: 'ours-balanced-x4' },
     best: { 2: 'ours-balanced-x2-ensemble', 3: 'ours-balanced-x3-ensemble', 4: 'ours-balanced-x4-ensemble' },
