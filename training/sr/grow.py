@@ -26,6 +26,15 @@ def _embed(dst: RepConv3, src: RepConv3, zero_new_inputs_of_old: bool = True, ze
             d.weight[:o, i:] = 0
         d.weight[:o, :i] = s.weight
         d.bias[:o] = s.bias
+    # Identity branches are implicit (RepConv3 has `eye` only when cin == cout), so the two layers can differ:
+    # the old outputs must see src's identity and not dst's. Where both have one the correction is exactly 0.
+    o, i = src.k1.weight.shape[:2]
+    correction = torch.zeros_like(dst.k1.weight[:o])
+    if src.eye is not None:
+        correction[:, :i] += src.eye
+    if dst.eye is not None:
+        correction -= dst.eye[:o]
+    dst.k1.weight[:o].add_(correction)
 
 
 @torch.no_grad()
@@ -41,13 +50,7 @@ def grow(small: PlainSR, big: PlainSR) -> PlainSR:
             for conv in (layer.k3, layer.k1):
                 conv.weight.zero_()
                 conv.bias.zero_()
-    # tail: the old channels as before, the new channels through zero weights
+    # tail: the old channels as before, the new channels through zero weights (at x4 the tail of a 48-channel
+    # network, 48 -> 48, has an identity branch and a 32- or 64-channel one has none: _embed accounts for it)
     _embed(big.tail, small.tail, zero_new_outputs=True)
-    if big.tail.eye is not None and small.tail.eye is None:
-        # channels == 3*s*s (48 at x4) gives the big tail an identity branch the small one lacks
-        big.tail.k1.weight.sub_(big.tail.eye)
-    elif small.tail.eye is not None and big.tail.eye is None:
-        # the other way round (c48 -> c64 at x4): the small tail's identity branch becomes plain 1x1 weights
-        o = small.tail.eye.shape[0]
-        big.tail.k1.weight[:, :o].add_(small.tail.eye)
     return big

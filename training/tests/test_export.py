@@ -98,4 +98,4 @@ def test_shipped_exports_match_their_checkpoints():
         assert np.abs(y - ref).max() <= 1e-3, rid
         checked += 1
     # every shipped file has a release record, so every one was checked (8 today: fast and balanced x2/x3/x4, photo x2/x4)
-    assert checked == len(list((here / "exports").glob("ours-*.onnx"))) >= 8
+    assert checked == len(list((here / 'exports').glob('ours-*.onnx'))) >= 8
