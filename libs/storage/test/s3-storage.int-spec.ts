@@ -88,9 +88,14 @@ describe('S3Storage on MinIO', () => {
     const s = storage(bucketName());
     await s.ensureReady();
     await s.put('k', Buffer.from('secret'), 'text/plain');
-    const url = await s.signedUrl('k', 1);
+    // X-Amz-Date has whole seconds, so a link may be up to a second older than the call that signed
+    // it: a 1 s ttl could already be over at the first fetch. Wait for the signed expiry, not a guess.
+    const url = await s.signedUrl('k', 3);
     expect((await fetch(url)).status).toBe(200);
-    await new Promise((r) => setTimeout(r, 2_500));
+    const params = new URL(url).searchParams;
+    expect(params.get('X-Amz-Expires')).toBe('3');
+    const signedAt = Date.parse(params.get('X-Amz-Date')!.replace(/^(\d{4})(\d\d)(\d\d)T(\d\d)(\d\d)(\d\d)Z$/, '$1-$2-$3T$4:$5:$6Z'));
+    await new Promise((r) => setTimeout(r, Math.max(0, signedAt + 3_000 + 1_500 - Date.now())));
     const res = await fetch(url);
     expect(res.status).toBe(403);
     expect(await res.text()).toContain('<Code>AccessDenied</Code>');

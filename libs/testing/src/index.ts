@@ -2,6 +2,7 @@ export * from './https';
 export * from './kafka';
 export * from './minio';
 export * from './infra-scripts';
+export * from './ports';
 export * from './postgres';
 export * from './standalone';
 export * from './api-client';

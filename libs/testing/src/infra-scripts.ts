@@ -1,8 +1,8 @@
 import { execFile } from 'node:child_process';
-import { mkdtemp } from 'node:fs/promises';
-import { createServer } from 'node:net';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { withFreshPortsOnConflict } from './ports';
 
 /**
  * Runs the repo's scripts/infra/*.sh, which install (cached), start and stop real Kafka and MinIO
@@ -33,17 +33,26 @@ export function runInfraScript(
   });
 }
 
-/** A TCP port that was free on 127.0.0.1 a moment ago (the OS picks it). */
-export function freeLoopbackPort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.unref();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
+/**
+ * Starts a server with `start-*.sh <dataDir> <port>...` in a fresh temp folder on `portCount` fresh
+ * loopback ports. A start that lost a port to another test process is retried from scratch: new
+ * ports, new folder.
+ */
+export function startInfraServer(
+  script: string,
+  dirPrefix: string,
+  portCount: number,
+  opts: { timeoutMs: number; env?: NodeJS.ProcessEnv },
+): Promise<{ dataDir: string; ports: number[] }> {
+  return withFreshPortsOnConflict(portCount, async (ports) => {
+    const dataDir = await makeTempDir(dirPrefix);
+    try {
+      await runInfraScript(script, [dataDir, ...ports.map(String)], opts);
+    } catch (err) {
+      await rm(dataDir, { recursive: true, force: true });
+      throw err;
+    }
+    return { dataDir, ports };
   });
 }
 

@@ -1,5 +1,5 @@
 import { rm } from 'node:fs/promises';
-import { freeLoopbackPort, INSTALL_TIMEOUT_MS, makeTempDir, runInfraScript } from './infra-scripts';
+import { INSTALL_TIMEOUT_MS, runInfraScript, startInfraServer } from './infra-scripts';
 
 /**
  * A real single-node Kafka (KRaft) on loopback for tests (scripts/infra/start-kafka.sh). Fault tests
@@ -25,15 +25,13 @@ export function ensureKafkaInstalled(): Promise<string> {
 
 export async function startTestKafka(opts: { partitions?: number } = {}): Promise<TestKafka> {
   await ensureKafkaInstalled();
-  const dataDir = await makeTempDir('upscaler-kafka-');
-  const port = await freeLoopbackPort();
-  let controllerPort = await freeLoopbackPort();
-  while (controllerPort === port) controllerPort = await freeLoopbackPort();
   const env = { KAFKA_PARTITIONS: String(opts.partitions ?? 6) };
+  const { dataDir, ports } = await startInfraServer('start-kafka.sh', 'upscaler-kafka-', 2, { timeoutMs: 180_000, env });
+  // Restarts (fault tests) keep the first start's ports and folder: clients hold that address.
+  const [port, controllerPort] = ports as [number, number];
+  const stop = () => runInfraScript('stop-kafka.sh', [dataDir], { timeoutMs: 90_000 }).then(() => undefined);
   const start = () =>
     runInfraScript('start-kafka.sh', [dataDir, String(port), String(controllerPort)], { timeoutMs: 180_000, env }).then(() => undefined);
-  const stop = () => runInfraScript('stop-kafka.sh', [dataDir], { timeoutMs: 90_000 }).then(() => undefined);
-  await start();
   return {
     brokers: [`127.0.0.1:${port}`],
     port,

@@ -1,5 +1,5 @@
 import { rm } from 'node:fs/promises';
-import { freeLoopbackPort, INSTALL_TIMEOUT_MS, makeTempDir, runInfraScript } from './infra-scripts';
+import { INSTALL_TIMEOUT_MS, runInfraScript, startInfraServer } from './infra-scripts';
 
 /** A real MinIO server on loopback for tests (scripts/infra/start-minio.sh). */
 export interface TestMinio {
@@ -22,14 +22,11 @@ export function ensureMinioInstalled(): Promise<string> {
 
 export async function startTestMinio(): Promise<TestMinio> {
   await ensureMinioInstalled();
-  const dataDir = await makeTempDir('upscaler-minio-');
-  const port = await freeLoopbackPort();
-  let consolePort = await freeLoopbackPort();
-  while (consolePort === port) consolePort = await freeLoopbackPort();
   const accessKey = 'upscaler-test';
   const secretKey = 'upscaler-test-secret';
   const env = { MINIO_ROOT_USER: accessKey, MINIO_ROOT_PASSWORD: secretKey };
-  await runInfraScript('start-minio.sh', [dataDir, String(port), String(consolePort)], { timeoutMs: 120_000, env });
+  const { dataDir, ports } = await startInfraServer('start-minio.sh', 'upscaler-minio-', 2, { timeoutMs: 120_000, env });
+  const [port, consolePort] = ports as [number, number];
   const stop = () => runInfraScript('stop-minio.sh', [dataDir], { timeoutMs: 60_000 }).then(() => undefined);
   return {
     endpoint: `http://127.0.0.1:${port}`,

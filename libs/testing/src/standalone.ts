@@ -1,8 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { chmodSync, existsSync, mkdtempSync, readFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { withFreshPortsOnConflict } from './ports';
 
 /** The repository root (two levels above libs/testing/src, or its dist copy). */
 export const REPO_ROOT = resolve(__dirname, __dirname.includes(`${join('dist', 'libs')}`) ? '../../../..' : '../../..');
@@ -21,17 +21,6 @@ export interface StartedService {
   stop(): Promise<number | null>;
   /** SIGKILL (crash test) and wait for exit. */
   kill(): Promise<void>;
-}
-
-export function freePort(): Promise<number> {
-  return new Promise((res, rej) => {
-    const s = createServer();
-    s.once('error', rej);
-    s.listen(0, '127.0.0.1', () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => res(port));
-    });
-  });
 }
 
 export interface StartOptions {
@@ -60,40 +49,37 @@ export async function startService(opts: StartOptions = {}): Promise<StartedServ
   const dataDir = opts.dataDir ?? mkdtempSync(join(tmpdir(), `upscaler-${service}-`));
   // Embedded Postgres runs initdb as its own user when we are root: it must be able to enter the dir.
   if (!opts.dataDir) chmodSync(dataDir, 0o755);
-  const port = opts.port ?? (await freePort());
-  const env: Record<string, string | undefined> = {
-    ...process.env,
-    PORT: String(port),
-    UPSCALE_HOST: '127.0.0.1',
-    UPSCALE_DATA_DIR: dataDir,
-    LOG_LEVEL: process.env.UPSCALE_TEST_LOG_LEVEL ?? 'warn',
-    ...opts.env,
-  };
-  const child = spawn(process.execPath, [entry], { cwd: REPO_ROOT, env: env as NodeJS.ProcessEnv, stdio: ['ignore', 'pipe', 'pipe'] });
-  let output = '';
-  child.stdout!.on('data', (d) => (output += d.toString()));
-  child.stderr!.on('data', (d) => (output += d.toString()));
-  const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
-  const baseUrl = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + (opts.readyTimeoutMs ?? 90_000);
-  let ready = false;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`${service} exited with ${child.exitCode}:\n${output}`);
-    try {
-      const r = await fetch(`${baseUrl}/health/ready`);
-      if (r.status === 200) {
-        ready = true;
-        break;
+  const launch = async (port: number) => {
+    const env: Record<string, string | undefined> = {
+      ...process.env,
+      PORT: String(port),
+      UPSCALE_HOST: '127.0.0.1',
+      UPSCALE_DATA_DIR: dataDir,
+      LOG_LEVEL: process.env.UPSCALE_TEST_LOG_LEVEL ?? 'warn',
+      ...opts.env,
+    };
+    const child = spawn(process.execPath, [entry], { cwd: REPO_ROOT, env: env as NodeJS.ProcessEnv, stdio: ['ignore', 'pipe', 'pipe'] });
+    const out = { text: '' };
+    child.stdout!.on('data', (d) => (out.text += d.toString()));
+    child.stderr!.on('data', (d) => (out.text += d.toString()));
+    const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
+    const deadline = Date.now() + (opts.readyTimeoutMs ?? 90_000);
+    while (Date.now() < deadline) {
+      if (child.exitCode !== null) throw new Error(`${service} exited with ${child.exitCode}:\n${out.text}`);
+      try {
+        const r = await fetch(`http://127.0.0.1:${port}/health/ready`);
+        if (r.status === 200) return { port, child, out, exited };
+      } catch {
+        // not listening yet
       }
-    } catch {
-      // not listening yet
+      await new Promise((r) => setTimeout(r, 200));
     }
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  if (!ready) {
     child.kill('SIGKILL');
-    throw new Error(`${service} did not become ready:\n${output}`);
-  }
+    throw new Error(`${service} did not become ready:\n${out.text}`);
+  };
+  // A port drawn for us may be drawn by another test process too: then start again on a fresh one.
+  const { port, child, out, exited } = opts.port !== undefined ? await launch(opts.port) : await withFreshPortsOnConflict(1, ([p]) => launch(p!));
+  const baseUrl = `http://127.0.0.1:${port}`;
   const tokenFile = join(dataDir, 'operator-token');
   const operatorToken = opts.env?.UPSCALE_OPERATOR_TOKEN ?? (existsSync(tokenFile) ? readFileSync(tokenFile, 'utf8').trim() : '');
   return {
@@ -103,7 +89,7 @@ export async function startService(opts: StartOptions = {}): Promise<StartedServ
     dataDir,
     operatorToken,
     process: child,
-    logs: () => output,
+    logs: () => out.text,
     stop: async () => {
       if (child.exitCode === null) child.kill('SIGTERM');
       return exited;

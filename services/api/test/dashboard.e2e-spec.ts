@@ -6,7 +6,7 @@ import {
   ApiClient,
   createAccountWithKey,
   e2eMode,
-  freePort,
+  freeLoopbackPort,
   gradientImage,
   startService,
   type StartedService,
@@ -63,7 +63,7 @@ describeInBrowser('account dashboard (GET /dashboard) in Chromium', () => {
     });
     owner = await createAccountWithKey(svc.apiUrl, svc.operatorToken, { credits: 1234, scopes: ALL_SCOPES, name: 'Acme Imaging' });
     // Nothing listens there: deliveries fail with no HTTP status, which is what the log should show.
-    hookUrl = `https://127.0.0.1:${await freePort()}/hook`;
+    hookUrl = `https://127.0.0.1:${await freeLoopbackPort()}/hook`;
 
     profileDir = mkdtempSync(join(tmpdir(), 'upscaler-dashboard-chromium-'));
     context = await chromium.launchPersistentContext(profileDir, {

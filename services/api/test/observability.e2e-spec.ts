@@ -5,7 +5,7 @@ import { startEmbeddedPostgres, type EmbeddedPostgres } from '@upscaler/platform
 import {
   createAccountWithKey,
   createTestCa,
-  freePort,
+  freeLoopbackPort,
   gradientImage,
   startHttpsServer,
   startService,
@@ -76,7 +76,7 @@ describe('observability of a running service', () => {
   beforeAll(async () => {
     pgDir = mkdtempSync(join(tmpdir(), 'upscaler-obs-pg-'));
     chmodSync(pgDir, 0o755);
-    pgPort = await freePort();
+    pgPort = await freeLoopbackPort();
     pg = await startEmbeddedPostgres({ dataDir: pgDir, port: pgPort, initdbFlags: ['--no-sync'], postgresFlags: ['-c', 'fsync=off'] });
     ca = await createTestCa();
     receiver = await startHttpsServer((req, res) => {

@@ -1,17 +1,34 @@
-import { promises as fs } from 'node:fs';
+import { randomInt } from 'node:crypto';
+import { promises as fs, readFileSync } from 'node:fs';
 import net from 'node:net';
 
-/** A port the OS considers free on loopback right now (the OS picks it). */
-export function freeLoopbackPort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.unref();
-    server.once('error', reject);
-    server.listen({ host: '127.0.0.1', port: 0, exclusive: true }, () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
+const FALLBACK_EPHEMERAL_LOW = 32768;
+const DRAW_RANGE_SIZE = 12_000;
+
+function ephemeralPortLow(): number {
+  try {
+    const first = readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/)[0] ?? '';
+    const low = Number.parseInt(first, 10);
+    return Number.isInteger(low) && low > 4096 ? low : FALLBACK_EPHEMERAL_LOW;
+  } catch {
+    return FALLBACK_EPHEMERAL_LOW;
+  }
+}
+
+/**
+ * A port that was free on 127.0.0.1 a moment ago, drawn at random from BELOW the kernel's ephemeral
+ * range. A `listen(0)` port lies inside that range, which the kernel also draws source ports from for
+ * outgoing connections: between "free a moment ago" and a child process's own bind (Postgres, Kafka),
+ * any outgoing connection on the machine may take it. Below the range only an explicit bind can.
+ */
+export async function freeLoopbackPort(avoid: readonly number[] = []): Promise<number> {
+  const high = ephemeralPortLow() - 1;
+  const low = Math.max(1024, high - DRAW_RANGE_SIZE);
+  for (let attempt = 0; attempt < 100; attempt++) {
+    const port = randomInt(low, high + 1);
+    if (!avoid.includes(port) && (await isLoopbackPortFree(port))) return port;
+  }
+  throw new Error(`no free loopback port found in ${low}-${high} after 100 tries`);
 }
 
 export function isLoopbackPortFree(port: number): Promise<boolean> {
