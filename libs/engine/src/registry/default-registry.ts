@@ -25,13 +25,13 @@ export const DEFAULT_REGISTRY: NetworkRegistry = {
     // x2: grown once more to 64 channels and 8 body layers (10 convolutions: radius 10).
     'ours-balanced-x2': { file: 'ours-balanced-x2.onnx', scale: 2, receptiveRadius: 10, tile: 256 },
     'ours-balanced-x3': { file: 'ours-balanced-x3.onnx', scale: 3, receptiveRadius: 8, tile: 256 },
-    'ours-balanced-x4': { file: 'ours-balanced-x4.onnx', scale: 4, receptiveRadius: 8, tile: 256 },
+    'ours-balanced-x4': { file: 'ours-balanced-x4.onnx', scale: 4, receptiveRadius: 10, tile: 256 },
     // The same files run with the geometric self-ensemble (inference/dihedral.ts): eight passes a tile, rotated and
     // mirrored, averaged. +0.14-0.22 dB on Set5 at x2 and x4 for eight times the CPU (model cards, docs/engine.md).
     'ours-balanced-x2-ensemble': { file: 'ours-balanced-x2.onnx', scale: 2, receptiveRadius: 10, tile: 256, selfEnsemble: true },
     'ours-balanced-x3-ensemble': { file: 'ours-balanced-x3.onnx', scale: 3, receptiveRadius: 8, tile: 256, selfEnsemble: true },
     'ours-fast-x3-ensemble': { file: 'ours-fast-x3.onnx', scale: 3, receptiveRadius: 6, tile: 256, selfEnsemble: true },
-    'ours-balanced-x4-ensemble': { file: 'ours-balanced-x4.onnx', scale: 4, receptiveRadius: 8, tile: 256, selfEnsemble: true },
+    'ours-balanced-x4-ensemble': { file: 'ours-balanced-x4.onnx', scale: 4, receptiveRadius: 10, tile: 256, selfEnsemble: true },
     // The photo variant: same architecture, trained on blurred, noisy, JPEG-compressed (q40-95) inputs.
     'ours-photo-x2': { file: 'ours-photo-x2.onnx', scale: 2, receptiveRadius: 6, tile: 256 },
     'ours-photo-x4': { file: 'ours-photo-x4.onnx', scale: 4, receptiveRadius: 6, tile: 256 },
