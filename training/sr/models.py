@@ -98,6 +98,7 @@ ARCHS = {
     'plain_c32_b4': (PlainSR, dict(channels=32, body=4)),
     'plain_c48_b6': (PlainSR, dict(channels=48, body=6)),
     'plain_c64_b8': (PlainSR, dict(channels=64, body=8)),
+    'plain_c64_b10': (PlainSR, dict(channels=64, body=10)),
     'plain_c16_b2': (PlainSR, dict(channels=16, body=2)),
 }
 
