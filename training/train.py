@@ -74,6 +74,9 @@ def main():
                     '(same function at step 0, sr/grow.py)')
     ap.add_argument('--max-minutes', type=float, default=0, help='stop (after a checkpoint) after this long')
     ap.add_argument('--stop-at', type=int, default=0, help='checkpoint and stop at this iteration')
+    ap.add_argument('--bf16-until', type=int, default=0,
+                    help='mixed precision: bfloat16 autocast (fp32 weights, optimiser and loss) for iterations '
+                         'below this one, float32 from it on; ~2.7x faster on CPUs with AMX')
     a = ap.parse_args()
 
     runs = Path(os.environ.get('SR_RUNS_DIR', Path(__file__).resolve().parent / 'runs'))
@@ -85,6 +88,8 @@ def main():
         ck = torch.load(last, map_location='cpu', weights_only=False)
         cfg = ck['meta']['config']
         cfg.update({k: getattr(a, k) for k in ('threads', 'ckpt_minutes', 'max_minutes', 'stop_at')})
+        if a.bf16_until:  # a resumed run may switch its remaining bulk to mixed precision
+            cfg['bf16_until'] = a.bf16_until
     else:
         if last.exists():
             sys.exit(f'{last} exists: use --resume or another --name')
@@ -147,8 +152,9 @@ def main():
     while it < c.iters:
         t0 = time.time()
         lr_np, hr_np = sampler.batch(c.seed, it, c.batch)
-        out = model(torch.from_numpy(lr_np).contiguous(memory_format=torch.channels_last))
-        loss = F.l1_loss(out, torch.from_numpy(hr_np))
+        with torch.autocast('cpu', dtype=torch.bfloat16, enabled=it < getattr(c, 'bf16_until', 0)):
+            out = model(torch.from_numpy(lr_np).contiguous(memory_format=torch.channels_last))
+        loss = F.l1_loss(out.float(), torch.from_numpy(hr_np))
         opt.zero_grad(set_to_none=True)
         loss.backward()
         opt.step()

@@ -34,3 +34,24 @@ def test_resume_is_exact(tmp_path):
     assert a['sched']['last_epoch'] == b['sched']['last_epoch'] == 6
     assert (tmp_path / 'split' / 'best.pt').exists()
     assert len((tmp_path / 'split' / 'metrics.jsonl').read_text().splitlines()) == 2
+
+
+def test_mixed_precision_bulk_then_float32(tmp_path):
+    """--bf16-until N trains iterations below N under bfloat16 autocast (fp32 weights) and the rest in
+    float32; the switch survives a resume, and a resumed run may switch an fp32 run over."""
+    run(tmp_path, '--name', 'fp32', *ARGS)
+    run(tmp_path, '--name', 'mixed', *ARGS, '--bf16-until', '4', '--stop-at', '3')
+    run(tmp_path, '--name', 'mixed', '--resume')
+    run(tmp_path, '--name', 'switched', *ARGS, '--stop-at', '3')
+    run(tmp_path, '--name', 'switched', '--resume', '--bf16-until', '4')
+    a = torch.load(tmp_path / 'fp32' / 'last.pt', weights_only=False)
+    b = torch.load(tmp_path / 'mixed' / 'last.pt', weights_only=False)
+    s = torch.load(tmp_path / 'switched' / 'last.pt', weights_only=False)
+    assert b['meta']['config']['bf16_until'] == 4 and b['iteration'] == 6
+    assert s['meta']['config']['bf16_until'] == 4 and s['iteration'] == 6
+    for k in a['model']:
+        assert a['model'][k].dtype == b['model'][k].dtype == torch.float32, k
+        assert torch.isfinite(b['model'][k]).all(), k
+    # bfloat16 forward passes change the weights (not a no-op flag) but only by rounding-sized steps
+    diff = max((a['model'][k] - b['model'][k]).abs().max().item() for k in a['model'])
+    assert 0 < diff < 1e-2
