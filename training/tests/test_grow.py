@@ -16,10 +16,11 @@ def trained_looking(arch, scale, seed):
 
 def test_grown_network_computes_the_same_function():
     # c32_b4 -> c48_b6 made ours-balanced-x3; c48_b6 -> c64_b8 ours-balanced-x2 and -x4; c64_b8 -> c64_b10
-    # (depth only) is the x2 run after them
+    # (depth only) is the x2 run after them, c64_b8 -> c64_b12 the x4 one
     for scale, small_arch, big_arch in ((2, 'plain_c32_b4', 'plain_c48_b6'), (4, 'plain_c32_b4', 'plain_c48_b6'),
                                         (3, 'plain_c32_b4', 'plain_c48_b6'), (2, 'plain_c48_b6', 'plain_c64_b8'),
-                                        (4, 'plain_c48_b6', 'plain_c64_b8'), (2, 'plain_c64_b8', 'plain_c64_b10')):
+                                        (4, 'plain_c48_b6', 'plain_c64_b8'), (2, 'plain_c64_b8', 'plain_c64_b10'),
+                                        (4, 'plain_c64_b8', 'plain_c64_b12')):
         small = trained_looking(small_arch, scale, 5)
         big = grow(small, build(big_arch, scale))
         x = torch.rand(2, 3, 20, 17) * 255
