@@ -9,3 +9,4 @@ export * from './bootstrap';
 export * from './observability/metrics';
 export * from './observability/instrumented-event-store';
 export * from './observability/event-metadata';
+export * from './event-log.consumer';

@@ -1,9 +1,8 @@
-import { Inject, Injectable, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { streams, type JobQueuedData, type StoredEvent } from '@upscaler/contracts';
 import { ledgerDecider } from '@upscaler/domain';
 import { handleCommand } from '@upscaler/eventstore';
-import type { RunningSubscription } from '@upscaler/messaging';
-import { eventMetadata, RUNTIME, type Runtime } from '@upscaler/runtime';
+import { eventMetadata, EventLogConsumer, RUNTIME, type Runtime } from '@upscaler/runtime';
 import { inSpan } from '@upscaler/tracing';
 
 /**
@@ -12,21 +11,9 @@ import { inSpan } from '@upscaler/tracing';
  * redelivered or replayed event changes nothing.
  */
 @Injectable()
-export class SettlementConsumer implements OnApplicationBootstrap, OnApplicationShutdown {
-  private sub: RunningSubscription | undefined;
-
-  constructor(@Inject(RUNTIME) private readonly rt: Runtime) {}
-
-  async onApplicationBootstrap(): Promise<void> {
-    this.sub = await this.rt.transport.subscribe({
-      consumer: 'billing-settlement',
-      categories: ['job'],
-      handle: (e) => this.handle(e),
-    });
-  }
-
-  async onApplicationShutdown(): Promise<void> {
-    await this.sub?.stop();
+export class SettlementConsumer extends EventLogConsumer {
+  constructor(@Inject(RUNTIME) rt: Runtime) {
+    super(rt, { consumer: 'billing-settlement', categories: ['job'] });
   }
 
   async handle(event: StoredEvent): Promise<void> {

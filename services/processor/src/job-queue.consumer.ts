@@ -1,7 +1,6 @@
-import { Inject, Injectable, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import type { JobQueuedData, StoredEvent } from '@upscaler/contracts';
-import type { RunningSubscription } from '@upscaler/messaging';
-import { RUNTIME, type Runtime } from '@upscaler/runtime';
+import { EventLogConsumer, RUNTIME, type Runtime } from '@upscaler/runtime';
 import { inSpan } from '@upscaler/tracing';
 import { JobRunner } from './job.runner';
 
@@ -11,22 +10,19 @@ import { JobRunner } from './job.runner';
  * checkpoint only moves past a job once it is handled, so a crash re-delivers it.
  */
 @Injectable()
-export class JobQueueConsumer implements OnApplicationBootstrap, OnApplicationShutdown {
-  private sub: RunningSubscription | undefined;
+export class JobQueueConsumer extends EventLogConsumer {
   private timer: NodeJS.Timeout | undefined;
   private stopping = false;
 
   constructor(
-    @Inject(RUNTIME) private readonly rt: Runtime,
+    @Inject(RUNTIME) rt: Runtime,
     private readonly runner: JobRunner,
-  ) {}
+  ) {
+    super(rt, { consumer: 'processor', categories: ['job'] });
+  }
 
-  async onApplicationBootstrap(): Promise<void> {
-    this.sub = await this.rt.transport.subscribe({
-      consumer: 'processor',
-      categories: ['job'],
-      handle: (e) => this.handle(e),
-    });
+  override async onApplicationBootstrap(): Promise<void> {
+    await super.onApplicationBootstrap();
     this.timer = setInterval(() => {
       if (this.stopping) return;
       void this.runner.requeueDue().catch((err) => this.rt.logger.error({ err }, 'requeue sweep failed'));
@@ -45,13 +41,13 @@ export class JobQueueConsumer implements OnApplicationBootstrap, OnApplicationSh
   }
 
   /** SIGTERM: stop taking work; let the running job finish within the grace period, else hand it back. */
-  async onApplicationShutdown(): Promise<void> {
+  override async onApplicationShutdown(): Promise<void> {
     this.stopping = true;
     if (this.timer) clearInterval(this.timer);
     const grace = this.rt.config.shutdownGraceMs;
     const handBackTimer = setTimeout(() => this.runner.handBack(), grace);
     try {
-      await this.sub?.stop();
+      await this.stopConsuming();
     } finally {
       clearTimeout(handBackTimer);
     }

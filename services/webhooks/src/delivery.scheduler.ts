@@ -1,4 +1,4 @@
-import { Inject, Injectable, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { createHash } from 'node:crypto';
 import { streams, type JobEvent, type StoredEvent, type WebhookPayload } from '@upscaler/contracts';
 import {
@@ -12,8 +12,7 @@ import {
   foldEvents,
 } from '@upscaler/domain';
 import { handleCommand } from '@upscaler/eventstore';
-import type { RunningSubscription } from '@upscaler/messaging';
-import { eventMetadata, RUNTIME, type Runtime } from '@upscaler/runtime';
+import { eventMetadata, EventLogConsumer, RUNTIME, type Runtime } from '@upscaler/runtime';
 import { inSpan } from '@upscaler/tracing';
 
 /**
@@ -22,21 +21,9 @@ import { inSpan } from '@upscaler/tracing';
  * must not exist yet, so a redelivered job event schedules nothing twice.
  */
 @Injectable()
-export class DeliveryScheduler implements OnApplicationBootstrap, OnApplicationShutdown {
-  private sub: RunningSubscription | undefined;
-
-  constructor(@Inject(RUNTIME) private readonly rt: Runtime) {}
-
-  async onApplicationBootstrap(): Promise<void> {
-    this.sub = await this.rt.transport.subscribe({
-      consumer: 'webhooks-scheduler',
-      categories: ['job'],
-      handle: (e) => this.handle(e),
-    });
-  }
-
-  async onApplicationShutdown(): Promise<void> {
-    await this.sub?.stop();
+export class DeliveryScheduler extends EventLogConsumer {
+  constructor(@Inject(RUNTIME) rt: Runtime) {
+    super(rt, { consumer: 'webhooks-scheduler', categories: ['job'] });
   }
 
   async handle(event: StoredEvent): Promise<void> {
@@ -45,7 +32,7 @@ export class DeliveryScheduler implements OnApplicationBootstrap, OnApplicationS
   }
 
   private async schedule(event: StoredEvent): Promise<void> {
-    const type = webhookEventTypeFor(event as unknown as Pick<JobEvent, "type">);
+    const type = webhookEventTypeFor(event as unknown as Pick<JobEvent, 'type'>);
     if (!type) return;
     const jobEvents = (await this.rt.store.readStream(event.streamId)).filter((e) => e.version <= event.version);
     const job: JobState = foldEvents(jobDecider, jobEvents as never);
@@ -59,23 +46,23 @@ export class DeliveryScheduler implements OnApplicationBootstrap, OnApplicationS
       const deliveryId = `dlv_${createHash('sha256').update(`${ep.endpointId}|${job.job.jobId}|${type}`).digest('hex').slice(0, 32)}`;
       // Scheduling an existing delivery decides nothing: a redelivered job event sends nothing twice.
       const { newEvents } = await handleCommand(
-          this.rt.store,
-          streams.delivery(deliveryId),
-          deliveryDecider,
-          {
-            type: 'ScheduleDelivery',
+        this.rt.store,
+        streams.delivery(deliveryId),
+        deliveryDecider,
+        {
+          type: 'ScheduleDelivery',
           data: {
             deliveryId,
             endpointId: ep.endpointId,
-              accountId: ep.accountId,
-              eventType: type,
-              jobId: job.job.jobId,
-              body,
-              now: this.rt.clock.now().toISOString(),
-            },
+            accountId: ep.accountId,
+            eventType: type,
+            jobId: job.job.jobId,
+            body,
+            now: this.rt.clock.now().toISOString(),
           },
-          { retries: 5, metadata: eventMetadata('webhooks', { correlationId: job.job.jobId }) },
-        );
+        },
+        { retries: 5, metadata: eventMetadata('webhooks', { correlationId: job.job.jobId }) },
+      );
       await this.rt.projector.apply(newEvents);
     }
   }
