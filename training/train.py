@@ -90,10 +90,13 @@ def main():
         cfg.update({k: getattr(a, k) for k in ('threads', 'ckpt_minutes', 'max_minutes', 'stop_at')})
         if a.bf16_until:  # a resumed run may switch its remaining bulk to mixed precision
             cfg['bf16_until'] = a.bf16_until
+            cfg.setdefault('bf16_from', ck['iteration'])
     else:
         if last.exists():
             sys.exit(f'{last} exists: use --resume or another --name')
         cfg = {k: v for k, v in vars(a).items() if k not in ('resume', 'name')}
+        if a.bf16_until:
+            cfg['bf16_from'] = 0
     c = argparse.Namespace(**cfg)
     torch.manual_seed(c.seed)
     model = build(c.arch, c.scale).to(memory_format=torch.channels_last)  # faster CPU convs
@@ -141,7 +144,7 @@ def main():
         save_atomic(state, last)
         rec = {'iteration': it, 'train_minutes': round(train_sec / 60, 2), 'lr': sched.get_last_lr()[0],
                'cpu_minutes_this_process': round(time.process_time() / 60, 2),
-               'loss': round(loss_avg, 4), 'val_psnr': v, 'set5_psnr': s5, 'best_val': best,
+               'threads': c.threads, 'loss': round(loss_avg, 4), 'val_psnr': v, 'set5_psnr': s5, 'best_val': best,
                'time': time.strftime('%Y-%m-%dT%H:%M:%S')}
         with open(run / 'metrics.jsonl', 'a') as f:
             f.write(json.dumps(rec) + '\n')
