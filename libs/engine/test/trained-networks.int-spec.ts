@@ -149,6 +149,16 @@ describe('trained networks in the engine', () => {
       });
       // The built-in registry's tiers, the same entries with paths into training/exports/.
       expect(alt.describe().tiers).toEqual(DEFAULT_REGISTRY.tiers);
+      // ... and every one of its networks is the built-in entry (radius, tile, ensemble) but for the file's folder, so
+      // the two copies cannot drift when a release changes a network's receptive radius.
+      const file = JSON.parse(readFileSync(join(__dirname, '..', '..', '..', 'training', 'exports', 'registry.json'), 'utf8')) as {
+        networks: Record<string, { file: string }>;
+        jpegVariants: unknown;
+      };
+      for (const [id, entry] of Object.entries(file.networks)) {
+        expect([id, { ...entry, file: entry.file.replace('../training/exports/', '') }]).toEqual([id, DEFAULT_REGISTRY.networks[id]]);
+      }
+      expect(file.jpegVariants).toEqual(DEFAULT_REGISTRY.jpegVariants);
       const [{ input }] = await set5(2, 75);
       expect((await alt.upscale({ input, target: '2k', format: 'png', quality: 'best' })).network).toBe('ours-photo-x2-ensemble');
     } finally {
