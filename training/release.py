@@ -133,7 +133,8 @@ def main():
     precision = ('float32 throughout' if not bf16_until else
                  (f'float32 for iterations 0-{bf16_from - 1}, then ' if bf16_from else '')
                  + f'bfloat16 autocast (`--bf16-until`: float32 weights, Adam state and L1 loss) for iterations '
-                 f'{bf16_from}-{bf16_until - 1}, float32 from iteration {bf16_until} (the low-learning-rate tail)'
+                 f'{bf16_from}-{min(bf16_until, c["iters"]) - 1}'
+                 + (f', float32 from iteration {bf16_until} (the low-learning-rate tail)' if bf16_until < c['iters'] else '')
                  + (f'; switched to mixed precision when resumed at iteration {bf16_from} '
                     f'(`--resume --bf16-until {bf16_until}`)' if bf16_from else ''))
     thread_counts = sorted({m['threads'] for m in metrics if 'threads' in m} | {c['threads']})
