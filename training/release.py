@@ -72,6 +72,21 @@ def table(rows):
     return '\n'.join(out)
 
 
+def precision_history(c):
+    """Which iterations of the run trained in float32 and which under bfloat16 autocast (train.py --bf16-until)."""
+    start, until = c.get('bf16_from', 0), c.get('bf16_until', 0)
+    if not until:
+        return 'float32 throughout'
+    text = f'float32 for iterations 0-{start - 1}, then ' if start else ''
+    text += (f'bfloat16 autocast (`--bf16-until`: float32 weights, Adam state and L1 loss) for iterations '
+             f'{start}-{min(until, c["iters"]) - 1}')
+    if until < c['iters']:
+        text += f', float32 from iteration {until} (the low-learning-rate tail)'
+    if start:
+        text += f'; switched to mixed precision when resumed at iteration {start} (`--resume --bf16-until {until}`)'
+    return text
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument('name')
@@ -129,14 +144,7 @@ def main():
            f"--lr {c['lr']} --seed {c['seed']} --threads {c['threads']}" + (f" --init {c['init']}" if c.get('init') else '')
            + (f" --grow-from {c['grow_from']}" if c.get('grow_from') else '')
            + (f" --bf16-until {c['bf16_until']}" if c.get('bf16_until') and not c.get('bf16_from') else ''))
-    bf16_from, bf16_until = c.get('bf16_from', 0), c.get('bf16_until', 0)
-    precision = ('float32 throughout' if not bf16_until else
-                 (f'float32 for iterations 0-{bf16_from - 1}, then ' if bf16_from else '')
-                 + f'bfloat16 autocast (`--bf16-until`: float32 weights, Adam state and L1 loss) for iterations '
-                 f'{bf16_from}-{min(bf16_until, c["iters"]) - 1}'
-                 + (f', float32 from iteration {bf16_until} (the low-learning-rate tail)' if bf16_until < c['iters'] else '')
-                 + (f'; switched to mixed precision when resumed at iteration {bf16_from} '
-                    f'(`--resume --bf16-until {bf16_until}`)' if bf16_from else ''))
+    precision = precision_history(c)
     thread_counts = sorted({m['threads'] for m in metrics if 'threads' in m} | {c['threads']})
     threads = '/'.join(str(t) for t in thread_counts) + ' thread(s)' + (
         ' in different resumed parts' if len(thread_counts) > 1 else '')

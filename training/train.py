@@ -97,6 +97,7 @@ def main():
         cfg = {k: v for k, v in vars(a).items() if k not in ('resume', 'name')}
         if a.bf16_until:
             cfg['bf16_from'] = 0
+    cfg.setdefault('bf16_until', 0)  # configs saved before the option existed
     c = argparse.Namespace(**cfg)
     torch.manual_seed(c.seed)
     model = build(c.arch, c.scale).to(memory_format=torch.channels_last)  # faster CPU convs
@@ -155,7 +156,7 @@ def main():
     while it < c.iters:
         t0 = time.time()
         lr_np, hr_np = sampler.batch(c.seed, it, c.batch)
-        with torch.autocast('cpu', dtype=torch.bfloat16, enabled=it < getattr(c, 'bf16_until', 0)):
+        with torch.autocast('cpu', dtype=torch.bfloat16, enabled=it < c.bf16_until):
             out = model(torch.from_numpy(lr_np).contiguous(memory_format=torch.channels_last))
         loss = F.l1_loss(out.float(), torch.from_numpy(hr_np))
         opt.zero_grad(set_to_none=True)

@@ -140,7 +140,8 @@ describe('trained networks in the engine', () => {
   );
 
   it('training/exports/registry.json (an UPSCALE_ENGINE_REGISTRY file) puts our networks in every tier where they win', async () => {
-    const alt = await createEngine({ registry: join(__dirname, '..', '..', '..', 'training', 'exports', 'registry.json') });
+    const registryFile = join(__dirname, '..', '..', '..', 'training', 'exports', 'registry.json');
+    const alt = await createEngine({ registry: registryFile });
     try {
       expect(alt.describe().tiers).toEqual({
         fast: { 2: 'ours-fast-x2', 3: 'ours-fast-x3', 4: 'ours-fast-x4' },
@@ -151,7 +152,7 @@ describe('trained networks in the engine', () => {
       expect(alt.describe().tiers).toEqual(DEFAULT_REGISTRY.tiers);
       // ... and every one of its networks is the built-in entry (radius, tile, ensemble) but for the file's folder, so
       // the two copies cannot drift when a release changes a network's receptive radius.
-      const file = JSON.parse(readFileSync(join(__dirname, '..', '..', '..', 'training', 'exports', 'registry.json'), 'utf8')) as {
+      const file = JSON.parse(readFileSync(registryFile, 'utf8')) as {
         networks: Record<string, { file: string }>;
         jpegVariants: unknown;
       };
