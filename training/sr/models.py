@@ -100,6 +100,7 @@ ARCHS = {
     'plain_c64_b8': (PlainSR, dict(channels=64, body=8)),
     'plain_c64_b10': (PlainSR, dict(channels=64, body=10)),
     'plain_c64_b12': (PlainSR, dict(channels=64, body=12)),
+    'plain_c64_b14': (PlainSR, dict(channels=64, body=14)),
     'plain_c16_b2': (PlainSR, dict(channels=16, body=2)),
 }
 
