@@ -50,7 +50,7 @@ const enums = {
     type: 'string',
     enum: [...QUALITY_TIERS],
     description:
-      'Which networks the engine runs, each tier sharper than the one below on every benchmark set: fast (one pass of a small network), balanced (one pass of a larger network) or best (the larger network self-ensembled, 17-43x the time of fast). The price is the same for every tier. Networks, quality, timings and the default: docs/engine.md.',
+      'Which networks the engine runs, each tier sharper than the one below on every benchmark set: fast (one pass of a small network), balanced (one pass of a larger network) or best (the larger network self-ensembled, 17-47x the time of fast). The price is the same for every tier. Networks, quality, timings and the default: docs/engine.md.',
   },
   Scope: { type: 'string', enum: [...SCOPES] },
   WebhookEventType: { type: 'string', enum: [...WEBHOOK_EVENT_TYPES] },
