@@ -22,17 +22,17 @@ export const DEFAULT_REGISTRY: NetworkRegistry = {
     'ours-fast-x4': { file: 'ours-fast-x4.onnx', scale: 4, receptiveRadius: 6, tile: 256 },
     // The balanced networks: the same plain design, grown from the fast ones (training/sr/grow.py) and trained on.
     // x3: 48 channels and 6 body layers (8 convolutions: radius 8), about 2x the fast networks' CPU;
-    // x4: grown to 64 channels and 12 body layers (14 convolutions: radius 14), 3.6-4.5x;
+    // x4: grown to 64 channels and 14 body layers (16 convolutions: radius 16);
     // x2: grown to 64 channels and 12 body layers (14 convolutions: radius 14).
     'ours-balanced-x2': { file: 'ours-balanced-x2.onnx', scale: 2, receptiveRadius: 14, tile: 256 },
     'ours-balanced-x3': { file: 'ours-balanced-x3.onnx', scale: 3, receptiveRadius: 8, tile: 256 },
-    'ours-balanced-x4': { file: 'ours-balanced-x4.onnx', scale: 4, receptiveRadius: 14, tile: 256 },
+    'ours-balanced-x4': { file: 'ours-balanced-x4.onnx', scale: 4, receptiveRadius: 16, tile: 256 },
     // The same files run with the geometric self-ensemble (inference/dihedral.ts): eight passes a tile, rotated and
     // mirrored, averaged. +0.14-0.22 dB on Set5 at x2 and x4 for eight times the CPU (model cards, docs/engine.md).
     'ours-balanced-x2-ensemble': { file: 'ours-balanced-x2.onnx', scale: 2, receptiveRadius: 14, tile: 256, selfEnsemble: true },
     'ours-balanced-x3-ensemble': { file: 'ours-balanced-x3.onnx', scale: 3, receptiveRadius: 8, tile: 256, selfEnsemble: true },
     'ours-fast-x3-ensemble': { file: 'ours-fast-x3.onnx', scale: 3, receptiveRadius: 6, tile: 256, selfEnsemble: true },
-    'ours-balanced-x4-ensemble': { file: 'ours-balanced-x4.onnx', scale: 4, receptiveRadius: 14, tile: 256, selfEnsemble: true },
+    'ours-balanced-x4-ensemble': { file: 'ours-balanced-x4.onnx', scale: 4, receptiveRadius: 16, tile: 256, selfEnsemble: true },
     // The photo variant: same architecture, trained on blurred, noisy, JPEG-compressed (q40-95) inputs.
     'ours-photo-x2': { file: 'ours-photo-x2.onnx', scale: 2, receptiveRadius: 6, tile: 256 },
     'ours-photo-x4': { file: 'ours-photo-x4.onnx', scale: 4, receptiveRadius: 6, tile: 256 },
