@@ -28,7 +28,7 @@ export const DEFAULT_REGISTRY: NetworkRegistry = {
     'ours-balanced-x3': { file: 'ours-balanced-x3.onnx', scale: 3, receptiveRadius: 8, tile: 256 },
     'ours-balanced-x4': { file: 'ours-balanced-x4.onnx', scale: 4, receptiveRadius: 16, tile: 256 },
     // The same files run with the geometric self-ensemble (inference/dihedral.ts): eight passes a tile, rotated and
-    // mirrored, averaged. +0.14-0.22 dB on Set5 at x2 and x4 for eight times the CPU (model cards, docs/engine.md).
+    // mirrored, averaged. +0.13-0.23 dB on Set5 at x2 and x4 for eight times the CPU (model cards, docs/engine.md).
     'ours-balanced-x2-ensemble': { file: 'ours-balanced-x2.onnx', scale: 2, receptiveRadius: 14, tile: 256, selfEnsemble: true },
     'ours-balanced-x3-ensemble': { file: 'ours-balanced-x3.onnx', scale: 3, receptiveRadius: 8, tile: 256, selfEnsemble: true },
     'ours-fast-x3-ensemble': { file: 'ours-fast-x3.onnx', scale: 3, receptiveRadius: 6, tile: 256, selfEnsemble: true },
