@@ -6,7 +6,9 @@ shared, loaded machine slows them alike: compare models by the ratio within one 
 not by absolute numbers taken at different times.
 """
 import argparse
+import platform
 import statistics
+import subprocess
 import time
 
 import numpy as np
@@ -42,6 +44,21 @@ def bench(path: str, size: int = 256, threads: int = 2, runs: int = 7) -> dict:
     return bench_many([path], size, threads, runs)[0]
 
 
+def cpu_info() -> str:
+    """CPU model, cores and int8/bf16 features (lscpu), onnxruntime version: printed with every benchmark."""
+    try:
+        out = subprocess.run(['lscpu'], capture_output=True, text=True, check=True).stdout
+        f = dict(line.split(':', 1) for line in out.splitlines() if ':' in line)
+        f = {k.strip(): v.strip() for k, v in f.items()}
+        flags = set(f.get('Flags', '').split())
+        feats = [x for x in ('avx2', 'avx512f', 'avx512_vnni', 'avx_vnni', 'avx512_bf16', 'amx_int8', 'amx_bf16')
+                 if x in flags]
+        return (f"CPU: {f.get('Model name', '?')} ({f.get('CPU(s)', '?')} CPUs, {f.get('Thread(s) per core', '?')} "
+                f"thread(s)/core; {' '.join(feats)}) | onnxruntime {ort.__version__} | {platform.machine()}")
+    except (OSError, subprocess.CalledProcessError):
+        return f'CPU: {platform.processor() or platform.machine()} | onnxruntime {ort.__version__}'
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument('models', nargs='+')
@@ -49,6 +66,7 @@ def main():
     ap.add_argument('--threads', type=int, default=2)
     ap.add_argument('--runs', type=int, default=7)
     a = ap.parse_args()
+    print(cpu_info())
     for r in bench_many(a.models, a.size, a.threads, a.runs):
         print(r)
 

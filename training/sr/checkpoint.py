@@ -16,6 +16,9 @@ def save_atomic(obj, path: Path) -> None:
 def load_model(path: str, fused: bool = False):
     ck = torch.load(path, map_location='cpu', weights_only=False)
     meta = ck['meta']
+    if meta.get('qat'):  # train_qat.py: the folded network with fake quantization (already fused)
+        from .quant import load_qat
+        return load_qat(path)
     model = build(meta['arch'], meta['scale'])
     model.load_state_dict(ck['model'])
     model.eval()

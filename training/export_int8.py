@@ -1,0 +1,59 @@
+"""Export a QAT checkpoint (train_qat.py) to a QDQ int8 ONNX file in the engine's I/O convention.
+
+  python export_int8.py runs/x2_fast2_qat/best.pt exports/ours-fast-x2-int8.onnx
+
+Same convention as export.py: input "input" N x 3 x H x W float32 RGB 0..255 -> output "output"
+N x 3 x sH x sW float32 RGB clamped to 0..255, H and W dynamic, opset 17. Inside, every conv is a
+DequantizeLinear(int8 weights, per output channel) / DequantizeLinear(int32 bias) / Q->DQ (uint8,
+per tensor) group that onnxruntime fuses into QLinearConv (checked here on the optimized graph:
+the export fails if a float Conv is left). A JSON sidecar (<file>.json) like export.py's adds
+precision, the activation scales and the parent float checkpoint.
+"""
+import argparse
+import json
+import sys
+from pathlib import Path
+
+import torch
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from sr.quant import export_qdq, load_qat, ort_optimized_ops  # noqa: E402
+
+
+def export(checkpoint: str, out: str, opset: int = 17) -> dict:
+    model, meta = load_qat(checkpoint)
+    q = export_qdq(model, out, opset)
+    ops = ort_optimized_ops(out)
+    if ops.get('Conv', 0) or ops.get('QLinearConv', 0) + ops.get('ConvInteger', 0) != q['convs']:
+        raise RuntimeError(f'onnxruntime does not run every conv as int8: {ops}')
+    ck = torch.load(checkpoint, map_location='cpu', weights_only=False)
+    here = Path(__file__).resolve().parent
+    src = Path(checkpoint).resolve()
+    info = {'file': Path(out).name, 'precision': 'int8',
+            'checkpoint': str(src.relative_to(here)) if src.is_relative_to(here) else str(src), 'arch': meta['arch'], 'scale': meta['scale'],
+            'degradation': meta['degradation'], 'receptive_radius_lr': model.receptive_radius,
+            'params': sum(p.numel() for c in model.convs for p in c.parameters()),
+            'input': 'input: N x 3 x H x W float32 RGB 0..255',
+            'output': 'output: N x 3 x sH x sW float32 RGB 0..255', 'opset': opset,
+            'quantization': 'QDQ: int8 weights (symmetric, per output channel), int32 bias, uint8 activations '
+                            '(per tensor, zero point 0 after ReLU; tail output scale 1/255 zero point 128)',
+            'act_scales': q['act_scales'], 'ort_optimized_ops': ops,
+            'parent': meta['parent'], 'parent_iteration': meta.get('parent_iteration'),
+            'parent_val_psnr': meta.get('parent_val'),
+            'iteration': ck.get('iteration'), 'train_minutes': round(ck.get('train_seconds', 0) / 60, 1),
+            'val_psnr': ck.get('val_psnr'), 'set5_psnr_quick': ck.get('set5_psnr')}
+    Path(out + '.json').write_text(json.dumps(info, indent=1) + '\n')
+    return info
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument('checkpoint')
+    ap.add_argument('out')
+    ap.add_argument('--opset', type=int, default=17)
+    a = ap.parse_args()
+    print(json.dumps(export(a.checkpoint, a.out, a.opset), indent=1))
+
+
+if __name__ == '__main__':
+    main()

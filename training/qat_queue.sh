@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# QAT fine-tunings one after another (never two training processes at once), each resumable, each
+# followed by its int8 report (int8_report.py: export, Set5/Set14/BSD100 float32 vs int8, timing).
+#   setsid nohup bash training/qat_queue.sh training/qat_queue.txt > /dev/null 2>&1 &
+# Queue lines: <run name> <float parent checkpoint> <iterations> <network id> [<jpeg quality>] [extra train_qat.py args]
+# Rerunning the script after a stop resumes the unfinished run and skips finished ones.
+# Logs: training/runs/<name>/train.log. Stop: kill the script's pid, then the train_qat.py pid.
+set -u
+cd "$(dirname "$0")"
+PY=.venv/bin/python
+QUEUE="$(realpath "${1:-qat_queue.txt}")"
+echo "queue $QUEUE started $(date -Is) pid $$" >> runs/qat_queue.log
+while read -r name parent iters id jpeg extra; do
+  case "$name" in ''|'#'*) continue ;; esac
+  [ "${jpeg:-0}" = "-" ] && jpeg=0
+  mkdir -p "runs/$name"
+  log="runs/$name/train.log"
+  if [ -f "runs/$name/last.pt" ]; then
+    finished=$($PY -c "import torch; ck = torch.load('runs/$name/last.pt', weights_only=False); print(int(ck['iteration'] >= ck['meta']['config']['iters']))" < /dev/null)
+    if [ "$finished" != 1 ]; then
+      echo "$(date -Is) resume $name" >> runs/qat_queue.log
+      nice -n 19 $PY train_qat.py --name "$name" --resume --threads 1 >> "$log" 2>&1 < /dev/null
+    fi
+  else
+    echo "$(date -Is) start $name from $parent ($iters its)" >> runs/qat_queue.log
+    # shellcheck disable=SC2086
+    nice -n 19 $PY train_qat.py --name "$name" --from "$parent" --iters "$iters" --threads 1 ${extra:-} >> "$log" 2>&1 < /dev/null
+  fi
+  if [ ! -f "runs/$name/int8_report.json" ] && [ -f "runs/$name/best.pt" ]; then
+    echo "$(date -Is) report $name" >> runs/qat_queue.log
+    jp=""; [ "${jpeg:-0}" != 0 ] && jp="--jpeg $jpeg"
+    # shellcheck disable=SC2086
+    nice -n 19 $PY int8_report.py --id "$id" --qat "runs/$name/best.pt" $jp --threads 1 >> "$log" 2>&1 < /dev/null
+  fi
+done < "$QUEUE"
+echo "queue $QUEUE finished $(date -Is)" >> runs/qat_queue.log

@@ -1,0 +1,147 @@
+"""int8 (QDQ) export of the quantization-aware network: onnxruntime runs every conv as QLinearConv and
+its output equals the PyTorch fake-quant model's; QAT runs resume exactly.
+
+Tolerance: QuantSR computes each quantized conv the way QLinearConv does (integer accumulator, then
+round(float32(acc) * s_in * s_w / s_out)), so the two agree exactly (measured: 0 on every pixel); the
+tests allow one grey level (the tail's quantization step) in at most 0.1% of the output values, room
+for a float32 partial sum of the accumulator passing 2^24 or another summation order of oneDNN's
+convolution landing on a rounding tie.
+"""
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import onnx
+import onnxruntime as ort
+import pytest
+import torch
+
+from sr.checkpoint import load_model, save_atomic
+from sr.models import build
+from sr.quant import QuantSR, export_qdq, load_qat, ort_optimized_ops
+
+HERE = Path(__file__).resolve().parents[1]
+
+
+def smooth_images(n, h, w, seed):
+    """Integer 0..255 images with image-like local correlation (upsampled noise), NCHW float32."""
+    g = torch.Generator().manual_seed(seed)
+    low = torch.rand(n, 3, h // 4 + 2, w // 4 + 2, generator=g) * 255
+    x = torch.nn.functional.interpolate(low, size=(h, w), mode='bilinear', align_corners=False)
+    return (x + torch.randn(n, 3, h, w, generator=g) * 4).clamp(0, 255).round()
+
+
+@pytest.fixture(params=[('plain_c32_b4', 2), ('plain_c16_b2', 4)])
+def qmodel(request):
+    arch, scale = request.param
+    torch.manual_seed(3)
+    model = build(arch, scale)
+    with torch.no_grad():  # trained-looking weights: the tail is zero at init
+        for p in model.parameters():
+            p.add_(torch.randn_like(p) * 0.05)
+    q = QuantSR.from_plain(model.eval())
+    q.calibrate([smooth_images(2, 32, 32, s) for s in range(2)])
+    return model, q.eval(), scale
+
+
+def test_folded_float_graph_equals_parent(qmodel):
+    model, q, _ = qmodel
+    q.quant = False
+    x = smooth_images(1, 19, 23, 5)
+    with torch.no_grad():
+        assert (q(x) - model(x)).abs().max().item() < 1e-3
+    q.quant = True
+
+
+def test_integer_params_are_what_the_model_computes_with(qmodel):
+    _, q, _ = qmodel
+    s_in = q.input_scales()
+    params = q.integer_params()
+    for i, p in enumerate(params):
+        wq, bq, sw = q.integer_weights(i, s_in[i])
+        assert p['w'].dtype == np.int8 and np.abs(p['w']).max() <= 127 and p['b'].dtype == np.int32
+        assert np.array_equal(p['w'], wq.detach().numpy().astype(np.int8))
+        assert np.array_equal(p['b'], bq.detach().numpy().astype(np.int32))
+        assert np.array_equal(p['b_scale'], (s_in[i] * sw).detach().numpy())
+        # dequantized weights are within half a step of the float weights (per output channel)
+        err = np.abs(p['w'] * p['w_scale'][:, None, None, None] - q.convs[i].weight.detach().numpy())
+        assert (err <= p['w_scale'][:, None, None, None] / 2 + 1e-9).all()
+        assert p['in_scale'] == (params[i - 1]['out_scale'] if i else np.float32(1 / 255))
+    assert params[-1]['out_zp'] == 128 and all(p['out_zp'] == 0 for p in params[:-1])
+
+
+def test_qdq_onnx_runs_int8_and_equals_fake_quant(qmodel, tmp_path):
+    _, q, scale = qmodel
+    out = str(tmp_path / 'm.onnx')
+    info = export_qdq(q, out)
+    m = onnx.load(out)
+    assert m.opset_import[0].version == 17
+    assert [i.name for i in m.graph.input] == ['input'] and [o.name for o in m.graph.output] == ['output']
+    ops = ort_optimized_ops(out)
+    assert ops.get('QLinearConv') == info['convs'] == len(q.convs) and 'Conv' not in ops, ops
+    sess = ort.InferenceSession(out, providers=['CPUExecutionProvider'])
+    for h, w in [(17, 23), (48, 40)]:
+        x = smooth_images(1, h, w, h)
+        y = sess.run(['output'], {'input': x.numpy()})[0]
+        with torch.no_grad():
+            ref = q(x).clamp(0, 255).numpy()
+        assert y.shape == (1, 3, h * scale, w * scale)
+        d = np.abs(y - ref)
+        assert d.max() <= 1.0 + 1e-3, d.max()
+        assert (d > 1e-3).mean() <= 1e-3, (d > 1e-3).mean()
+
+
+def run_qat(runs_dir, *args):
+    env = dict(os.environ, SR_RUNS_DIR=str(runs_dir))
+    subprocess.run([sys.executable, str(HERE / 'train_qat.py'), *args], env=env, check=True, capture_output=True)
+
+
+def test_qat_resume_is_exact_and_exports(tmp_path):
+    torch.manual_seed(1)
+    model = build('plain_c16_b2', 2)
+    with torch.no_grad():
+        for p in model.parameters():
+            p.add_(torch.randn_like(p) * 0.05)
+    parent = tmp_path / 'parent.pt'
+    save_atomic({'meta': {'arch': 'plain_c16_b2', 'scale': 2, 'degradation': 'bicubic',
+                          'config': {'seed': 5, 'sets': 'T91'}}, 'model': model.state_dict(), 'iteration': 0}, parent)
+    args = ['--from', str(parent), '--iters', '6', '--batch', '2', '--patch', '16', '--calib-batches', '1',
+            '--lr', '1e-4', '--threads', '1']
+    run_qat(tmp_path, '--name', 'straight', *args)
+    run_qat(tmp_path, '--name', 'split', *args, '--stop-at', '3')
+    assert torch.load(tmp_path / 'split' / 'last.pt', weights_only=False)['iteration'] == 3
+    run_qat(tmp_path, '--name', 'split', '--resume')
+    a = torch.load(tmp_path / 'straight' / 'last.pt', weights_only=False)
+    b = torch.load(tmp_path / 'split' / 'last.pt', weights_only=False)
+    assert a['iteration'] == b['iteration'] == 6
+    for k in a['model']:
+        assert torch.allclose(a['model'][k], b['model'][k], rtol=0, atol=1e-6), k
+    assert not torch.equal(a['model']['log_act_scale'], torch.zeros_like(a['model']['log_act_scale']))  # calibrated
+    # metrics: iteration 0 (calibrated only), 3, 6 for the split run
+    its = [json.loads(r)['iteration'] for r in (tmp_path / 'split' / 'metrics.jsonl').read_text().splitlines()]
+    assert its == [0, 3, 6]
+    # the checkpoint loads through the common loader and exports to int8
+    qm, meta = load_model(str(tmp_path / 'straight' / 'best.pt'))
+    assert isinstance(qm, QuantSR) and meta['qat']
+    sys.path.insert(0, str(HERE))
+    from export_int8 import export
+    info = export(str(tmp_path / 'straight' / 'best.pt'), str(tmp_path / 'int8.onnx'))
+    assert info['precision'] == 'int8' and info['ort_optimized_ops']['QLinearConv'] == 4
+
+
+def test_shipped_int8_exports_match_their_checkpoints():
+    """Every int8 file in training/exports equals its QAT checkpoint's fake-quant model (same tolerance)."""
+    sidecars = sorted((HERE / 'exports').glob('*-int8.onnx.json'))
+    for sc in sidecars:
+        info = json.loads(sc.read_text())
+        q, _ = load_qat(str(HERE / info['checkpoint']))
+        sess = ort.InferenceSession(str(sc.with_suffix('')), providers=['CPUExecutionProvider'])
+        x = smooth_images(1, 37, 29, 7)
+        y = sess.run(['output'], {'input': x.numpy()})[0]
+        with torch.no_grad():
+            ref = q(x).clamp(0, 255).numpy()
+        d = np.abs(y - ref)
+        assert d.max() <= 1.0 + 1e-3 and (d > 1e-3).mean() <= 1e-3, (sc.name, d.max(), (d > 1e-3).mean())

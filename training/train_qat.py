@@ -1,0 +1,167 @@
+"""Quantization-aware fine-tuning of a trained float network for int8 inference (sr/quant.py).
+
+  nice -n 19 python train_qat.py --name x2_fast2_qat --from runs/x2_fast2/best.pt --iters 3000 --threads 1
+  nice -n 19 python train_qat.py --name x2_fast2_qat --resume     # after a stop, from runs/<name>/last.pt
+  python export_int8.py runs/x2_fast2_qat/best.pt exports/ours-fast-x2-int8.onnx
+
+The float checkpoint is folded (rep-conv branches -> single 3x3 convs, as for export), the hidden
+activation scales are initialised on training patches (`--calib-batches` batches of the training
+sampler, T91 + BSD200 without the held-out images), then the folded weights, biases and activation
+scales are fine-tuned through the fake quantization in float32 (no bf16 autocast: its rounding would
+blur the quantization grid the network is learning to live with), L1 loss, Adam, cosine learning
+rate from --lr down to --lr/100. Same data, held-out selection, checkpoints and metrics as train.py:
+runs/<name>/last.pt (resume), best.pt (best held-out PSNR of the fake-quant network), metrics.jsonl.
+The first checkpoint (iteration 0) is the calibrated network before any fine-tuning (plain
+post-training quantization with our scales), and metrics records carry the parent's held-out PSNR.
+"""
+import argparse
+import json
+import math
+import os
+import sys
+import time
+from pathlib import Path
+
+import torch
+import torch.nn.functional as F
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from sr.checkpoint import load_model, save_atomic  # noqa: E402
+from sr.data import PatchSampler  # noqa: E402
+from sr.images import list_set  # noqa: E402
+from sr.quant import QuantSR  # noqa: E402
+from train import HOLDOUT, eval_pairs, quick_eval  # noqa: E402
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument('--name', required=True)
+    ap.add_argument('--resume', action='store_true')
+    ap.add_argument('--from', dest='parent', help='float checkpoint to fine-tune (runs/<run>/best.pt)')
+    ap.add_argument('--iters', type=int, default=3000)
+    ap.add_argument('--batch', type=int, default=16)
+    ap.add_argument('--patch', type=int, default=48, help='LR patch size')
+    ap.add_argument('--lr', type=float, default=2e-5, help='weights and biases (cosine to lr/100)')
+    ap.add_argument('--scale-lr', type=float, default=2e-4,
+                    help='log activation scales (Adam: roughly the relative change per step)')
+    ap.add_argument('--calib-batches', type=int, default=8)
+    ap.add_argument('--seed', type=int, default=11, help='batch seed (the parent\'s seed picks the held-out pairs)')
+    ap.add_argument('--threads', type=int, default=1)
+    ap.add_argument('--ckpt-minutes', type=float, default=5.0)
+    ap.add_argument('--eval-every', type=int, default=0, help='also checkpoint every N iterations (0: by time only)')
+    ap.add_argument('--max-minutes', type=float, default=0, help='stop (after a checkpoint) after this long')
+    ap.add_argument('--stop-at', type=int, default=0, help='checkpoint and stop at this iteration')
+    a = ap.parse_args()
+
+    runs = Path(os.environ.get('SR_RUNS_DIR', Path(__file__).resolve().parent / 'runs'))
+    run = runs / a.name
+    run.mkdir(parents=True, exist_ok=True)
+    torch.set_num_threads(a.threads)
+    last = run / 'last.pt'
+    if a.resume:
+        ck = torch.load(last, map_location='cpu', weights_only=False)
+        cfg = ck['meta']['config']
+        cfg.update({k: getattr(a, k) for k in ('threads', 'ckpt_minutes', 'max_minutes', 'stop_at', 'eval_every')})
+        meta = ck['meta']
+    else:
+        if last.exists():
+            sys.exit(f'{last} exists: use --resume or another --name')
+        if not a.parent:
+            ap.error('--from is required for a new run')
+        cfg = {k: v for k, v in vars(a).items() if k not in ('resume', 'name')}
+        pk = torch.load(a.parent, map_location='cpu', weights_only=False)
+        pmeta = pk['meta']
+        meta = {'arch': pmeta['arch'], 'scale': pmeta['scale'], 'degradation': pmeta['degradation'],
+                'qat': True, 'parent': a.parent, 'parent_iteration': pk.get('iteration'),
+                'parent_seed': pmeta['config']['seed'], 'parent_sets': pmeta['config'].get('sets', 'T91,BSD200'),
+                'config': cfg}
+    c = argparse.Namespace(**cfg)
+    scale, degradation = meta['scale'], meta['degradation']
+    torch.manual_seed(c.seed)
+    sampler = PatchSampler(meta['parent_sets'].split(','), scale, c.patch, degradation, exclude_last=HOLDOUT)
+    val = eval_pairs(list_set('BSD200')[-HOLDOUT:], scale, degradation, meta['parent_seed'])
+    set5 = eval_pairs(list_set('Set5'), scale, 'bicubic', meta['parent_seed'])
+
+    if a.resume:
+        model = QuantSR.for_arch(meta['arch'], scale)
+        model.load_state_dict(ck['model'])
+    else:
+        parent, _ = load_model(c.parent)
+        meta['parent_val'] = quick_eval(parent, scale, val)
+        meta['parent_set5'] = quick_eval(parent, scale, set5) if degradation == 'bicubic' else None
+        model = QuantSR.from_plain(parent)
+        # calibration batches: training patches only, from a seed the fine-tuning batches never use
+        calib = [torch.from_numpy(sampler.batch(c.seed + 1000, i, c.batch)[0]) for i in range(c.calib_batches)]
+        meta['calibration'] = model.calibrate(calib)
+    model = model.to(memory_format=torch.channels_last)
+    scale_params = [model.log_act_scale]
+    weights = [p for n, p in model.named_parameters() if n != 'log_act_scale']
+    opt = torch.optim.Adam([{'params': weights, 'lr': c.lr}, {'params': scale_params, 'lr': c.scale_lr}])
+    # cosine from each group's lr down to lr/100
+    sched = torch.optim.lr_scheduler.LambdaLR(
+        opt, lambda i: 0.01 + 0.99 * 0.5 * (1 + math.cos(math.pi * min(i, c.iters) / c.iters)))
+    it, train_sec, best = 0, 0.0, -1.0
+    if a.resume:
+        opt.load_state_dict(ck['opt'])
+        sched.load_state_dict(ck['sched'])
+        torch.set_rng_state(ck['torch_rng'])
+        it, train_sec, best = ck['iteration'], ck['train_seconds'], ck['best_val']
+        print(f'resumed at iteration {it} ({train_sec / 60:.1f} min trained, best val {best})', flush=True)
+    print(f'{a.name}: QAT of {meta["parent"]} ({meta["arch"]} x{scale} {degradation}), parent val '
+          f'{meta.get("parent_val")} set5 {meta.get("parent_set5")}, {len(sampler.images)} training images', flush=True)
+
+    loss_avg = 0.0
+
+    def checkpoint():
+        nonlocal best
+        v = quick_eval(model, scale, val)
+        s5 = quick_eval(model, scale, set5) if degradation == 'bicubic' else None
+        state = {'meta': meta, 'model': model.state_dict(), 'opt': opt.state_dict(),
+                 'sched': sched.state_dict(), 'torch_rng': torch.get_rng_state(), 'iteration': it,
+                 'train_seconds': train_sec, 'best_val': max(best, v)}
+        if v > best:
+            best = v
+            state['best_val'] = best
+            save_atomic({'meta': meta, 'model': model.state_dict(), 'iteration': it,
+                         'train_seconds': train_sec, 'val_psnr': v, 'set5_psnr': s5}, run / 'best.pt')
+        save_atomic(state, last)
+        rec = {'iteration': it, 'train_minutes': round(train_sec / 60, 2), 'lr': sched.get_last_lr()[0],
+               'scale_lr': sched.get_last_lr()[1], 'threads': c.threads, 'loss': round(loss_avg, 4),
+               'val_psnr': v, 'set5_psnr': s5, 'best_val': best, 'parent_val': meta.get('parent_val'),
+               'parent_set5': meta.get('parent_set5'),
+               'act_scales': [round(s, 6) for s in model.act_scales().tolist()],
+               'time': time.strftime('%Y-%m-%dT%H:%M:%S')}
+        with open(run / 'metrics.jsonl', 'a') as f:
+            f.write(json.dumps(rec) + '\n')
+        print(json.dumps(rec), flush=True)
+
+    if not a.resume:
+        checkpoint()  # iteration 0: calibrated, not fine-tuned
+    t_ck, t_start = time.time(), time.time()
+    model.train()
+    while it < c.iters:
+        t0 = time.time()
+        lr_np, hr_np = sampler.batch(c.seed, it, c.batch)
+        out = model(torch.from_numpy(lr_np).contiguous(memory_format=torch.channels_last))
+        loss = F.l1_loss(out, torch.from_numpy(hr_np))
+        opt.zero_grad(set_to_none=True)
+        loss.backward()
+        opt.step()
+        sched.step()
+        it += 1
+        train_sec += time.time() - t0
+        loss_avg = 0.98 * loss_avg + 0.02 * loss.item() if loss_avg else loss.item()
+        if it % 100 == 0:
+            print(f'it {it} loss {loss_avg:.3f} {train_sec / it:.3f}s/it', flush=True)
+        stop = it == c.stop_at
+        if (time.time() - t_ck >= c.ckpt_minutes * 60 or it == c.iters or stop
+                or (c.eval_every and it % c.eval_every == 0)):
+            checkpoint()
+            t_ck = time.time()
+            if stop or (c.max_minutes and time.time() - t_start >= c.max_minutes * 60):
+                break
+    print('done' if it >= c.iters else 'stopped', it, flush=True)
+
+
+if __name__ == '__main__':
+    main()
