@@ -24,9 +24,11 @@ export const streams = {
   webhookEndpoint: (endpointId: string) => `webhook-${endpointId}`,
   delivery: (deliveryId: string) => `delivery-${deliveryId}`,
   idempotency: (accountId: string, keyHash: string) => `idempotency-${accountId}-${keyHash}`,
+  /** The job's credits (billing): CreditsReserved, and CreditsRefunded if the job never appeared. */
+  reservation: (jobId: string) => `reservation-${jobId}`,
 } as const;
 
-export type StreamCategory = 'job' | 'account' | 'apikey' | 'webhook' | 'delivery' | 'idempotency';
+export type StreamCategory = 'job' | 'account' | 'apikey' | 'webhook' | 'delivery' | 'idempotency' | 'reservation';
 export function categoryOf(streamId: string): StreamCategory {
   return streamId.slice(0, streamId.indexOf('-')) as StreamCategory;
 }

@@ -11,11 +11,11 @@ export * from './job/job.decider';
 export * from './job/job.views';
 export * from './job/target-policy';
 
-// Credits: the ledger and its invariant (DESIGN 2).
-export * from './account/ledger.commands';
-export * from './account/ledger.state';
-export * from './account/ledger.decider';
-export * from './account/ledger.views';
+// Accounts and credits (DESIGN 2): the account's own stream, and each job's reservation.
+export * from './account/account.commands';
+export * from './account/account.state';
+export * from './account/account.decider';
+export * from './account/reservation.decider';
 
 // API keys and scopes (spec 5).
 export * from './api-key/api-key.commands';
@@ -37,7 +37,6 @@ export * from './webhook/retry-schedule';
 export * from './webhook/webhook-event-type';
 
 // Shared helpers.
-export * from './shared/persistent-map';
 export * from './shared/time';
 
 // Test helpers (node:assert only, safe in any build): given/when/then, fixtures, seeded PRNG.

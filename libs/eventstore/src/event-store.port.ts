@@ -21,9 +21,43 @@ export interface AppendResult {
   events: StoredEvent[];
 }
 
+/**
+ * The open transaction of an append, for the code that must see or write the database atomically with
+ * it: inline projections and guards. Everything done through it commits or rolls back with the events.
+ */
+export interface SqlTx {
+  query<T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<T[]>;
+}
+
+/**
+ * A projection run inside every append's transaction (emmett's inline projections): the events and
+ * the projection's rows commit together, so a reader of the projection never sees an event's effect
+ * missing once the append returned, nor an effect without its event. It runs after the log lock is
+ * taken (appends are serialised, see PostgresEventStore.append), so it must be short, and it must be
+ * idempotent by event (a rebuild applies the same events again from position 0).
+ */
+export interface InlineProjection {
+  readonly name: string;
+  /** Whether `apply` wants this event (cheap: called for every appended event). */
+  handles(event: StoredEvent): boolean;
+  /** The stored events of one append that `handles` accepted, in order. Throwing rolls the append back. */
+  apply(tx: SqlTx, events: StoredEvent[]): Promise<void>;
+  /** Empties the projection's rows before a rebuild from position 0. */
+  reset(tx: SqlTx): Promise<void>;
+}
+
+export interface AppendOptions {
+  /**
+   * Runs inside the append's transaction, after the log lock and before the version check: a
+   * precondition on other rows (a lease still held, a balance still sufficient) that no concurrent
+   * append can change until this one commits. Throwing aborts the append; nothing is written.
+   */
+  guard?: (tx: SqlTx) => Promise<void>;
+}
+
 export interface EventStore {
   /** Throws `WrongExpectedVersionError` on a concurrency conflict; nothing is written then. */
-  append(streamId: string, expected: ExpectedVersion, events: NewEvent[]): Promise<AppendResult>;
+  append(streamId: string, expected: ExpectedVersion, events: NewEvent[], opts?: AppendOptions): Promise<AppendResult>;
   /** Events of one stream in version order, those with version > `afterVersion` (default 0: all; empty: none). */
   readStream(streamId: string, afterVersion?: number): Promise<StoredEvent[]>;
   /** Events with position > `after`, in position order, at most `limit`. */

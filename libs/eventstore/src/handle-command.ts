@@ -1,6 +1,6 @@
 import type { EventMetadata, NewEvent, StoredEvent } from '@upscaler/contracts';
 import type { Decider } from './decider';
-import { WrongExpectedVersionError, type EventStore } from './event-store.port';
+import { WrongExpectedVersionError, type AppendOptions, type EventStore } from './event-store.port';
 import { StreamStateCache } from './stream-state-cache';
 
 /** One cache per (store, decider): the same stream id folded by another decider is another state. */
@@ -19,6 +19,8 @@ export interface HandleCommandOptions {
   retries?: number;
   /** Copied onto every new event (causation/correlation ids, trace context, producer). */
   metadata?: EventMetadata;
+  /** Checked inside the append's transaction (`AppendOptions.guard`); throwing aborts the command. */
+  guard?: AppendOptions['guard'];
 }
 
 export interface HandleCommandResult<S> {
@@ -65,7 +67,7 @@ export async function handleCommand<S, C, E extends { type: string; data: unknow
       ...(opts.metadata ? { metadata: opts.metadata } : {}),
     }));
     try {
-      const result = await store.append(streamId, version, toAppend);
+      const result = await store.append(streamId, version, toAppend, opts.guard ? { guard: opts.guard } : undefined);
       const newState = result.events.reduce((s, e) => decider.evolve(s, e as unknown as E), state);
       cache.set(streamId, result.nextVersion, newState);
       return { newState, newEvents: result.events, nextVersion: result.nextVersion };

@@ -42,4 +42,5 @@ export class RequestTimeoutError extends Error {
 export const TOPICS = {
   events: (category: string) => `upscale.${category}-events.v1`,
   billingReserve: 'upscale.billing.reserve.v1',
+  billingRelease: 'upscale.billing.release.v1',
 } as const;

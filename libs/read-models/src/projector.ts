@@ -1,89 +1,67 @@
-import type { DataSource, EntityManager } from 'typeorm';
 import { categoryOf, type StoredEvent } from '@upscaler/contracts';
-import type { EventStore } from '@upscaler/eventstore';
+import type { InlineProjection, SqlTx } from '@upscaler/eventstore';
 import type { ProjectionDef } from './projection-def';
 
 /**
- * Applies events to `read_models`. Idempotent: an event at or below the row's version changes
- * nothing, so the same event may arrive inline (right after its append, for read-your-writes) and
- * again from the log subscription. A gap (the row is behind by more than one) is healed by
- * re-folding the whole stream from the log.
+ * Folds events into `read_models`, inside the transaction of the append that wrote them (an inline
+ * projection, registered on the event store by buildRuntime): once an append returns, every reader
+ * of a read model sees it, in every process, and no service applies projections by hand.
+ * Idempotent: an event at or below the row's version changes nothing (a rebuild, or a replayed
+ * append). A gap (the row is behind by more than one, e.g. a stream written before its category was
+ * projected) is healed by re-folding the stream from the log, through the same transaction.
  */
-export class Projector {
+export class Projector implements InlineProjection {
+  readonly name = 'read-models';
   private readonly defs = new Map<string, ProjectionDef>();
 
-  constructor(
-    private readonly db: DataSource,
-    private readonly store: EventStore,
-    defs: ProjectionDef[],
-  ) {
+  constructor(defs: ProjectionDef[]) {
     for (const d of defs) this.defs.set(d.category, d as ProjectionDef);
-  }
-
-  handles(category: string): boolean {
-    return this.defs.has(category);
   }
 
   get categories(): string[] {
     return [...this.defs.keys()];
   }
 
-  async apply(events: StoredEvent[]): Promise<void> {
-    for (const event of events) await this.applyOne(event);
+  handles(event: StoredEvent): boolean {
+    return this.defs.has(categoryOf(event.streamId));
   }
 
-  async applyOne(event: StoredEvent): Promise<void> {
+  async apply(tx: SqlTx, events: StoredEvent[]): Promise<void> {
+    for (const event of events) await this.applyOne(tx, event);
+  }
+
+  async reset(tx: SqlTx): Promise<void> {
+    await tx.query(`DELETE FROM read_models`);
+  }
+
+  private async applyOne(tx: SqlTx, event: StoredEvent): Promise<void> {
     const def = this.defs.get(categoryOf(event.streamId));
     if (!def) return;
-    await this.db.transaction(async (tx) => {
-      // Serialise appliers of one stream (several api replicas, inline + subscription).
-      await tx.query(`SELECT pg_advisory_xact_lock(hashtext($1))`, [event.streamId]);
-      const rows: Array<{ state: unknown; version: number }> = await tx.query(
-        `SELECT state, version FROM read_models WHERE stream_id = $1`,
-        [event.streamId],
+    const rows = await tx.query<{ state: unknown; version: number }>(`SELECT state, version FROM read_models WHERE stream_id = $1 FOR UPDATE`, [
+      event.streamId,
+    ]);
+    const row = rows[0];
+    if (row && event.version <= row.version) return;
+    let state: unknown;
+    let version: number;
+    let position = Number(event.position);
+    if ((!row && event.version === 1) || (row && event.version === row.version + 1)) {
+      state = def.evolve(row ? row.state : def.initialState(), event);
+      version = event.version;
+    } else {
+      const all = await tx.query<{ type: string; data: unknown; version: number; position: string }>(
+        `SELECT type, data, version, position FROM events WHERE stream_id = $1 AND version <= $2 ORDER BY version`,
+        [event.streamId, event.version],
       );
-      const row = rows[0];
-      if (row && event.version <= row.version) return;
-      let state: unknown;
-      let version: number;
-      let position = Number(event.position);
-      if ((!row && event.version === 1) || (row && event.version === row.version + 1)) {
-        state = def.evolve(row ? row.state : def.initialState(), event);
-        version = event.version;
-      } else {
-        const all = (await this.store.readStream(event.streamId)).filter((e) => e.version <= event.version);
-        state = all.reduce((s, e) => def.evolve(s, e), def.initialState());
-        version = all.length;
-        position = Math.max(position, ...all.map((e) => Number(e.position)));
-      }
-      await upsert(tx, def, event.streamId, state, version, position);
-    });
-  }
-
-  /** Re-folds every projected stream from position 0 (the documented rebuild command). */
-  async rebuild(batch = 1000): Promise<number> {
-    await this.db.query(`DELETE FROM read_models`);
-    let after = 0;
-    let count = 0;
-    for (;;) {
-      const events = await this.store.readAll(after, batch, { categories: this.categories });
-      if (events.length === 0) break;
-      await this.apply(events);
-      count += events.length;
-      after = Number(events[events.length - 1].position);
+      state = all.reduce((s, e) => def.evolve(s, e), def.initialState());
+      version = all.length;
+      position = Math.max(position, ...all.map((e) => Number(e.position)));
     }
-    return count;
+    await upsert(tx, def, event.streamId, state, version, position);
   }
 }
 
-async function upsert(
-  tx: EntityManager,
-  def: ProjectionDef,
-  streamId: string,
-  state: unknown,
-  version: number,
-  position: number,
-): Promise<void> {
+async function upsert(tx: SqlTx, def: ProjectionDef, streamId: string, state: unknown, version: number, position: number): Promise<void> {
   const c = def.columns(state, streamId);
   await tx.query(
     `INSERT INTO read_models (stream_id, category, entity_id, account_id, parent_id, status, lookup, state, version, position, created_at, updated_at, next_at)

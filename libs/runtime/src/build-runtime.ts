@@ -5,7 +5,16 @@ import { createDataSource, loadOrCreateSecret, runMigrations, startEmbeddedPostg
 import { EVENT_STORE_MIGRATIONS, PostgresCheckpointStore, PostgresEventStore } from '@upscaler/eventstore';
 import { EventRelay, InProcessTransport, KafkaTransport, type EventTransport, type TransportLog } from '@upscaler/messaging';
 import { LocalFolderStorage, S3Storage, type ObjectStorage, type SignedDownloadHandler } from '@upscaler/storage';
-import { PROJECTIONS, Projector, ReadModelRepository, ReadModels1732200000100 } from '@upscaler/read-models';
+import {
+  BalanceProjection,
+  BalanceRepository,
+  Balances1764000000000,
+  PROJECTIONS,
+  Projector,
+  ReadModelRepository,
+  ReadModels1732200000100,
+} from '@upscaler/read-models';
+import { WorkQueue1764000000100, WorkQueueProjection, WorkQueueRepository } from '@upscaler/work-queue';
 import { systemClock } from './clock';
 import { InstrumentedEventStore } from './observability/instrumented-event-store';
 import { Metrics } from './observability/metrics';
@@ -13,7 +22,7 @@ import { registerSystemGauges } from './observability/system-gauges';
 import type { Runtime } from './runtime';
 
 /** Every migration of the system, in order (explicit files, never synchronised schemas). */
-export const ALL_MIGRATIONS = [...EVENT_STORE_MIGRATIONS, ReadModels1732200000100];
+export const ALL_MIGRATIONS = [...EVENT_STORE_MIGRATIONS, ReadModels1732200000100, Balances1764000000000, WorkQueue1764000000100];
 
 /**
  * Builds the adapters from configuration (DESIGN 3): each of Postgres, transport and storage is
@@ -42,7 +51,11 @@ export async function buildRuntime(config: AppConfig, logger: Logger, service: s
     await runMigrations(db);
 
     const metrics = new Metrics(service);
-    const pgStore = new PostgresEventStore(db);
+    // Every append, by any service, runs these inside its transaction (DESIGN 2: read models,
+    // balances settled with the job's final event, the work queue enqueued with JobQueued).
+    const projector = new Projector(PROJECTIONS);
+    const inlineProjections = [projector, new BalanceProjection(), new WorkQueueProjection()];
+    const pgStore = new PostgresEventStore(db, { inlineProjections });
     closers.push(() => pgStore.close());
     const store = new InstrumentedEventStore(pgStore, metrics);
     registerSystemGauges(metrics, db);
@@ -92,7 +105,6 @@ export async function buildRuntime(config: AppConfig, logger: Logger, service: s
     }
     await storage.ensureReady();
 
-    const projector = new Projector(db, store, PROJECTIONS);
     const readModels = new ReadModelRepository(db);
     const readiness: Runtime['readiness'] = {
       postgres: async () => {
@@ -114,7 +126,11 @@ export async function buildRuntime(config: AppConfig, logger: Logger, service: s
       storage,
       signedDownloads,
       projector,
+      inlineProjections,
       readModels,
+      balances: new BalanceRepository(db),
+      workQueue: new WorkQueueRepository(db),
+      eventLog: pgStore,
       metrics,
       publicBaseUrl,
       readiness,

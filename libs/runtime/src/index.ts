@@ -10,3 +10,4 @@ export * from './observability/metrics';
 export * from './observability/instrumented-event-store';
 export * from './observability/event-metadata';
 export * from './event-log.consumer';
+export * from './rebuild-projections';

@@ -13,7 +13,6 @@ import { ImageSource } from './jobs/image-source';
 import { JobsController } from './jobs/jobs.controller';
 import { JobsService } from './jobs/jobs.service';
 import { OpenApiController } from './openapi/openapi.controller';
-import { ProjectionRunner } from './projections/projection.runner';
 import { RateLimiter } from './rate-limit/rate-limiter';
 import { AddressRateLimitGuard, UnkeyedErrorRateLimit } from './rate-limit/unkeyed-rate-limit';
 import { WebhookEndpointsController } from './webhooks/webhook-endpoints.controller';
@@ -43,7 +42,6 @@ import { WebhookEndpointsService } from './webhooks/webhook-endpoints.service';
     UnkeyedErrorRateLimit,
     ApiKeyGuard,
     OperatorGuard,
-    ProjectionRunner,
   ],
 })
 export class ApiModule {}

@@ -1,10 +1,11 @@
 import { createLogger, loadConfig } from '@upscaler/platform';
-import { buildRuntime } from '@upscaler/runtime';
+import { buildRuntime, rebuildProjections } from '@upscaler/runtime';
 
 /**
- * `npm run rebuild-read-models` (DESIGN 2: read models are rebuildable from position 0): drops every
- * read-model row and folds the whole event log again. Run it with the api stopped (embedded mode
- * owns its data dir), or against DATABASE_URL while the api's projection runner is paused.
+ * `npm run rebuild-read-models` (DESIGN 2: projections are rebuildable from position 0): empties every
+ * inline projection (read models, balances, the work queue) and applies the whole event log again.
+ * Run it with every service stopped (embedded mode owns its data dir; with DATABASE_URL, stop the
+ * Deployments): appends made during a rebuild would be applied twice.
  */
 async function main(): Promise<void> {
   const config = loadConfig();
@@ -12,7 +13,7 @@ async function main(): Promise<void> {
   const rt = await buildRuntime(config, logger, 'rebuild-read-models');
   try {
     const started = Date.now();
-    const events = await rt.projector.rebuild();
+    const events = await rebuildProjections(rt);
     logger.info({ events, ms: Date.now() - started }, 'read models rebuilt from position 0');
     process.stdout.write(`Rebuilt the read models from ${events} events in ${Date.now() - started} ms.\n`);
   } finally {

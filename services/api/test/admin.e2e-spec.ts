@@ -37,7 +37,7 @@ describe('accounts', () => {
     const { id, created_at, ...rest } = r.body;
     expect(id).toMatch(/^acct_/);
     expect(new Date(created_at).toISOString()).toBe(created_at);
-    expect(rest).toEqual({ object: 'account', name: 'Acme Ltd', balance: 30, reserved: 0, charged: 0 });
+    expect(rest).toEqual({ object: 'account', name: 'Acme Ltd', balance: 30, reserved: 0, charged: 0, max_concurrent_jobs: null });
     const got = await operator.get(`/admin/accounts/${id}`);
     expect([got.status, got.body]).toEqual([200, r.body]);
   });
@@ -124,7 +124,20 @@ describe('credits', () => {
       after = await operator.get(`/admin/accounts/${acct.id}`);
     }
     expect([after.body.balance, after.body.reserved, after.body.charged]).toEqual([1, 0, 3]);
-    expect((await client.get('/account')).body).toEqual(after.body);
+    const { max_concurrent_jobs: limit, ...own } = after.body;
+    expect([limit, (await client.get('/account')).body]).toEqual([null, own]);
+  });
+
+  it('PATCH /admin/accounts/{id} sets and clears the concurrent-job limit; bad values 400, unknown 404', async () => {
+    const { body: acct } = await operator.post('/admin/accounts', { name: 'limited' });
+    const set = await operator.request('PATCH', `/admin/accounts/${acct.id}`, { json: { max_concurrent_jobs: 2 } });
+    expect([set.status, set.body.max_concurrent_jobs, (await operator.get(`/admin/accounts/${acct.id}`)).body.max_concurrent_jobs]).toEqual([200, 2, 2]);
+    const bad = await Promise.all([0, 1001, 1.5, '2'].map((v) => operator.request('PATCH', `/admin/accounts/${acct.id}`, { json: { max_concurrent_jobs: v } })));
+    expect(bad.map((r) => [r.status, r.body.error.code])).toEqual(Array(4).fill([400, 'invalid_request']));
+    const cleared = await operator.request('PATCH', `/admin/accounts/${acct.id}`, { json: { max_concurrent_jobs: null } });
+    expect([cleared.status, cleared.body.max_concurrent_jobs]).toEqual([200, null]);
+    const unknown = await operator.request('PATCH', '/admin/accounts/acct_0190a1b2c3d47e8f9a0b1c2d3e4f5a6c', { json: { max_concurrent_jobs: 2 } });
+    expect([unknown.status, unknown.body.error.code]).toEqual([404, 'not_found']);
   });
 });
 

@@ -1,8 +1,10 @@
 import { Module } from '@nestjs/common';
 import { ReservationSweeper } from './reservation.sweeper';
 import { ReserveResponder } from './reserve.responder';
-import { SettlementConsumer } from './settlement.consumer';
 
-/** The credit ledger service (DESIGN 1): reserve on submit, charge on success, refund otherwise. */
-@Module({ providers: [ReserveResponder, SettlementConsumer, ReservationSweeper] })
+/**
+ * The credit service (DESIGN 1): accounts' reservations and their expiry. Charges and refunds are the
+ * jobs' own final events, applied to the balances in the same transaction (settled on final).
+ */
+@Module({ providers: [ReserveResponder, ReservationSweeper] })
 export class BillingModule {}

@@ -1,24 +1,22 @@
 import { Inject, Injectable, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { streams } from '@upscaler/contracts';
-import { ledgerDecider } from '@upscaler/domain';
+import { reservationDecider } from '@upscaler/domain';
 import { handleCommand } from '@upscaler/eventstore';
+import { balanceGuards, ReservationInUse } from '@upscaler/read-models';
 import { eventMetadata, RUNTIME, type Runtime } from '@upscaler/runtime';
-import { ReservationsRepository } from './reservations.repository';
 
 /**
  * Releases a reservation whose job never appeared (DESIGN 2): every few seconds, reservations older
- * than UPSCALE_RESERVATION_TIMEOUT_MS, unsettled, with no job stream, are refunded (reason expired).
- * The refund is a ledger command, so a job that appears meanwhile and settles first wins.
+ * than UPSCALE_RESERVATION_TIMEOUT_MS that no job holds are refunded (reason expired). Read from
+ * billing's own projection; the release re-checks inside its transaction, so a job appended meanwhile
+ * keeps its credits (and a job appended after the release is refused: its credits are gone).
  */
 @Injectable()
 export class ReservationSweeper implements OnApplicationBootstrap, OnApplicationShutdown {
   private timer: NodeJS.Timeout | undefined;
   private running = false;
-  private readonly reservations: ReservationsRepository;
 
-  constructor(@Inject(RUNTIME) private readonly rt: Runtime) {
-    this.reservations = new ReservationsRepository(rt.db);
-  }
+  constructor(@Inject(RUNTIME) private readonly rt: Runtime) {}
 
   onApplicationBootstrap(): void {
     const every = Math.min(10_000, Math.max(500, Math.floor(this.rt.config.reservationTimeoutMs / 4)));
@@ -36,16 +34,20 @@ export class ReservationSweeper implements OnApplicationBootstrap, OnApplication
     let released = 0;
     try {
       const now = this.rt.clock.now();
-      const orphans = await this.reservations.orphaned(new Date(now.getTime() - this.rt.config.reservationTimeoutMs));
-      for (const { accountId, jobId } of orphans) {
-        const { newEvents } = await handleCommand(
-          this.rt.store,
-          streams.account(accountId),
-          ledgerDecider,
-          { type: 'RefundCredits', data: { jobId, reason: 'expired', now: now.toISOString() } },
-          { retries: 20, metadata: eventMetadata('billing', { correlationId: jobId }) },
-        );
-        released += newEvents.length;
+      const orphans = await this.rt.balances.heldSince(new Date(now.getTime() - this.rt.config.reservationTimeoutMs));
+      for (const { jobId } of orphans) {
+        try {
+          const { newEvents } = await handleCommand(
+            this.rt.store,
+            streams.reservation(jobId),
+            reservationDecider,
+            { type: 'ReleaseReservation', data: { reason: 'expired', now: now.toISOString() } },
+            { guard: (tx) => balanceGuards.releasable(tx, jobId), metadata: eventMetadata('billing', { correlationId: jobId }) },
+          );
+          released += newEvents.length;
+        } catch (e) {
+          if (!(e instanceof ReservationInUse)) throw e;
+        }
       }
     } finally {
       this.running = false;

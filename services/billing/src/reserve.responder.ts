@@ -1,52 +1,72 @@
 import { Inject, Injectable, OnApplicationBootstrap } from '@nestjs/common';
 import {
+  BillingReleaseRequestSchema,
   BillingReserveRequestSchema,
   DomainError,
   streams,
   type BillingReserveReply,
   type BillingReserveRequest,
 } from '@upscaler/contracts';
-import { ledgerDecider, type LedgerState } from '@upscaler/domain';
+import { reservationDecider } from '@upscaler/domain';
 import { handleCommand } from '@upscaler/eventstore';
 import { TOPICS } from '@upscaler/messaging';
+import { balanceGuards, ReservationInUse } from '@upscaler/read-models';
 import { eventMetadata, RUNTIME, type Runtime } from '@upscaler/runtime';
 import { inSpan } from '@upscaler/tracing';
-import { PerKeyQueue } from './per-key-queue';
 
 /**
- * Answers `upscale.billing.reserve.v1` (DESIGN 2): reserve a job's credits on the account's ledger
- * stream. Optimistic concurrency on the stream means concurrent submits can never overdraw it.
- * Idempotent per job: asking twice reserves once. Reservations of one account run one at a time in
- * this process (they would only conflict on the stream); other accounts' run side by side.
+ * Answers `upscale.billing.reserve.v1` (DESIGN 2): reserves a job's credits in the job's own
+ * `reservation-…` stream. The balance is checked by a guard inside the append's transaction (under
+ * the log lock), so concurrent submits can never overdraw an account, and the cost does not depend on
+ * how many jobs the account ever ran. Idempotent per job: asking twice reserves once.
+ * Also answers `upscale.billing.release.v1`: the api gave a job up before creating it.
  */
 @Injectable()
 export class ReserveResponder implements OnApplicationBootstrap {
-  private readonly perAccount = new PerKeyQueue();
-
   constructor(@Inject(RUNTIME) private readonly rt: Runtime) {}
 
   async onApplicationBootstrap(): Promise<void> {
     await this.rt.transport.reply(TOPICS.billingReserve, (payload: unknown) => this.reserve(payload));
+    await this.rt.transport.reply(TOPICS.billingRelease, (payload: unknown) => this.release(payload));
   }
 
   async reserve(payload: unknown): Promise<BillingReserveReply> {
     const req = BillingReserveRequestSchema.parse(payload);
-    return inSpan('billing.reserve', { 'upscaler.job_id': req.jobId }, req, () =>
-      this.perAccount.run(req.accountId, () => this.reserveInSpan(req)),
-    );
+    return inSpan('billing.reserve', { 'upscaler.job_id': req.jobId }, req, () => this.reserveInSpan(req));
+  }
+
+  /** Releases a reservation whose job was never created; one whose job exists keeps its credits. */
+  async release(payload: unknown): Promise<{ released: boolean }> {
+    const req = BillingReleaseRequestSchema.parse(payload);
+    try {
+      const { newEvents } = await handleCommand(
+        this.rt.store,
+        streams.reservation(req.jobId),
+        reservationDecider,
+        { type: 'ReleaseReservation', data: { reason: 'released', now: this.rt.clock.now().toISOString() } },
+        { guard: (tx) => balanceGuards.releasable(tx, req.jobId), metadata: eventMetadata('billing', { correlationId: req.jobId }) },
+      );
+      return { released: newEvents.length > 0 };
+    } catch (e) {
+      if (e instanceof ReservationInUse) return { released: false };
+      throw e;
+    }
   }
 
   private async reserveInSpan(req: BillingReserveRequest): Promise<BillingReserveReply> {
-    const stream = streams.account(req.accountId);
     try {
-      const { newState } = await handleCommand(
+      await handleCommand(
         this.rt.store,
-        stream,
-        ledgerDecider,
-        { type: 'ReserveCredits', data: { jobId: req.jobId, amount: req.amount, now: this.rt.clock.now().toISOString() } },
-        { retries: 20, metadata: eventMetadata('billing', { correlationId: req.jobId }) },
+        streams.reservation(req.jobId),
+        reservationDecider,
+        { type: 'ReserveCredits', data: { accountId: req.accountId, jobId: req.jobId, amount: req.amount, now: this.rt.clock.now().toISOString() } },
+        {
+          guard: (tx) => balanceGuards.reservable(tx, req.accountId, req.jobId, req.amount),
+          metadata: eventMetadata('billing', { correlationId: req.jobId }),
+        },
       );
-      return { ok: true, available: (newState as LedgerState).available };
+      const account = await this.rt.balances.account(req.accountId);
+      return { ok: true, available: account?.balance ?? 0 };
     } catch (e) {
       if (e instanceof DomainError && e.code === 'insufficient_credits') {
         return { ok: false, code: 'insufficient_credits', message: e.message };

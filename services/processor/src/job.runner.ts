@@ -1,25 +1,29 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { hostname } from 'node:os';
 import { DomainError, isDomainError, streams, type JobFailureCode, JOB_FAILURE_CODES } from '@upscaler/contracts';
-import { jobDecider, type JobCommand, type JobState, foldEvents } from '@upscaler/domain';
-import { handleCommand } from '@upscaler/eventstore';
+import { jobDecider, type JobCommand, type JobState } from '@upscaler/domain';
+import { handleCommand, type HandleCommandOptions } from '@upscaler/eventstore';
 import { EngineCancelledError } from '@upscaler/engine';
 import { eventMetadata, RUNTIME, type Runtime } from '@upscaler/runtime';
 import { inSpan } from '@upscaler/tracing';
+import { leaseGuards, LeaseLostError, type Lease } from '@upscaler/work-queue';
 import { EngineProvider } from './engine.provider';
 
-export type RunOutcome = 'succeeded' | 'failed' | 'cancelled' | 'lost' | 'skipped' | 'handed_back';
+export type RunOutcome = 'succeeded' | 'failed' | 'cancelled' | 'lease_lost' | 'skipped' | 'handed_back';
+
+type StopReason = 'cancelled' | 'lease_lost' | 'hand_back';
 
 /**
- * Runs one job: queued -> processing -> succeeded/failed (spec 3). A job found already processing
- * when this worker receives it was held by a worker that died: that attempt is lost and the job
- * waits in pending to re-enter the queue (docs/job-states.md). Cancellation is checked between
- * tiles; finish beats cancel by append order (spec 3, rule 2).
+ * Runs one leased attempt of a job: queued -> processing -> succeeded/failed (spec 3). The lease is
+ * renewed every third of its length while the engine runs; a renewal that finds it gone (expired and
+ * swept, or the job ended) stops the engine between tiles and discards the work. A cancel is pushed
+ * (the work queue's NOTIFY reaches `stop`), never polled. Finish beats cancel by append order (spec 3,
+ * rule 2); the job's final event is its charge or refund (settled on final).
  */
 @Injectable()
 export class JobRunner {
   readonly workerId = `${hostname()}-${process.pid}`;
-  private current: { jobId: string; abort: AbortController; handBack: boolean } | undefined;
+  private current: { jobId: string; abort: AbortController; reason: StopReason | undefined } | undefined;
 
   constructor(
     @Inject(RUNTIME) private readonly rt: Runtime,
@@ -30,45 +34,43 @@ export class JobRunner {
     return this.current?.jobId;
   }
 
-  /** Stop the running job between tiles and give it back to the queue (SIGTERM past the grace period). */
-  handBack(): void {
-    if (this.current) {
-      this.current.handBack = true;
+  /** Stops the running job between tiles: cancelled, lease lost, or handed back (SIGTERM past the grace period). */
+  stop(jobId: string, reason: StopReason): void {
+    if (this.current?.jobId === jobId && !this.current.reason) {
+      this.current.reason = reason;
       this.current.abort.abort();
     }
   }
 
-  async run(jobId: string): Promise<RunOutcome> {
-    const stream = streams.job(jobId);
-    const state = await this.load(stream);
-    if (state.status === 'processing' && state.running) {
-      await this.decide(stream, {
-        type: 'LoseAttempt',
-        data: { attempt: state.running.attempt, reason: 'worker lost', now: this.now(), retryDelayMs: this.rt.config.retryDelayMs },
-      });
-      return 'lost';
-    }
-    if (state.status !== 'queued') return 'skipped';
+  handBack(): void {
+    if (this.current) this.stop(this.current.jobId, 'hand_back');
+  }
 
+  async run(lease: Lease): Promise<RunOutcome> {
+    const stream = streams.job(lease.jobId);
     let started: JobState;
     try {
-      started = await this.decide(stream, { type: 'StartJob', data: { workerId: this.workerId, now: this.now() } });
+      started = await this.decide(stream, { type: 'StartJob', data: { workerId: this.workerId, now: this.now() } }, { guard: leaseGuards.held(lease) });
     } catch (e) {
-      if (isDomainError(e) && e.code === 'conflict') return 'skipped';
+      // Cancelled (its row is gone), or no longer queued: nothing to run.
+      if (e instanceof LeaseLostError || (isDomainError(e) && e.code === 'conflict')) {
+        await this.rt.workQueue.release(lease).catch(() => undefined);
+        return 'skipped';
+      }
       throw e;
     }
     const attempt = started.running!.attempt;
     const job = started.job!;
-    const abort = new AbortController();
-    this.current = { jobId, abort, handBack: false };
-    const watcher = this.watchForCancel(stream, abort);
+    const current = { jobId: lease.jobId, abort: new AbortController(), reason: undefined as StopReason | undefined };
+    this.current = current;
+    const renewal = this.keepLease(lease);
     try {
       const input = await this.rt.storage.get(job.source.key);
       const out = await inSpan('engine.upscale', { 'upscaler.target': job.target, 'upscaler.quality': job.quality }, null, () =>
-        this.engines.engine.upscale({ input, target: job.target, format: job.format, quality: job.quality, signal: abort.signal }),
+        this.engines.engine.upscale({ input, target: job.target, format: job.format, quality: job.quality, signal: current.abort.signal }),
       );
       this.rt.metrics.engineSeconds.observe({ network: out.network, scale: String(out.scale) }, out.engineMs / 1000);
-      const resultKey = `results/${jobId}`;
+      const resultKey = `results/${lease.jobId}`;
       await this.rt.storage.put(resultKey, out.output, out.contentType);
       try {
         await this.decide(stream, {
@@ -82,23 +84,14 @@ export class JobRunner {
         });
         return 'succeeded';
       } catch (e) {
-        // Cancelled (or taken over) while the result was being stored: the cancel was first, it wins.
+        // Cancelled (or the attempt lost) while the result was being stored: the earlier append wins.
         if (isDomainError(e) && e.code === 'conflict') return 'cancelled';
         throw e;
       }
     } catch (e) {
-      if (e instanceof EngineCancelledError || abort.signal.aborted) {
-        if (this.current?.handBack) {
-          await this.decide(stream, {
-            type: 'LoseAttempt',
-            data: { attempt, reason: 'handed back at shutdown', now: this.now(), retryDelayMs: 0 },
-          }).catch(() => undefined);
-          return 'handed_back';
-        }
-        return 'cancelled';
-      }
+      if (e instanceof EngineCancelledError || current.abort.signal.aborted) return this.stopped(stream, attempt, current.reason);
       const error = toFailure(e);
-      if (error.code === 'engine_error') this.rt.logger.error({ err: e, jobId }, 'engine failed');
+      if (error.code === 'engine_error') this.rt.logger.error({ err: e, jobId: lease.jobId }, 'engine failed');
       try {
         await this.decide(stream, { type: 'FailJob', data: { attempt, error, now: this.now() } });
       } catch (fe) {
@@ -107,55 +100,45 @@ export class JobRunner {
       }
       return 'failed';
     } finally {
-      watcher.stop();
+      renewal.stop();
       this.current = undefined;
     }
   }
 
-  /** Re-enters the queue every pending job whose backoff is over (durable: read from the read model). */
-  async requeueDue(): Promise<number> {
-    const due = await this.rt.readModels.due<JobState>('job', this.rt.clock.now(), 100);
-    let n = 0;
-    for (const row of due) {
-      if (row.status !== 'pending') continue;
-      try {
-        await this.decide(row.streamId, { type: 'RequeueJob', data: { now: this.now() } });
-        n++;
-      } catch (e) {
-        if (!(isDomainError(e) && e.code === 'conflict')) throw e;
-      }
+  /** After the engine stopped early: hand the job back to the queue at once, or just let it go. */
+  private async stopped(stream: string, attempt: number, reason: StopReason | undefined): Promise<RunOutcome> {
+    if (reason === 'lease_lost') return 'lease_lost';
+    if (reason !== 'hand_back') return 'cancelled';
+    try {
+      // The lost attempt frees the lease; requeued right away, another processor starts it within moments.
+      await this.decide(stream, { type: 'LoseAttempt', data: { attempt, reason: 'handed back at shutdown', now: this.now(), retryDelayMs: 0 } });
+      await this.decide(stream, { type: 'RequeueJob', data: { now: this.now() } });
+    } catch (e) {
+      if (!(isDomainError(e) && e.code === 'conflict')) throw e;
     }
-    return n;
+    return 'handed_back';
   }
 
-  private watchForCancel(stream: string, abort: AbortController): { stop(): void } {
-    let stopped = false;
-    const tick = async () => {
-      while (!stopped && !abort.signal.aborted) {
-        await new Promise((r) => setTimeout(r, 250));
-        if (stopped) return;
-        try {
-          const state = await this.load(stream);
-          if (state.status === 'cancelled' || state.status === 'failed') abort.abort();
-        } catch {
-          // a transient read error: keep running, look again at the next tick
-        }
-      }
-    };
-    void tick();
-    return { stop: () => (stopped = true) };
+  /** Renews the lease every third of its length; a renewal that finds it gone stops the engine. */
+  private keepLease(lease: Lease): { stop(): void } {
+    const every = Math.max(200, Math.floor(this.rt.config.leaseMs / 3));
+    const timer = setInterval(() => {
+      this.rt.workQueue.renew(lease, this.rt.config.leaseMs).then(
+        (held) => {
+          if (!held) this.stop(lease.jobId, 'lease_lost');
+        },
+        (err: Error) => this.rt.logger.warn({ err, jobId: lease.jobId }, 'lease renewal failed; retrying'),
+      );
+    }, every);
+    timer.unref();
+    return { stop: () => clearInterval(timer) };
   }
 
-  private async load(stream: string): Promise<JobState> {
-    const events = await this.rt.store.readStream(stream);
-    return foldEvents(jobDecider, events as never);
-  }
-
-  private async decide(stream: string, command: JobCommand): Promise<JobState> {
-    const { newState, newEvents } = await handleCommand(this.rt.store, stream, jobDecider, command, {
+  private async decide(stream: string, command: JobCommand, opts: Pick<HandleCommandOptions, 'guard'> = {}): Promise<JobState> {
+    const { newState } = await handleCommand(this.rt.store, stream, jobDecider, command, {
+      ...opts,
       metadata: eventMetadata('processor', { correlationId: stream.slice('job-'.length) }),
     });
-    await this.rt.projector.apply(newEvents);
     return newState as JobState;
   }
 

@@ -1,8 +1,9 @@
 import { Module } from '@nestjs/common';
+import { ClaimLoop } from './claim.loop';
 import { EngineProvider } from './engine.provider';
-import { JobQueueConsumer } from './job-queue.consumer';
 import { JobRunner } from './job.runner';
+import { LeaseSweeper } from './lease.sweeper';
 
-/** The engine service (DESIGN 1): decode, super-resolve, re-encode, store the result. */
-@Module({ providers: [EngineProvider, JobRunner, JobQueueConsumer] })
+/** The engine service (DESIGN 1): claims jobs from the work queue, runs the engine, stores the result. */
+@Module({ providers: [EngineProvider, JobRunner, ClaimLoop, LeaseSweeper] })
 export class ProcessorModule {}

@@ -45,7 +45,7 @@ export class DeliveryScheduler extends EventLogConsumer {
       const ep = row.state.endpoint!;
       const deliveryId = `dlv_${createHash('sha256').update(`${ep.endpointId}|${job.job.jobId}|${type}`).digest('hex').slice(0, 32)}`;
       // Scheduling an existing delivery decides nothing: a redelivered job event sends nothing twice.
-      const { newEvents } = await handleCommand(
+      await handleCommand(
         this.rt.store,
         streams.delivery(deliveryId),
         deliveryDecider,
@@ -63,7 +63,6 @@ export class DeliveryScheduler extends EventLogConsumer {
         },
         { retries: 5, metadata: eventMetadata('webhooks', { correlationId: job.job.jobId }) },
       );
-      await this.rt.projector.apply(newEvents);
     }
   }
 }

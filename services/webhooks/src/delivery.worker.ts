@@ -125,14 +125,12 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
         history.length,
         decided.map((e) => ({ ...e, metadata: eventMetadata('webhooks', { correlationId: delivery.jobId }) })),
       );
-      await this.rt.projector.apply(appended.events);
       const newState = appended.events.reduce((st, e) => deliveryDecider.evolve(st, e as never), current);
       if (newState.status === 'endpoint_gone' && endpoint) {
-        const disabled = await handleCommand(this.rt.store, streams.webhookEndpoint(delivery.endpointId), webhookEndpointDecider, {
+        await handleCommand(this.rt.store, streams.webhookEndpoint(delivery.endpointId), webhookEndpointDecider, {
           type: 'DisableWebhookEndpoint',
           data: { reason: 'gone', now: this.rt.clock.now().toISOString() },
         });
-        await this.rt.projector.apply(disabled.newEvents);
       }
     } catch (e) {
       if (e instanceof WrongExpectedVersionError) return; // another worker recorded this attempt

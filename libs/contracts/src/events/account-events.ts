@@ -1,6 +1,13 @@
 import type { Scope } from '../job';
 
-/** Events of an `account-…` stream (the credit ledger, DESIGN 2), data v1. */
+/**
+ * Credit events (DESIGN 2), data v1. An `account-…` stream holds the account's opening, its grants and
+ * its settings: it grows with operator actions, never with jobs. A job's credits live in its own
+ * `reservation-<job id>` stream (CreditsReserved, and CreditsRefunded when the job never appeared),
+ * and the job's one-time final event is its charge or refund (job-events.ts). CreditsCharged, and
+ * CreditsReserved/CreditsRefunded on account streams, are how logs written before 2026-11-24 hold
+ * them; the balance projection still folds them.
+ */
 export interface AccountOpenedData {
   accountId: string;
   name: string;
@@ -23,7 +30,8 @@ export interface CreditsChargedData {
   amount: number;
   chargedAt: string;
 }
-export type RefundReason = 'failed' | 'cancelled' | 'expired';
+/** expired: the job never appeared in time; released: the api gave the job up before creating it. */
+export type RefundReason = 'failed' | 'cancelled' | 'expired' | 'released';
 export interface CreditsRefundedData {
   accountId: string;
   jobId: string;
@@ -32,9 +40,17 @@ export interface CreditsRefundedData {
   refundedAt: string;
 }
 
+/** Operator setting: at most this many of the account's jobs run at once (null: the configured default). */
+export interface AccountLimitsSetData {
+  accountId: string;
+  maxConcurrentJobs: number | null;
+  setAt: string;
+}
+
 export type AccountEvent =
   | { type: 'AccountOpened'; data: AccountOpenedData }
   | { type: 'CreditsGranted'; data: CreditsGrantedData }
+  | { type: 'AccountLimitsSet'; data: AccountLimitsSetData }
   | { type: 'CreditsReserved'; data: CreditsReservedData }
   | { type: 'CreditsCharged'; data: CreditsChargedData }
   | { type: 'CreditsRefunded'; data: CreditsRefundedData };

@@ -68,6 +68,14 @@ export interface JobSucceededData {
   engine: { network: string; scale: number; engineMs: number; tiles: number };
   finishedAt: string;
   durationMs: number;
+  /**
+   * The settlement this final event is (DESIGN 2, settled on final): the account whose reservation it
+   * charges (succeeded) or refunds (failed, cancelled), and the job's credits. The balance projection
+   * applies it in the same transaction, so no view shows the job final before its credits moved.
+   * Absent on events written before 2026-11-24 (those were settled by CreditsCharged/CreditsRefunded).
+   */
+  accountId: string;
+  credits: number;
 }
 
 export interface JobFailedData {
@@ -76,6 +84,14 @@ export interface JobFailedData {
   error: { code: JobFailureCode; message: string };
   finishedAt: string;
   durationMs: number | null;
+  /**
+   * The settlement this final event is (DESIGN 2, settled on final): the account whose reservation it
+   * charges (succeeded) or refunds (failed, cancelled), and the job's credits. The balance projection
+   * applies it in the same transaction, so no view shows the job final before its credits moved.
+   * Absent on events written before 2026-11-24 (those were settled by CreditsCharged/CreditsRefunded).
+   */
+  accountId: string;
+  credits: number;
 }
 
 export interface JobCancelledData {
@@ -83,6 +99,14 @@ export interface JobCancelledData {
   cancelledAt: string;
   /** Null when it was cancelled before any processing started. */
   durationMs: number | null;
+  /**
+   * The settlement this final event is (DESIGN 2, settled on final): the account whose reservation it
+   * charges (succeeded) or refunds (failed, cancelled), and the job's credits. The balance projection
+   * applies it in the same transaction, so no view shows the job final before its credits moved.
+   * Absent on events written before 2026-11-24 (those were settled by CreditsCharged/CreditsRefunded).
+   */
+  accountId: string;
+  credits: number;
 }
 
 export type JobEvent =

@@ -18,3 +18,10 @@ export const BillingReserveReplySchema = z.discriminatedUnion('ok', [
   z.object({ ok: z.literal(false), code: z.enum(['insufficient_credits', 'account_not_found']), message: z.string() }),
 ]);
 export type BillingReserveReply = z.infer<typeof BillingReserveReplySchema>;
+
+/** `upscale.billing.release.v1`: the api gives up a job it reserved credits for but did not create. */
+export const BillingReleaseRequestSchema = z.object({
+  accountId: z.string().min(1),
+  jobId: z.string().min(1),
+});
+export type BillingReleaseRequest = z.infer<typeof BillingReleaseRequestSchema>;

@@ -1,7 +1,7 @@
 import type { JobEvent } from '@upscaler/contracts';
 import { foldEvents } from '../decider';
 import { DeciderSpecification } from '../testing/decider-spec';
-import { A_RESULT, AN_ENGINE_REPORT, JOB_ID, T0, aJobQueuedData, at, jobEvents as ev } from '../testing/job-fixtures';
+import { A_RESULT, AN_ENGINE_REPORT, JOB_ID, SETTLEMENT, T0, aJobQueuedData, at, jobEvents as ev } from '../testing/job-fixtures';
 import type { JobCommand } from './job.commands';
 import { MAX_ATTEMPTS, jobDecider } from './job.decider';
 import { isDueForRequeue } from './job.state';
@@ -148,6 +148,7 @@ describe('job decider: the state table (spec 3 and docs/job-states.md)', () => {
               },
               finishedAt: at(20_000),
               durationMs: 6_000,
+              ...SETTLEMENT,
             },
           },
         ]);
@@ -195,7 +196,7 @@ describe('job decider: the state table (spec 3 and docs/job-states.md)', () => {
         .then([
           {
             type: 'JobSucceeded',
-            data: { jobId: JOB_ID, attempt: 1, result: A_RESULT, engine: AN_ENGINE_REPORT, finishedAt: at(4_000), durationMs: 3_000 },
+            data: { jobId: JOB_ID, attempt: 1, result: A_RESULT, engine: AN_ENGINE_REPORT, finishedAt: at(4_000), durationMs: 3_000, ...SETTLEMENT },
           },
         ]);
     });
@@ -207,7 +208,7 @@ describe('job decider: the state table (spec 3 and docs/job-states.md)', () => {
         .then([
           {
             type: 'JobSucceeded',
-            data: { jobId: JOB_ID, attempt: 2, result: A_RESULT, engine: AN_ENGINE_REPORT, finishedAt: at(10_500), durationMs: 2_500 },
+            data: { jobId: JOB_ID, attempt: 2, result: A_RESULT, engine: AN_ENGINE_REPORT, finishedAt: at(10_500), durationMs: 2_500, ...SETTLEMENT },
           },
         ]);
     });
@@ -254,7 +255,7 @@ describe('job decider: the state table (spec 3 and docs/job-states.md)', () => {
         .then([
           {
             type: 'JobFailed',
-            data: { jobId: JOB_ID, attempt: 1, error: { code: 'corrupt_image', message: 'corrupt_image happened' }, finishedAt: at(3_500), durationMs: 2_500 },
+            data: { jobId: JOB_ID, attempt: 1, error: { code: 'corrupt_image', message: 'corrupt_image happened' }, finishedAt: at(3_500), durationMs: 2_500, ...SETTLEMENT },
           },
         ]);
     });
@@ -266,7 +267,7 @@ describe('job decider: the state table (spec 3 and docs/job-states.md)', () => {
         .then([
           {
             type: 'JobFailed',
-            data: { jobId: JOB_ID, attempt: 1, error: { code: 'engine_error', message: 'engine_error happened' }, finishedAt: at(3_000), durationMs: 2_000 },
+            data: { jobId: JOB_ID, attempt: 1, error: { code: 'engine_error', message: 'engine_error happened' }, finishedAt: at(3_000), durationMs: 2_000, ...SETTLEMENT },
           },
         ]);
     });
@@ -278,7 +279,7 @@ describe('job decider: the state table (spec 3 and docs/job-states.md)', () => {
         .then([
           {
             type: 'JobFailed',
-            data: { jobId: JOB_ID, attempt: 0, error: { code: 'engine_error', message: 'engine_error happened' }, finishedAt: at(800), durationMs: null },
+            data: { jobId: JOB_ID, attempt: 0, error: { code: 'engine_error', message: 'engine_error happened' }, finishedAt: at(800), durationMs: null, ...SETTLEMENT },
           },
         ]);
     });
@@ -290,7 +291,7 @@ describe('job decider: the state table (spec 3 and docs/job-states.md)', () => {
         .then([
           {
             type: 'JobFailed',
-            data: { jobId: JOB_ID, attempt: 1, error: { code: 'engine_error', message: 'engine_error happened' }, finishedAt: at(6_000), durationMs: null },
+            data: { jobId: JOB_ID, attempt: 1, error: { code: 'engine_error', message: 'engine_error happened' }, finishedAt: at(6_000), durationMs: null, ...SETTLEMENT },
           },
         ]);
     });
@@ -314,15 +315,15 @@ describe('job decider: the state table (spec 3 and docs/job-states.md)', () => {
 
   describe('non-final -> cancelled (DELETE /jobs/{id})', () => {
     it('cancelling a queued job records no duration', () => {
-      spec.given(queued).when(cancel(500)).then([{ type: 'JobCancelled', data: { jobId: JOB_ID, cancelledAt: at(500), durationMs: null } }]);
+      spec.given(queued).when(cancel(500)).then([{ type: 'JobCancelled', data: { jobId: JOB_ID, cancelledAt: at(500), durationMs: null, ...SETTLEMENT } }]);
     });
 
     it('cancelling a pending job records no duration', () => {
-      spec.given(pending).when(cancel(6_000)).then([{ type: 'JobCancelled', data: { jobId: JOB_ID, cancelledAt: at(6_000), durationMs: null } }]);
+      spec.given(pending).when(cancel(6_000)).then([{ type: 'JobCancelled', data: { jobId: JOB_ID, cancelledAt: at(6_000), durationMs: null, ...SETTLEMENT } }]);
     });
 
     it('cancelling a processing job records the time the running attempt worked', () => {
-      spec.given(processing2).when(cancel(9_250)).then([{ type: 'JobCancelled', data: { jobId: JOB_ID, cancelledAt: at(9_250), durationMs: 1_250 } }]);
+      spec.given(processing2).when(cancel(9_250)).then([{ type: 'JobCancelled', data: { jobId: JOB_ID, cancelledAt: at(9_250), durationMs: 1_250, ...SETTLEMENT } }]);
     });
 
     it.each(finals)('spec 3 rule 1: cancel of a %s job answers 409 conflict', (_s, given) => {
@@ -350,7 +351,7 @@ describe('job decider: the state table (spec 3 and docs/job-states.md)', () => {
       spec
         .given(processing)
         .when(cancel(900))
-        .then([{ type: 'JobCancelled', data: { jobId: JOB_ID, cancelledAt: at(900), durationMs: 0 } }]);
+        .then([{ type: 'JobCancelled', data: { jobId: JOB_ID, cancelledAt: at(900), durationMs: 0, ...SETTLEMENT } }]);
     });
   });
 

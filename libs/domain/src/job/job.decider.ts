@@ -102,6 +102,7 @@ function loseAttempt({ data }: LoseAttempt, state: JobState): JobEvent[] {
           },
           finishedAt: now,
           durationMs: elapsedMs(running.startedAt, now),
+          ...settlementOf(job),
         },
       },
     ];
@@ -148,6 +149,7 @@ function complete({ data }: CompleteJob, state: JobState): JobEvent[] {
         engine: data.engine,
         finishedAt: now,
         durationMs: elapsedMs(running.startedAt, now),
+        ...settlementOf(job),
       },
     },
   ];
@@ -166,11 +168,11 @@ function fail({ data }: FailJob, state: JobState): JobEvent[] {
   const now = canonicalInstant(data.now);
   if (data.attempt !== undefined) {
     const running = runningAttempt(state, job, data.attempt, 'fail');
-    return [failed(job.jobId, running.attempt, data.error, now, elapsedMs(running.startedAt, now))];
+    return [failed(job, running.attempt, data.error, now, elapsedMs(running.startedAt, now))];
   }
   notFinal(state, job, 'fail');
   const durationMs = state.running ? elapsedMs(state.running.startedAt, now) : null;
-  return [failed(job.jobId, state.attempts, data.error, now, durationMs)];
+  return [failed(job, state.attempts, data.error, now, durationMs)];
 }
 
 function cancel({ data }: CancelJob, state: JobState): JobEvent[] {
@@ -181,19 +183,36 @@ function cancel({ data }: CancelJob, state: JobState): JobEvent[] {
   return [
     {
       type: 'JobCancelled',
-      data: { jobId: job.jobId, cancelledAt: now, durationMs: state.running ? elapsedMs(state.running.startedAt, now) : null },
+      data: {
+        jobId: job.jobId,
+        cancelledAt: now,
+        durationMs: state.running ? elapsedMs(state.running.startedAt, now) : null,
+        ...settlementOf(job),
+      },
     },
   ];
 }
 
 function failed(
-  jobId: string,
+  job: JobQueuedData,
   attempt: number,
   error: JobFailedData['error'],
   finishedAt: string,
   durationMs: number | null,
 ): JobEvent {
-  return { type: 'JobFailed', data: { jobId, attempt, error: { code: error.code, message: error.message }, finishedAt, durationMs } };
+  return {
+    type: 'JobFailed',
+    data: { jobId: job.jobId, attempt, error: { code: error.code, message: error.message }, finishedAt, durationMs, ...settlementOf(job) },
+  };
+}
+
+/**
+ * What a final event settles (DESIGN 2, settled on final): the job's one-time finish is its charge
+ * (succeeded) or refund (failed, cancelled), carried with the account and credits so the balance
+ * projection and every consumer need no other stream.
+ */
+function settlementOf(job: JobQueuedData): { accountId: string; credits: number } {
+  return { accountId: job.accountId, credits: job.credits };
 }
 
 function existing(state: JobState): JobQueuedData {

@@ -38,6 +38,9 @@ export const A_RESULT: ResultObject = {
 };
 export const AN_ENGINE_REPORT: JobSucceededData['engine'] = { network: 'esrgan-slim-x2', scale: 2, engineMs: 1840, tiles: 4 };
 
+/** The account and credits of aJobQueuedData(), which every final event of that job carries. */
+export const SETTLEMENT = { accountId: 'acct_0190a1b2c3d47e8f9a0b1c2d3e4f5a6c', credits: 3 };
+
 /** Events for the usual moves, so a test can write given([queued(), started(1, 1000)]). */
 export const jobEvents = {
   queued: (overrides: Partial<JobQueuedData> = {}): JobEvent => ({ type: 'JobQueued', data: aJobQueuedData(overrides) }),
@@ -55,14 +58,14 @@ export const jobEvents = {
   }),
   succeeded: (attempt: number, atMs: number, durationMs: number): JobEvent => ({
     type: 'JobSucceeded',
-    data: { jobId: JOB_ID, attempt, result: A_RESULT, engine: AN_ENGINE_REPORT, finishedAt: at(atMs), durationMs },
+    data: { jobId: JOB_ID, attempt, result: A_RESULT, engine: AN_ENGINE_REPORT, finishedAt: at(atMs), durationMs, ...SETTLEMENT },
   }),
   failed: (attempt: number, atMs: number, durationMs: number | null, code: 'engine_error' | 'corrupt_image' = 'engine_error'): JobEvent => ({
     type: 'JobFailed',
-    data: { jobId: JOB_ID, attempt, error: { code, message: `${code} happened` }, finishedAt: at(atMs), durationMs },
+    data: { jobId: JOB_ID, attempt, error: { code, message: `${code} happened` }, finishedAt: at(atMs), durationMs, ...SETTLEMENT },
   }),
   cancelled: (atMs: number, durationMs: number | null): JobEvent => ({
     type: 'JobCancelled',
-    data: { jobId: JOB_ID, cancelledAt: at(atMs), durationMs },
+    data: { jobId: JOB_ID, cancelledAt: at(atMs), durationMs, ...SETTLEMENT },
   }),
 };

@@ -2,7 +2,15 @@ import type { NewEvent, StoredEvent } from '@upscaler/contracts';
 import type { ClientConfig } from 'pg';
 import type { DataSource, QueryRunner } from 'typeorm';
 import type { PostgresConnectionOptions } from 'typeorm/driver/postgres/PostgresConnectionOptions';
-import { WrongExpectedVersionError, type AppendResult, type EventStore, type ExpectedVersion } from '../event-store.port';
+import {
+  WrongExpectedVersionError,
+  type AppendOptions,
+  type AppendResult,
+  type EventStore,
+  type ExpectedVersion,
+  type InlineProjection,
+  type SqlTx,
+} from '../event-store.port';
 import { EVENT_COLUMNS, toStoredEvent, type EventRow } from './event-row';
 import { PgNotificationListener } from './pg-notification-listener';
 
@@ -20,6 +28,8 @@ export interface PostgresEventStoreOptions {
   /** Delay before re-opening the LISTEN connection after it broke. Default 1000 ms. */
   listenRetryDelayMs?: number;
   onListenError?: (err: Error) => void;
+  /** Projections applied inside every append's transaction (read models, balances, the work queue). */
+  inlineProjections?: InlineProjection[];
 }
 
 /** The event log (DESIGN 2) on Postgres, through the TypeORM DataSource's pool (raw SQL). */
@@ -48,7 +58,7 @@ export class PostgresEventStore implements EventStore {
    * whole log, which is short (a few inserts) and fine for this service's write rate.
    * Readers take no lock.
    */
-  async append(streamId: string, expected: ExpectedVersion, events: NewEvent[]): Promise<AppendResult> {
+  async append(streamId: string, expected: ExpectedVersion, events: NewEvent[], opts: AppendOptions = {}): Promise<AppendResult> {
     if (!STREAM_ID.test(streamId)) throw new Error(`invalid stream id "${streamId}" (want <category>-<id>)`);
     const runner = this.dataSource.createQueryRunner();
     await runner.connect();
@@ -57,6 +67,8 @@ export class PostgresEventStore implements EventStore {
     try {
       await runner.startTransaction();
       await runner.query('SELECT pg_advisory_xact_lock($1)', [EVENT_LOG_LOCK_KEY]);
+      const tx = txOf(runner);
+      if (opts.guard) await opts.guard(tx);
       current = await streamVersion(runner, streamId);
       if (!matches(expected, current)) throw new WrongExpectedVersionError(streamId, expected, current);
       if (events.length === 0) {
@@ -64,6 +76,7 @@ export class PostgresEventStore implements EventStore {
         return { nextVersion: current, lastPosition: 0, events: [] };
       }
       rows = await insertEvents(runner, streamId, current, events);
+      await this.project(tx, rows.map(toStoredEvent));
       await runner.query('SELECT pg_notify($1, $2)', [EVENTS_CHANNEL, rows[rows.length - 1].position]);
       await runner.commitTransaction();
     } catch (err) {
@@ -82,6 +95,26 @@ export class PostgresEventStore implements EventStore {
     // Same-process listeners wake now, without waiting for the NOTIFY round trip.
     this.announce(lastPosition);
     return { nextVersion: current + stored.length, lastPosition, events: stored };
+  }
+
+  /**
+   * Applies the inline projections to events already in the log (a projection rebuild), in one
+   * transaction under the log lock per batch, so a rebuild never interleaves with live appends.
+   */
+  async projectInline(events: StoredEvent[], only?: (p: InlineProjection) => boolean): Promise<void> {
+    if (events.length === 0) return;
+    await this.dataSource.transaction(async (manager) => {
+      await manager.query('SELECT pg_advisory_xact_lock($1)', [EVENT_LOG_LOCK_KEY]);
+      await this.project(txOf(manager.queryRunner!), events, only);
+    });
+  }
+
+  private async project(tx: SqlTx, events: StoredEvent[], only?: (p: InlineProjection) => boolean): Promise<void> {
+    for (const projection of this.opts.inlineProjections ?? []) {
+      if (only && !only(projection)) continue;
+      const mine = events.filter((e) => projection.handles(e));
+      if (mine.length > 0) await projection.apply(tx, mine);
+    }
   }
 
   async readStream(streamId: string, afterVersion = 0): Promise<StoredEvent[]> {
@@ -187,6 +220,24 @@ export class PostgresEventStore implements EventStore {
   }
 }
 
+/**
+ * The open transaction as `SqlTx`. Rows always: TypeORM's plain `query` answers UPDATE and DELETE
+ * with `[rows, rowCount]`, its structured result has the rows in `records` for every command.
+ */
+export function txOf(runner: QueryRunner): SqlTx {
+  return { query: async (sql, params) => (await runner.query(sql, params, true)).records };
+}
+
+/** One statement on the pool, answered with its rows whatever the command (see txOf). */
+export async function sqlRows<T = Record<string, unknown>>(dataSource: DataSource, sql: string, params?: unknown[]): Promise<T[]> {
+  const runner = dataSource.createQueryRunner();
+  try {
+    return await txOf(runner).query<T>(sql, params);
+  } finally {
+    await runner.release();
+  }
+}
+
 async function streamVersion(runner: QueryRunner, streamId: string): Promise<number> {
   const [row]: Array<{ v: number }> = await runner.query('SELECT coalesce(max(version), 0)::int AS v FROM events WHERE stream_id = $1', [
     streamId,
@@ -222,8 +273,8 @@ function isUniqueViolation(err: unknown): boolean {
   return code === '23505' && constraint === 'events_stream_version_key';
 }
 
-/** Connection settings of the DataSource, for the dedicated LISTEN client. */
-function pgConfigOf(dataSource: DataSource): ClientConfig {
+/** Connection settings of the DataSource, for a dedicated LISTEN client. */
+export function pgConfigOf(dataSource: DataSource): ClientConfig {
   const o = dataSource.options as PostgresConnectionOptions;
   return {
     connectionString: o.url,

@@ -16,7 +16,7 @@ export interface KafkaConnectionOptions {
 export const DEFAULT_PARTITIONS = 6;
 
 /** Categories whose topics are created at start-up (contracts `StreamCategory`); others on first use. */
-export const KNOWN_CATEGORIES = ['job', 'account', 'apikey', 'webhook', 'delivery', 'idempotency'];
+export const KNOWN_CATEGORIES = ['job', 'account', 'apikey', 'webhook', 'delivery', 'idempotency', 'reservation'];
 
 export const defaultLog: TransportLog = (level, message, extra) => {
   if (level === 'info') return;

@@ -62,6 +62,8 @@ const envSchema = z.object({
   UPSCALE_WEBHOOK_RETRY_SCHEDULE_MS: optionalString,
   UPSCALE_WEBHOOK_TIMEOUT_MS: int(10_000, 100, 120_000),
   UPSCALE_SHUTDOWN_GRACE_MS: int(25_000, 0),
+  UPSCALE_LEASE_MS: int(30_000, 1000, 3_600_000),
+  UPSCALE_ACCOUNT_MAX_CONCURRENT_JOBS: int(0, 0, 1000),
   DATABASE_URL: optionalString,
   KAFKA_BROKERS: optionalString,
   KAFKA_PARTITIONS: int(6, 1, 1000),
@@ -109,6 +111,10 @@ export interface AppConfig {
   webhookRetryScheduleMs: number[] | undefined;
   webhookTimeoutMs: number;
   shutdownGraceMs: number;
+  /** How long a processor's claim on a job lasts without renewal (renewed every third of it while the engine runs). */
+  leaseMs: number;
+  /** Default per-account limit on jobs running at once across all processors (0: no limit). */
+  accountMaxConcurrentJobs: number;
   logLevel: string;
   /** Distributed mode is on when DATABASE_URL/KAFKA_BROKERS/S3_ENDPOINT are set (each adapter on its own). */
   databaseUrl: string | undefined;
@@ -181,6 +187,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     webhookRetryScheduleMs: schedule,
     webhookTimeoutMs: e.UPSCALE_WEBHOOK_TIMEOUT_MS,
     shutdownGraceMs: e.UPSCALE_SHUTDOWN_GRACE_MS,
+    leaseMs: e.UPSCALE_LEASE_MS,
+    accountMaxConcurrentJobs: e.UPSCALE_ACCOUNT_MAX_CONCURRENT_JOBS,
     logLevel: e.LOG_LEVEL,
     databaseUrl: e.DATABASE_URL,
     kafka: e.KAFKA_BROKERS

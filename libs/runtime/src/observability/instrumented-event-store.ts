@@ -1,5 +1,5 @@
 import type { NewEvent, StoredEvent } from '@upscaler/contracts';
-import type { AppendResult, EventStore, ExpectedVersion } from '@upscaler/eventstore';
+import type { AppendOptions, AppendResult, EventStore, ExpectedVersion } from '@upscaler/eventstore';
 import type { Metrics } from './metrics';
 
 /**
@@ -12,8 +12,8 @@ export class InstrumentedEventStore implements EventStore {
     private readonly metrics: Metrics,
   ) {}
 
-  async append(streamId: string, expected: ExpectedVersion, events: NewEvent[]): Promise<AppendResult> {
-    const result = await this.inner.append(streamId, expected, events);
+  async append(streamId: string, expected: ExpectedVersion, events: NewEvent[], opts?: AppendOptions): Promise<AppendResult> {
+    const result = await this.inner.append(streamId, expected, events, opts);
     for (const e of result.events) this.count(e);
     return result;
   }
@@ -37,7 +37,7 @@ export class InstrumentedEventStore implements EventStore {
   private count(e: StoredEvent): void {
     const m = this.metrics;
     m.eventsAppended.inc({ type: e.type });
-    const d = e.data as { amount?: number; reason?: string; outcome?: string };
+    const d = e.data as { amount?: number; credits?: number; reason?: string; outcome?: string };
     switch (e.type) {
       case 'CreditsReserved':
         m.credits.inc({ kind: 'reserved', reason: '' }, d.amount ?? 0);
@@ -48,14 +48,18 @@ export class InstrumentedEventStore implements EventStore {
       case 'CreditsRefunded':
         m.credits.inc({ kind: 'refunded', reason: d.reason ?? '' }, d.amount ?? 0);
         break;
+      // A job's final event is its settlement (DESIGN 2): the charge or the refund of its credits.
       case 'JobSucceeded':
         m.jobsFinished.inc({ status: 'succeeded' });
+        m.credits.inc({ kind: 'charged', reason: '' }, d.credits ?? 0);
         break;
       case 'JobFailed':
         m.jobsFinished.inc({ status: 'failed' });
+        m.credits.inc({ kind: 'refunded', reason: 'failed' }, d.credits ?? 0);
         break;
       case 'JobCancelled':
         m.jobsFinished.inc({ status: 'cancelled' });
+        m.credits.inc({ kind: 'refunded', reason: 'cancelled' }, d.credits ?? 0);
         break;
       case 'DeliveryAttempted':
         m.webhookDeliveries.inc({ outcome: d.outcome ?? 'unknown' });

@@ -52,6 +52,12 @@ export class Metrics {
     registers: [this.registry],
   });
 
+  readonly attemptsLost = new Counter({
+    name: 'upscaler_job_attempts_lost_total',
+    help: 'Processing attempts this process found lost: their lease expired (the processor died or stalled).',
+    registers: [this.registry],
+  });
+
   readonly eventsAppended = new Counter({
     name: 'upscaler_events_appended_total',
     help: 'Events this process appended to the log, by type.',

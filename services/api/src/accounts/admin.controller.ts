@@ -1,4 +1,4 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Post, UseGuards } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, UseGuards } from '@nestjs/common';
 import { OperatorGuard } from '../auth/operator.guard';
 import { ApiKeysService } from '../api-keys/api-keys.service';
 import { AccountsService } from './accounts.service';
@@ -19,7 +19,12 @@ export class AdminController {
 
   @Get('accounts/:id')
   getAccount(@Param('id') id: string) {
-    return this.accounts.get(id);
+    return this.accounts.forOperator(id);
+  }
+
+  @Patch('accounts/:id')
+  updateAccount(@Param('id') id: string, @Body() body: unknown) {
+    return this.accounts.update(id, body);
   }
 
   @Post('accounts/:id/credits')

@@ -42,7 +42,7 @@ export class ApiKeysService {
     }
     const keyId = newId('key');
     const secret = generateApiKey();
-    const { newState, newEvents } = await handleCommand(this.rt.store, streams.apiKey(keyId), apiKeyDecider, {
+    const { newState } = await handleCommand(this.rt.store, streams.apiKey(keyId), apiKeyDecider, {
       type: 'CreateApiKey',
       data: {
         keyId,
@@ -55,7 +55,6 @@ export class ApiKeysService {
         now: this.rt.clock.now().toISOString(),
       },
     });
-    await this.rt.projector.apply(newEvents);
     return { ...toApiKeyView(newState as ApiKeyState), key: secret.key };
   }
 
@@ -71,11 +70,10 @@ export class ApiKeysService {
     if (!row || (accountId !== undefined && row.accountId !== accountId)) {
       throw new DomainError('not_found', 'No API key with that id.');
     }
-    const { newState, newEvents } = await handleCommand(this.rt.store, streams.apiKey(keyId), apiKeyDecider, {
+    const { newState } = await handleCommand(this.rt.store, streams.apiKey(keyId), apiKeyDecider, {
       type: 'RevokeApiKey',
       data: { now: this.rt.clock.now().toISOString() },
     });
-    await this.rt.projector.apply(newEvents);
     return toApiKeyView(newState as ApiKeyState);
   }
 }

@@ -21,7 +21,6 @@ import {
 import {
   chooseTarget,
   jobDecider,
-  ledgerDecider,
   toCancelView,
   toCreateView,
   toJobView,
@@ -30,6 +29,7 @@ import {
 } from '@upscaler/domain';
 import { handleCommand, WrongExpectedVersionError } from '@upscaler/eventstore';
 import { RequestTimeoutError, TOPICS } from '@upscaler/messaging';
+import { balanceGuards } from '@upscaler/read-models';
 import { eventMetadata, RUNTIME, type Runtime } from '@upscaler/runtime';
 import { currentTraceCarrier, inSpan } from '@upscaler/tracing';
 import type { Principal } from '../auth/principal';
@@ -115,7 +115,7 @@ export class JobsService {
       await this.rt.storage.put(sourceKey, bytes, contentType);
       const filename =
         fields.filename ?? (image.kind === 'upload' ? image.originalName : url ? filenameFromUrl(url) : undefined) ?? null;
-      const { newState, newEvents } = await handleCommand(this.rt.store, streams.job(jobId), jobDecider, {
+      const { newState } = await handleCommand(this.rt.store, streams.job(jobId), jobDecider, {
         type: 'SubmitJob',
         data: {
           jobId,
@@ -140,8 +140,11 @@ export class JobsService {
           // first by created_at too, even for jobs submitted concurrently
           queuedAt: mintedAt(jobId),
         },
-      }, { metadata: eventMetadata('api', { correlationId: jobId }) });
-      await this.rt.projector.apply(newEvents);
+      }, {
+        // its credits are still held (not released by billing's expiry while this request was slow)
+        guard: (tx) => balanceGuards.jobMayBeCreated(tx, jobId),
+        metadata: eventMetadata('api', { correlationId: jobId }),
+      });
       return { replay: false, job: toCreateView(newState as JobState) };
     } catch (e) {
       await this.release(p.accountId, jobId).catch(() => undefined);
@@ -219,11 +222,13 @@ export class JobsService {
 
   async cancel(p: Principal, jobId: string): Promise<JobCancelView> {
     await this.load(p, jobId);
-    const { newState, newEvents } = await handleCommand(this.rt.store, streams.job(jobId), jobDecider, {
+    // JobCancelled is the refund: the balance projection applies it in this append's transaction, so
+    // GET /account already shows it when this answers (settled on final), and the processor running
+    // the job is told to stop by the work queue's NOTIFY at commit.
+    const { newState } = await handleCommand(this.rt.store, streams.job(jobId), jobDecider, {
       type: 'CancelJob',
       data: { now: this.rt.clock.now().toISOString() },
     }, { metadata: eventMetadata('api', { correlationId: jobId }) });
-    await this.rt.projector.apply(newEvents);
     return toCancelView(newState as JobState);
   }
 
@@ -270,11 +275,6 @@ export class JobsService {
     for (let i = 0; i < 50; i++) {
       const row = await this.rt.readModels.byStream<JobState>(streams.job(data.jobId));
       if (row && row.accountId === p.accountId) return { job: toJobView(row.state), version: events.length };
-      const jobEvents = await this.rt.store.readStream(streams.job(data.jobId));
-      if (jobEvents.length > 0) {
-        await this.rt.projector.apply(jobEvents);
-        continue;
-      }
       const again = await this.rt.store.readStream(idemStream);
       if (again[again.length - 1]?.type === 'IdempotencyKeyReleased') return { job: null, version: again.length };
       await new Promise((r) => setTimeout(r, 100));
@@ -298,13 +298,12 @@ export class JobsService {
     }
   }
 
-  /** Hands back a reservation whose job will not be created (a lost idempotency race, a failed store). */
+  /**
+   * Hands back a reservation whose job will not be created (a lost idempotency race, a failed store).
+   * Billing owns it; when billing does not answer, its expiry sweep releases it later.
+   */
   private async release(accountId: string, jobId: string): Promise<void> {
-    const { newEvents } = await handleCommand(this.rt.store, streams.account(accountId), ledgerDecider, {
-      type: 'RefundCredits',
-      data: { jobId, reason: 'expired', now: this.rt.clock.now().toISOString() },
-    }, { metadata: eventMetadata('api', { correlationId: jobId }) });
-    await this.rt.projector.apply(newEvents);
+    await this.rt.transport.request(TOPICS.billingRelease, { accountId, jobId }, this.rt.config.billingTimeoutMs);
   }
 }
 

@@ -115,7 +115,7 @@ export const accountPaths: Record<string, Json> = {
         },
       },
       responses: {
-        '201': jsonResponse('The new account.', ref('Account'), 'never'),
+        '201': jsonResponse('The new account.', ref('AdminAccount'), 'never'),
         '400': errorResponse(400, ['invalid_request'], 'never'),
         ...operatorErrors(),
       },
@@ -129,7 +129,33 @@ export const accountPaths: Record<string, Json> = {
       summary: 'Retrieve an account',
       security: operatorSecurity,
       responses: {
-        '200': jsonResponse('The account.', ref('Account'), 'never'),
+        '200': jsonResponse('The account.', ref('AdminAccount'), 'never'),
+        '404': errorResponse(404, ['not_found'], 'never', 'No account with that id.'),
+        ...operatorErrors(),
+      },
+    },
+    patch: {
+      operationId: 'adminUpdateAccount',
+      tags: ['Operator'],
+      summary: 'Change an account\'s settings',
+      description:
+        'Sets the per-account limit on jobs running at once (enforced across all processors by the work queue). Takes effect for the next claim; running jobs are not stopped.',
+      security: operatorSecurity,
+      requestBody: {
+        required: true,
+        content: {
+          'application/json': {
+            schema: {
+              type: 'object',
+              required: ['max_concurrent_jobs'],
+              properties: { max_concurrent_jobs: { type: ['integer', 'null'], minimum: 1, maximum: 1000, description: 'null: the service default.' } },
+            },
+          },
+        },
+      },
+      responses: {
+        '200': jsonResponse('The account, updated.', ref('AdminAccount'), 'never'),
+        '400': errorResponse(400, ['invalid_request'], 'never'),
         '404': errorResponse(404, ['not_found'], 'never', 'No account with that id.'),
         ...operatorErrors(),
       },
@@ -155,7 +181,7 @@ export const accountPaths: Record<string, Json> = {
         },
       },
       responses: {
-        '200': jsonResponse('The account, credits granted (balance raised by amount).', ref('Account'), 'never'),
+        '200': jsonResponse('The account, credits granted (balance raised by amount).', ref('AdminAccount'), 'never'),
         '400': errorResponse(
           400,
           ['invalid_request'],

@@ -243,6 +243,20 @@ export const schemas: Record<string, Json> = {
       created_at: timestamp('When the account was opened.'),
     },
   },
+  AdminAccount: {
+    description: 'The operator\'s view of an account: the account object plus its settings.',
+    allOf: [ref('Account')],
+    required: ['max_concurrent_jobs'],
+    properties: {
+      max_concurrent_jobs: {
+        type: ['integer', 'null'],
+        minimum: 1,
+        maximum: 1000,
+        description:
+          'At most this many of the account\'s jobs run at once, across all processors; null: the service default (UPSCALE_ACCOUNT_MAX_CONCURRENT_JOBS, 0 = no limit). Queued jobs beyond it wait; accounts are served in turn either way.',
+      },
+    },
+  },
   ApiKey: apiKey,
   ApiKeyCreated: {
     description: 'The creation answer: the API key object plus the key in full. This is the only time it is shown.',

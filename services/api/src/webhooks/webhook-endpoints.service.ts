@@ -31,7 +31,7 @@ export class WebhookEndpointsService {
     await assertWebhookUrlAllowed(input.url, { allowPrivateNetworks: this.rt.config.allowPrivateNetworks });
     const endpointId = newId('we');
     const secret = generateWebhookSecret();
-    const { newState, newEvents } = await handleCommand(this.rt.store, streams.webhookEndpoint(endpointId), webhookEndpointDecider, {
+    const { newState } = await handleCommand(this.rt.store, streams.webhookEndpoint(endpointId), webhookEndpointDecider, {
       type: 'CreateWebhookEndpoint',
       data: {
         endpointId,
@@ -43,7 +43,6 @@ export class WebhookEndpointsService {
         now: this.rt.clock.now().toISOString(),
       },
     });
-    await this.rt.projector.apply(newEvents);
     return { ...toWebhookEndpointView(newState as WebhookEndpointState), secret };
   }
 
@@ -58,11 +57,10 @@ export class WebhookEndpointsService {
 
   async remove(accountId: string, endpointId: string): Promise<WebhookEndpointView> {
     await this.load(accountId, endpointId);
-    const { newState, newEvents } = await handleCommand(this.rt.store, streams.webhookEndpoint(endpointId), webhookEndpointDecider, {
+    const { newState } = await handleCommand(this.rt.store, streams.webhookEndpoint(endpointId), webhookEndpointDecider, {
       type: 'DisableWebhookEndpoint',
       data: { reason: 'deleted', now: this.rt.clock.now().toISOString() },
     });
-    await this.rt.projector.apply(newEvents);
     return toWebhookEndpointView(newState as WebhookEndpointState);
   }
 

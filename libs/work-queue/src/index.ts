@@ -1,0 +1,4 @@
+export * from './channel';
+export * from './work-queue.projection';
+export * from './work-queue.repository';
+export { WorkQueue1764000000100 } from './migrations/1764000000100-work-queue';

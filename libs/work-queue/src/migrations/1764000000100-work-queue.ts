@@ -1,0 +1,46 @@
+import type { MigrationInterface, QueryRunner } from 'typeorm';
+
+/**
+ * The work queue (docs/distributed.md, "The work queue"): one row per unfinished job, written by the
+ * queue projection in the transaction of each job event, leased by processors with
+ * `FOR UPDATE SKIP LOCKED`. Leases are not events: a lease is a processor's claim on one attempt,
+ * renewed while the engine runs; its loss is recorded in the job's stream (JobAttemptLost).
+ */
+export class WorkQueue1764000000100 implements MigrationInterface {
+  name = 'WorkQueue1764000000100';
+
+  async up(q: QueryRunner): Promise<void> {
+    await q.query(`
+      CREATE TABLE work_queue (
+        job_id           text PRIMARY KEY,
+        account_id       text NOT NULL,
+        status           text NOT NULL CHECK (status IN ('queued', 'processing', 'pending')),
+        enqueued_at      timestamptz NOT NULL,
+        run_at           timestamptz NOT NULL,
+        attempt          integer NOT NULL DEFAULT 0,
+        lease_token      uuid,
+        lease_owner      text,
+        lease_expires_at timestamptz,
+        claimed_at       timestamptz,
+        CHECK ((lease_token IS NULL) = (lease_expires_at IS NULL))
+      )`);
+    // What a claim looks for: an account's oldest queued job nobody holds.
+    await q.query(`CREATE INDEX work_queue_ready_idx ON work_queue (account_id, enqueued_at, job_id) WHERE status = 'queued' AND lease_token IS NULL`);
+    // What the per-account limit counts, and what the sweeper looks for.
+    await q.query(`CREATE INDEX work_queue_leased_idx ON work_queue (account_id) WHERE lease_token IS NOT NULL`);
+    await q.query(`CREATE INDEX work_queue_expiry_idx ON work_queue (lease_expires_at) WHERE lease_token IS NOT NULL`);
+    await q.query(`CREATE INDEX work_queue_pending_idx ON work_queue (run_at) WHERE status = 'pending'`);
+    // Fair share: the account served longest ago goes first. max_running mirrors AccountLimitsSet.
+    await q.query(`
+      CREATE TABLE work_queue_accounts (
+        account_id      text PRIMARY KEY,
+        last_claimed_at timestamptz,
+        max_running     integer CHECK (max_running IS NULL OR max_running > 0)
+      )`);
+  }
+
+  async down(q: QueryRunner): Promise<void> {
+    await q.query(`DROP TABLE work_queue_accounts`);
+    await q.query(`DROP TABLE work_queue`);
+  }
+}

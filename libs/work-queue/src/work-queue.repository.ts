@@ -1,0 +1,175 @@
+import { randomUUID } from 'node:crypto';
+import type { DataSource } from 'typeorm';
+import { sqlRows, type SqlTx } from '@upscaler/eventstore';
+
+/** A processor's claim on one attempt of a job: valid while `token` still holds the row's lease. */
+export interface Lease {
+  jobId: string;
+  accountId: string;
+  token: string;
+}
+
+export interface ExpiredLease {
+  jobId: string;
+  token: string | null;
+  /** queued: claimed but never started (nothing to lose); processing: an attempt is lost. */
+  status: 'queued' | 'processing';
+  attempt: number;
+}
+
+/** Thrown by the lease guards: the lease is no longer this processor's (expired and taken, or the job ended). */
+export class LeaseLostError extends Error {
+  constructor(readonly jobId: string) {
+    super(`The lease on ${jobId} is no longer held.`);
+    this.name = 'LeaseLostError';
+  }
+}
+
+/**
+ * The work queue's SQL (the only code that touches `work_queue` besides its projection). Claims use
+ * `FOR UPDATE SKIP LOCKED` on the account row, then on the job row: processors never wait for each
+ * other, and two claims of one account are serialised, which is what makes the per-account limit
+ * exact across processors.
+ *
+ * Why not pg-boss or graphile-worker: the queue row must be written in the same transaction as the
+ * job's JobQueued (both libraries enqueue through their own connection or function, outside our
+ * append's transaction, so a crash between the two would leave an event without work or work without
+ * an event), and neither has fair share between groups with a per-group concurrency limit. What is
+ * kept from them: SKIP LOCKED claims, leases with expiry and renewal, LISTEN/NOTIFY wake-ups.
+ */
+export class WorkQueueRepository {
+  constructor(private readonly db: DataSource) {}
+
+  /**
+   * Leases the next job for `workerId`: among accounts with a queued, unleased job and room under
+   * their limit (`max_running`, else `defaultLimit`; 0 = none), the one served longest ago; its
+   * oldest such job. Null when none is claimable now (or all candidates were being claimed by others
+   * at this instant: `contended`).
+   */
+  async claim(workerId: string, leaseMs: number, defaultLimit: number): Promise<{ lease: Lease | null; contended: boolean }> {
+    const token = randomUUID();
+    const rows = await sqlRows<{ job_id: string; account_id: string }>(
+      this.db,
+      `WITH candidate AS (
+         SELECT a.account_id FROM work_queue_accounts a
+          WHERE EXISTS (SELECT 1 FROM work_queue q WHERE q.account_id = a.account_id AND q.status = 'queued' AND q.lease_token IS NULL)
+            AND (coalesce(a.max_running, $3) = 0
+                 OR (SELECT count(*) FROM work_queue r WHERE r.account_id = a.account_id AND r.lease_token IS NOT NULL) < coalesce(a.max_running, $3))
+          ORDER BY a.last_claimed_at ASC NULLS FIRST, a.account_id
+          LIMIT 1
+          FOR UPDATE OF a SKIP LOCKED
+       ), picked AS (
+         SELECT q.job_id FROM work_queue q JOIN candidate c ON q.account_id = c.account_id
+          WHERE q.status = 'queued' AND q.lease_token IS NULL
+          ORDER BY q.enqueued_at, q.job_id
+          LIMIT 1
+          FOR UPDATE OF q SKIP LOCKED
+       ), leased AS (
+         UPDATE work_queue q
+            SET lease_token = $1, lease_owner = $2, claimed_at = clock_timestamp(),
+                lease_expires_at = clock_timestamp() + make_interval(secs => $4::double precision / 1000)
+           FROM picked WHERE q.job_id = picked.job_id
+         RETURNING q.job_id, q.account_id
+       ), served AS (
+         -- a data-modifying CTE runs whether or not the query reads it
+         UPDATE work_queue_accounts a SET last_claimed_at = clock_timestamp() FROM leased WHERE a.account_id = leased.account_id
+       )
+       SELECT job_id, account_id FROM leased`,
+      [token, workerId, defaultLimit, leaseMs],
+    );
+    if (rows[0]) return { lease: { jobId: rows[0].job_id, accountId: rows[0].account_id, token }, contended: false };
+    // Nothing leased: either nothing is claimable, or another processor held the candidate's row.
+    const [{ claimable }]: Array<{ claimable: boolean }> = await this.db.query(
+      `SELECT EXISTS (
+         SELECT 1 FROM work_queue_accounts a
+          WHERE EXISTS (SELECT 1 FROM work_queue q WHERE q.account_id = a.account_id AND q.status = 'queued' AND q.lease_token IS NULL)
+            AND (coalesce(a.max_running, $1) = 0
+                 OR (SELECT count(*) FROM work_queue r WHERE r.account_id = a.account_id AND r.lease_token IS NOT NULL) < coalesce(a.max_running, $1))
+       ) AS claimable`,
+      [defaultLimit],
+    );
+    return { lease: null, contended: claimable };
+  }
+
+  /** Extends the lease; false when it is gone (expired and swept, or the job ended: stop working on it). */
+  async renew(lease: Lease, leaseMs: number): Promise<boolean> {
+    const rows = await sqlRows(
+      this.db,
+      `UPDATE work_queue SET lease_expires_at = clock_timestamp() + make_interval(secs => $3::double precision / 1000)
+        WHERE job_id = $1 AND lease_token = $2 RETURNING 1`,
+      [lease.jobId, lease.token, leaseMs],
+    );
+    return rows.length > 0;
+  }
+
+  /** Gives up a lease whose job was never started (the processor is stopping, or the start was refused). */
+  async release(lease: Lease): Promise<void> {
+    await this.db.query(
+      `WITH released AS (
+         UPDATE work_queue SET lease_token = NULL, lease_owner = NULL, lease_expires_at = NULL, claimed_at = NULL
+          WHERE job_id = $1 AND lease_token = $2 AND status = 'queued' RETURNING 1)
+       SELECT pg_notify('upscale_work', 'ready') FROM released`,
+      [lease.jobId, lease.token],
+    );
+  }
+
+  /** Leases past their expiry (and processing rows without one, after a rebuild), oldest first. */
+  async expired(limit = 50): Promise<ExpiredLease[]> {
+    const rows: Array<{ job_id: string; lease_token: string | null; status: 'queued' | 'processing'; attempt: number }> = await this.db.query(
+      `SELECT job_id, lease_token, status, attempt FROM work_queue
+        WHERE (lease_token IS NOT NULL AND lease_expires_at < clock_timestamp()) OR (status = 'processing' AND lease_token IS NULL)
+        ORDER BY lease_expires_at NULLS FIRST LIMIT $1`,
+      [limit],
+    );
+    return rows.map((r) => ({ jobId: r.job_id, token: r.lease_token, status: r.status, attempt: r.attempt }));
+  }
+
+  /** Pending jobs whose backoff is over. */
+  async duePending(limit = 50): Promise<string[]> {
+    const rows: Array<{ job_id: string }> = await this.db.query(
+      `SELECT job_id FROM work_queue WHERE status = 'pending' AND run_at <= clock_timestamp() ORDER BY run_at LIMIT $1`,
+      [limit],
+    );
+    return rows.map((r) => r.job_id);
+  }
+
+  /** Milliseconds until the next pending job is due, or null when none waits. */
+  async msUntilNextDue(): Promise<number | null> {
+    const [row]: Array<{ ms: number | null }> = await this.db.query(
+      `SELECT (extract(epoch FROM min(run_at) - clock_timestamp()) * 1000)::double precision AS ms FROM work_queue WHERE status = 'pending'`,
+    );
+    return row.ms === null ? null : Math.max(0, row.ms);
+  }
+
+  /** Jobs waiting to be claimed (queued, unleased), for the queue-depth gauge. */
+  async depth(): Promise<number> {
+    const [row]: Array<{ n: string }> = await this.db.query(`SELECT count(*) AS n FROM work_queue WHERE status = 'queued' AND lease_token IS NULL`);
+    return Number(row.n);
+  }
+}
+
+/**
+ * Preconditions of queue-related appends, run inside the append's transaction (`AppendOptions.guard`):
+ * the row is locked until the append commits, so a renewal or a sweep cannot slip in between.
+ */
+export const leaseGuards = {
+  /** StartJob: the claim that leased the job still holds it. */
+  held(lease: Lease) {
+    return async (tx: SqlTx): Promise<void> => {
+      const rows = await tx.query(`SELECT 1 FROM work_queue WHERE job_id = $1 AND lease_token = $2 FOR UPDATE`, [lease.jobId, lease.token]);
+      if (rows.length === 0) throw new LeaseLostError(lease.jobId);
+    };
+  },
+  /** The sweeper's LoseAttempt: the lease it saw expire is still expired (not renewed meanwhile). */
+  expired(jobId: string, token: string | null) {
+    return async (tx: SqlTx): Promise<void> => {
+      const rows = await tx.query(
+        token === null
+          ? `SELECT 1 FROM work_queue WHERE job_id = $1 AND lease_token IS NULL AND status = 'processing' FOR UPDATE`
+          : `SELECT 1 FROM work_queue WHERE job_id = $1 AND lease_token = $2 AND lease_expires_at < clock_timestamp() FOR UPDATE`,
+        token === null ? [jobId] : [jobId, token],
+      );
+      if (rows.length === 0) throw new LeaseLostError(jobId);
+    };
+  },
+};

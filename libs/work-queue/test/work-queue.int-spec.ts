@@ -1,0 +1,170 @@
+import type { DataSource } from 'typeorm';
+import { newId, streams, type JobQueuedData } from '@upscaler/contracts';
+import { accountDecider, jobDecider, type JobCommand } from '@upscaler/domain';
+import { EVENT_STORE_MIGRATIONS, handleCommand, PostgresEventStore } from '@upscaler/eventstore';
+import { useTestPostgres } from '@upscaler/testing';
+import { leaseGuards, LeaseLostError, WorkQueue1764000000100, WorkQueueProjection, WorkQueueRepository, type Lease } from '@upscaler/work-queue';
+
+/**
+ * The work queue on a real Postgres (docs/distributed.md, "The work queue"): enqueued with JobQueued
+ * in one transaction, claimed oldest first with fair share between accounts, a per-account limit,
+ * leases that renew, expire and are guarded, and no job ever leased twice by concurrent claims.
+ */
+const pg = useTestPostgres();
+const LEASE_MS = 60_000;
+
+describe('work queue', () => {
+  let db: DataSource;
+  let store: PostgresEventStore;
+  let queue: WorkQueueRepository;
+
+  beforeAll(async () => {
+    db = await pg.dataSource([...EVENT_STORE_MIGRATIONS, WorkQueue1764000000100]);
+    store = new PostgresEventStore(db, { inlineProjections: [new WorkQueueProjection()] });
+    queue = new WorkQueueRepository(db);
+  });
+  afterAll(async () => {
+    await store.close();
+  });
+  beforeEach(async () => {
+    await db.query('DELETE FROM work_queue');
+    await db.query('DELETE FROM work_queue_accounts');
+  });
+
+  const now = () => new Date().toISOString();
+  const job = (jobId: string, command: JobCommand, guard?: Parameters<typeof handleCommand>[4]) =>
+    handleCommand(store, streams.job(jobId), jobDecider, command, guard);
+
+  async function submit(accountId: string, queuedAt = now()): Promise<string> {
+    const jobId = newId('job');
+    const data: JobQueuedData = {
+      jobId,
+      accountId,
+      apiKeyId: newId('key'),
+      target: '2k',
+      requestedTarget: '2k',
+      format: 'png',
+      quality: 'fast',
+      filename: null,
+      credits: 3,
+      source: { key: `sources/${jobId}`, bytes: 10, contentType: 'image/png', format: 'png', width: 4, height: 4 },
+      idempotencyKey: null,
+      queuedAt,
+    };
+    await job(jobId, { type: 'SubmitJob', data });
+    return jobId;
+  }
+
+  async function start(lease: Lease): Promise<void> {
+    await job(lease.jobId, { type: 'StartJob', data: { workerId: 'w', now: now() } }, { guard: leaseGuards.held(lease) });
+  }
+
+  async function claimOrder(n: number, limit = 0): Promise<string[]> {
+    const order: string[] = [];
+    for (let i = 0; i < n; i++) {
+      const { lease } = await queue.claim(`w${i}`, LEASE_MS, limit);
+      if (!lease) break;
+      order.push(lease.jobId);
+      await start(lease);
+    }
+    return order;
+  }
+
+  it('a job is claimable the moment its JobQueued commits, oldest first within an account', async () => {
+    const acct = newId('acct');
+    const a = await submit(acct, '2026-01-01T00:00:01.000Z');
+    const b = await submit(acct, '2026-01-01T00:00:00.000Z');
+    expect(await queue.depth()).toBe(2);
+    expect(await claimOrder(3)).toEqual([b, a]);
+  });
+
+  it('serves accounts in turn: a backlog of 10 delays another account\'s single job by one claim', async () => {
+    const big = newId('acct');
+    const small = newId('acct');
+    const backlog: string[] = [];
+    for (let i = 0; i < 10; i++) backlog.push(await submit(big));
+    const first = await claimOrder(1);
+    const single = await submit(small);
+    const next = await claimOrder(2);
+    expect([first, next]).toEqual([[backlog[0]], [single, backlog[1]]]);
+  });
+
+  it('never leases one job twice under concurrent claims, and every job is leased once', async () => {
+    const ids = new Set<string>();
+    for (let a = 0; a < 4; a++) {
+      const acct = newId('acct');
+      for (let i = 0; i < 10; i++) ids.add(await submit(acct));
+    }
+    const leased: string[] = [];
+    await Promise.all(
+      Array.from({ length: 8 }, async (_, w) => {
+        for (;;) {
+          const { lease, contended } = await queue.claim(`w${w}`, LEASE_MS, 0);
+          if (lease) leased.push(lease.jobId);
+          else if (!contended) return;
+        }
+      }),
+    );
+    expect([leased.length, new Set(leased).size, leased.every((j) => ids.has(j))]).toEqual([40, 40, true]);
+  });
+
+  it('a per-account limit holds across claimers: further jobs wait until one of the running ends', async () => {
+    const acct = newId('acct');
+    await handleCommand(store, streams.account(acct), accountDecider, { type: 'OpenAccount', data: { accountId: acct, name: 'a', credits: 0, now: now() } });
+    await handleCommand(store, streams.account(acct), accountDecider, { type: 'SetAccountLimits', data: { maxConcurrentJobs: 2, now: now() } });
+    for (let i = 0; i < 4; i++) await submit(acct);
+    const running = await claimOrder(4);
+    expect(running).toHaveLength(2);
+    // the service default (1) does not override the account's own limit (2)
+    expect((await queue.claim('w9', LEASE_MS, 1)).lease).toBeNull();
+    await job(running[0], { type: 'CancelJob', data: { now: now() } });
+    expect(await claimOrder(4)).toHaveLength(1);
+  });
+
+  it('a lease renews while held; the guard refuses a start once it expired and was swept or taken', async () => {
+    const jobId = await submit(newId('acct'));
+    const { lease } = await queue.claim('w1', 1_000, 0);
+    expect(await queue.renew(lease!, LEASE_MS)).toBe(true);
+    await db.query(`UPDATE work_queue SET lease_expires_at = clock_timestamp() - interval '1 second' WHERE job_id = $1`, [jobId]);
+    expect((await queue.expired()).map((e) => [e.jobId, e.status])).toEqual([[jobId, 'queued']]);
+    await queue.release(lease!);
+    const other = (await queue.claim('w2', LEASE_MS, 0)).lease!;
+    expect(other.jobId).toBe(jobId);
+    expect(await queue.renew(lease!, LEASE_MS)).toBe(false);
+    await expect(start(lease!)).rejects.toBeInstanceOf(LeaseLostError);
+    await start(other);
+    expect(await db.query(`SELECT status, attempt FROM work_queue WHERE job_id = $1`, [jobId])).toEqual([{ status: 'processing', attempt: 1 }]);
+  });
+
+  it('a lost attempt waits in pending until its backoff ends; the final event removes the job', async () => {
+    const jobId = await submit(newId('acct'));
+    const { lease } = await queue.claim('w1', LEASE_MS, 0);
+    await start(lease!);
+    await db.query(`UPDATE work_queue SET lease_expires_at = clock_timestamp() - interval '1 second' WHERE job_id = $1`, [jobId]);
+    const [expired] = await queue.expired();
+    await job(jobId, { type: 'LoseAttempt', data: { attempt: 1, reason: 'lease expired', now: now(), retryDelayMs: 300 } }, {
+      guard: leaseGuards.expired(expired.jobId, expired.token),
+    });
+    expect(await queue.duePending()).toEqual([]);
+    expect((await queue.claim('w2', LEASE_MS, 0)).lease).toBeNull();
+    await new Promise((r) => setTimeout(r, 400));
+    expect(await queue.duePending()).toEqual([jobId]);
+    await job(jobId, { type: 'RequeueJob', data: { now: now() } });
+    const again = (await queue.claim('w2', LEASE_MS, 0)).lease!;
+    await start(again);
+    await job(jobId, { type: 'CancelJob', data: { now: now() } });
+    expect(await db.query(`SELECT * FROM work_queue WHERE job_id = $1`, [jobId])).toEqual([]);
+  });
+
+  it('the expiry guard refuses to lose an attempt whose lease was renewed in time', async () => {
+    const jobId = await submit(newId('acct'));
+    const { lease } = await queue.claim('w1', LEASE_MS, 0);
+    await start(lease!);
+    await expect(
+      job(jobId, { type: 'LoseAttempt', data: { attempt: 1, reason: 'lease expired', now: now(), retryDelayMs: 0 } }, {
+        guard: leaseGuards.expired(jobId, lease!.token),
+      }),
+    ).rejects.toBeInstanceOf(LeaseLostError);
+    expect((await store.readStream(streams.job(jobId))).map((e) => e.type)).toEqual(['JobQueued', 'JobStarted']);
+  });
+});

@@ -1,0 +1,94 @@
+import { Inject, Injectable, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { isDomainError, streams } from '@upscaler/contracts';
+import { jobDecider } from '@upscaler/domain';
+import { handleCommand } from '@upscaler/eventstore';
+import { eventMetadata, RUNTIME, type Runtime } from '@upscaler/runtime';
+import { leaseGuards, LeaseLostError } from '@upscaler/work-queue';
+
+const SWEEP_MS = 1_000;
+
+/**
+ * The work queue's sweeper (every processor runs one; SKIP-free but guarded, so they never act twice):
+ * - an expired lease on a started attempt is a lost attempt (JobAttemptLost with backoff, or
+ *   attempts_exhausted and its refund on the last), decided inside a transaction that re-checks the
+ *   lease is still expired, so a processor that renewed in time keeps its job;
+ * - an expired lease on a job never started (the claimer died between claim and start) is released;
+ * - a pending job whose backoff is over is requeued (JobRequeued), and claimable at once.
+ * Runs every second, and sooner when the next backoff ends earlier.
+ */
+@Injectable()
+export class LeaseSweeper implements OnApplicationBootstrap, OnApplicationShutdown {
+  private timer: NodeJS.Timeout | undefined;
+  private stopped = false;
+
+  constructor(@Inject(RUNTIME) private readonly rt: Runtime) {}
+
+  onApplicationBootstrap(): void {
+    this.schedule(SWEEP_MS);
+  }
+
+  onApplicationShutdown(): void {
+    this.stopped = true;
+    if (this.timer) clearTimeout(this.timer);
+  }
+
+  private schedule(ms: number): void {
+    if (this.stopped) return;
+    this.timer = setTimeout(() => {
+      void this.sweep()
+        .catch((err) => this.rt.logger.error({ err }, 'lease sweep failed'))
+        .then(() => this.rt.workQueue.msUntilNextDue().catch(() => null))
+        .then((next) => this.schedule(next === null ? SWEEP_MS : Math.min(SWEEP_MS, Math.max(20, next))));
+    }, ms);
+    this.timer.unref();
+  }
+
+  /** One pass; returns how many leases it found lost and how many pending jobs it requeued. */
+  async sweep(): Promise<{ lost: number; released: number; requeued: number }> {
+    const counts = { lost: 0, released: 0, requeued: 0 };
+    for (const expired of await this.rt.workQueue.expired()) {
+      if (expired.status === 'queued') {
+        if (expired.token) await this.rt.workQueue.release({ jobId: expired.jobId, accountId: '', token: expired.token });
+        counts.released++;
+        continue;
+      }
+      try {
+        await handleCommand(
+          this.rt.store,
+          streams.job(expired.jobId),
+          jobDecider,
+          {
+            type: 'LoseAttempt',
+            data: { attempt: expired.attempt, reason: 'lease expired', now: this.now(), retryDelayMs: this.backoffMs(expired.attempt) },
+          },
+          { guard: leaseGuards.expired(expired.jobId, expired.token), metadata: eventMetadata('processor', { correlationId: expired.jobId }) },
+        );
+        counts.lost++;
+        this.rt.metrics.attemptsLost.inc();
+        this.rt.logger.warn({ jobId: expired.jobId, attempt: expired.attempt }, 'lease expired: attempt lost');
+      } catch (e) {
+        if (!(e instanceof LeaseLostError) && !(isDomainError(e) && e.code === 'conflict')) throw e;
+      }
+    }
+    for (const jobId of await this.rt.workQueue.duePending()) {
+      try {
+        await handleCommand(this.rt.store, streams.job(jobId), jobDecider, { type: 'RequeueJob', data: { now: this.now() } }, {
+          metadata: eventMetadata('processor', { correlationId: jobId }),
+        });
+        counts.requeued++;
+      } catch (e) {
+        if (!(isDomainError(e) && e.code === 'conflict')) throw e;
+      }
+    }
+    return counts;
+  }
+
+  /** UPSCALE_RETRY_DELAY_MS after the first lost attempt, doubling after each later one. */
+  private backoffMs(attempt: number): number {
+    return this.rt.config.retryDelayMs * 2 ** Math.max(0, attempt - 1);
+  }
+
+  private now(): string {
+    return this.rt.clock.now().toISOString();
+  }
+}
