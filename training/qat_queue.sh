@@ -6,9 +6,10 @@
 # Rerunning the script after a stop resumes the unfinished run and skips finished ones.
 # Logs: training/runs/<name>/train.log. Stop: kill the script's pid, then the train_qat.py pid.
 set -u
+QUEUE="$(realpath "${1:-$(dirname "$0")/qat_queue.txt}")"
 cd "$(dirname "$0")"
 PY=.venv/bin/python
-QUEUE="$(realpath "${1:-qat_queue.txt}")"
+[ -f "$QUEUE" ] || { echo "no queue file $QUEUE" >> runs/qat_queue.log; exit 1; }
 echo "queue $QUEUE started $(date -Is) pid $$" >> runs/qat_queue.log
 while read -r name parent iters id jpeg extra; do
   case "$name" in ''|'#'*) continue ;; esac

@@ -145,3 +145,23 @@ def test_shipped_int8_exports_match_their_checkpoints():
             ref = q(x).clamp(0, 255).numpy()
         d = np.abs(y - ref)
         assert d.max() <= 1.0 + 1e-3 and (d > 1e-3).mean() <= 1e-3, (sc.name, d.max(), (d > 1e-3).mean())
+
+
+def test_int8_receptive_radius_is_the_exact_tiling_halo(qmodel, tmp_path):
+    """The engine tiles with a halo of receptiveRadius LR pixels: the int8 graph is as local as the float one
+    (QLinearConv pads with the zero point, i.e. with 0 as the float conv does), so a tile's core equals the
+    whole image's exactly, and one pixel less of halo is not enough."""
+    _, q, scale = qmodel
+    out = str(tmp_path / 'm.onnx')
+    export_qdq(q, out)
+    sess = ort.InferenceSession(out, providers=['CPUExecutionProvider'])
+    r = q.receptive_radius
+    x = smooth_images(1, 40, 40, 11).numpy()
+    whole = sess.run(['output'], {'input': x})[0]
+    core = slice(15 * scale, 25 * scale)
+
+    def tile(halo):
+        y = sess.run(['output'], {'input': np.ascontiguousarray(x[:, :, 15 - halo:25 + halo, 15 - halo:25 + halo])})[0]
+        return y[:, :, halo * scale:(halo + 10) * scale, halo * scale:(halo + 10) * scale]
+    assert np.array_equal(tile(r), whole[:, :, core, core])
+    assert np.abs(tile(r - 1) - whole[:, :, core, core]).max() >= 1.0
