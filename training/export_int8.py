@@ -37,7 +37,7 @@ def export(checkpoint: str, out: str, opset: int = 17) -> dict:
             'output': 'output: N x 3 x sH x sW float32 RGB 0..255', 'opset': opset,
             'quantization': 'QDQ: int8 weights (symmetric, per output channel), int32 bias, uint8 activations '
                             '(per tensor, zero point 0 after ReLU; tail output scale 1/255 zero point 128)',
-            'act_scales': q['act_scales'], 'ort_optimized_ops': ops,
+            'act_scales': q['act_scales'], 'padded_channels': q['padded_channels'], 'ort_optimized_ops': ops,
             'parent': meta['parent'], 'parent_iteration': meta.get('parent_iteration'),
             'parent_val_psnr': meta.get('parent_val'),
             'iteration': ck.get('iteration'), 'train_minutes': round(ck.get('train_seconds', 0) / 60, 1),
