@@ -39,6 +39,7 @@ def main():
     ap.add_argument('--bench-size', type=int, default=256)
     ap.add_argument('--bench-runs', type=int, default=9)
     ap.add_argument('--pause-pid', type=int, default=0)
+    ap.add_argument('--no-bench', action='store_true', help='quality only (e.g. beside other work)')
     ap.add_argument('--ship', action='store_true')
     a = ap.parse_args()
 
@@ -59,14 +60,16 @@ def main():
     passed = all(d >= -a.max_loss for dd in deltas.values() for d in dd.values())
 
     cpu = cpu_info()
-    if a.pause_pid:
-        os.kill(a.pause_pid, signal.SIGSTOP)
-    try:
-        speed = bench_many([float_onnx, int8_onnx], a.bench_size, a.threads, a.bench_runs)
-    finally:
+    speed, ratio = [], None
+    if not a.no_bench:
         if a.pause_pid:
-            os.kill(a.pause_pid, signal.SIGCONT)
-    ratio = round(speed[1]['ms_per_out_mp_median'] / speed[0]['ms_per_out_mp_median'], 3)
+            os.kill(a.pause_pid, signal.SIGSTOP)
+        try:
+            speed = bench_many([float_onnx, int8_onnx], a.bench_size, a.threads, a.bench_runs)
+        finally:
+            if a.pause_pid:
+                os.kill(a.pause_pid, signal.SIGCONT)
+        ratio = round(speed[1]['ms_per_out_mp_median'] / speed[0]['ms_per_out_mp_median'], 3)
     report = {'id': a.id, 'qat_checkpoint': str(qat), 'float32': float_onnx, 'int8': int8_onnx,
               'scale': scale, 'quality': quality, 'delta_db': deltas, 'max_loss_db': a.max_loss,
               'passes': passed, 'cpu': cpu, 'load_average': os.getloadavg(), 'speed': speed,

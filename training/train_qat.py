@@ -12,7 +12,8 @@ blur the quantization grid the network is learning to live with), L1 loss, Adam,
 rate from --lr down to --lr/100. Same data, held-out selection, checkpoints and metrics as train.py:
 runs/<name>/last.pt (resume), best.pt (best held-out PSNR of the fake-quant network), metrics.jsonl.
 The first checkpoint (iteration 0) is the calibrated network before any fine-tuning (plain
-post-training quantization with our scales), and metrics records carry the parent's held-out PSNR.
+post-training quantization with our scales; `--iters 0` stops there), and metrics records carry the
+parent's held-out PSNR.
 """
 import argparse
 import json
@@ -99,7 +100,7 @@ def main():
     opt = torch.optim.Adam([{'params': weights, 'lr': c.lr}, {'params': scale_params, 'lr': c.scale_lr}])
     # cosine from each group's lr down to lr/100
     sched = torch.optim.lr_scheduler.LambdaLR(
-        opt, lambda i: 0.01 + 0.99 * 0.5 * (1 + math.cos(math.pi * min(i, c.iters) / c.iters)))
+        opt, lambda i: 0.01 + 0.99 * 0.5 * (1 + math.cos(math.pi * min(i, c.iters) / max(c.iters, 1))))
     it, train_sec, best = 0, 0.0, -1.0
     if a.resume:
         opt.load_state_dict(ck['opt'])
