@@ -3,6 +3,7 @@
 # <dataDir>, in the background; pid in <dataDir>/kafka.pid, log in <dataDir>/kafka.log.
 # Usage: start-kafka.sh <dataDir> <port> [controllerPort (default port+1)]
 # Starting again on the same dataDir keeps the topics and offsets (used by the fault tests).
+# KAFKA_VERSION picks the broker (install-kafka.sh, default there); 3.9.x and 4.x take the same config.
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 source "${here}/lib.sh"
@@ -48,7 +49,13 @@ log.retention.hours=168
 PROPS
 
 java_opts=(${KAFKA_JAVA_OPTS:--Xms128m -Xmx512m -XX:+UseSerialGC -XX:TieredStopAtLevel=1})
-java_opts+=(-Djava.awt.headless=true "-Dlog4j.configuration=file:${home}/log4j.properties")
+java_opts+=(-Djava.awt.headless=true)
+# Kafka 4.x logs with log4j2, 3.x with reload4j (log4j 1.x): install-kafka.sh left the matching config.
+if [ -f "${home}/log4j2.properties" ]; then
+  java_opts+=("-Dlog4j2.configurationFile=file:${home}/log4j2.properties")
+else
+  java_opts+=("-Dlog4j.configuration=file:${home}/log4j.properties")
+fi
 
 # Format the storage once; a restart on the same folder reuses it.
 if [ ! -f "${data_dir}/logs/meta.properties" ]; then
@@ -74,7 +81,7 @@ for _ in $(seq 1 $((timeout * 4))); do
     exit 1
   fi
   if grep -q "Kafka Server started" "${data_dir}/kafka.log" && wait_for_port "${port}" 1; then
-    log "kafka ready on 127.0.0.1:${port} (pid ${pid})"
+    log "kafka $(basename "${home}") ready on 127.0.0.1:${port} (pid ${pid})"
     exit 0
   fi
   sleep 0.25

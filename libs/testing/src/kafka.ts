@@ -18,7 +18,11 @@ export interface TestKafka {
   dispose(): Promise<void>;
 }
 
-/** Fetches the Kafka jars once (cached under ~/.cache/upscaler) and returns the Kafka home folder. */
+/**
+ * Fetches the Kafka jars once (cached under ~/.cache/upscaler) and returns the Kafka home folder.
+ * `KAFKA_VERSION` in the environment picks the broker version (default: install-kafka.sh's, the
+ * version docker-compose.yml ships); the scripts inherit this process's environment.
+ */
 export function ensureKafkaInstalled(): Promise<string> {
   return runInfraScript('install-kafka.sh', [], { timeoutMs: INSTALL_TIMEOUT_MS });
 }
