@@ -45,6 +45,8 @@ def main():
     ap.add_argument('--lr', type=float, default=2e-5, help='weights and biases (cosine to lr/100)')
     ap.add_argument('--scale-lr', type=float, default=2e-4,
                     help='log activation scales (Adam: roughly the relative change per step)')
+    ap.add_argument('--distill', type=float, default=0.0,
+                    help='weight W of the parent\'s output as a target: loss = (1-W) L1(out, HR) + W L1(out, parent(LR))')
     ap.add_argument('--calib-batches', type=int, default=8)
     ap.add_argument('--seed', type=int, default=11, help='batch seed (the parent\'s seed picks the held-out pairs)')
     ap.add_argument('--threads', type=int, default=1)
@@ -76,6 +78,7 @@ def main():
                 'qat': True, 'parent': a.parent, 'parent_iteration': pk.get('iteration'),
                 'parent_seed': pmeta['config']['seed'], 'parent_sets': pmeta['config'].get('sets', 'T91,BSD200'),
                 'config': cfg}
+    cfg.setdefault('distill', 0.0)
     c = argparse.Namespace(**cfg)
     scale, degradation = meta['scale'], meta['degradation']
     torch.manual_seed(c.seed)
@@ -83,11 +86,15 @@ def main():
     val = eval_pairs(list_set('BSD200')[-HOLDOUT:], scale, degradation, meta['parent_seed'])
     set5 = eval_pairs(list_set('Set5'), scale, 'bicubic', meta['parent_seed'])
 
+    ppath = Path(meta['parent'])
+    if not ppath.exists():  # a relative --from given from training/ while resuming from elsewhere
+        ppath = Path(__file__).resolve().parent / meta['parent']
+    parent, _ = load_model(str(ppath), fused=True)  # float32: initial weights, and the teacher for --distill
+    parent = parent.to(memory_format=torch.channels_last)
     if a.resume:
         model = QuantSR.for_arch(meta['arch'], scale)
         model.load_state_dict(ck['model'])
     else:
-        parent, _ = load_model(c.parent)
         meta['parent_val'] = quick_eval(parent, scale, val)
         meta['parent_set5'] = quick_eval(parent, scale, set5) if degradation == 'bicubic' else None
         model = QuantSR.from_plain(parent)
@@ -143,8 +150,13 @@ def main():
     while it < c.iters:
         t0 = time.time()
         lr_np, hr_np = sampler.batch(c.seed, it, c.batch)
-        out = model(torch.from_numpy(lr_np).contiguous(memory_format=torch.channels_last))
+        x = torch.from_numpy(lr_np).contiguous(memory_format=torch.channels_last)
+        out = model(x)
         loss = F.l1_loss(out, torch.from_numpy(hr_np))
+        if c.distill:
+            with torch.no_grad():
+                teacher = parent(x)
+            loss = (1 - c.distill) * loss + c.distill * F.l1_loss(out, teacher)
         opt.zero_grad(set_to_none=True)
         loss.backward()
         opt.step()

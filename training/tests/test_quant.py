@@ -109,7 +109,7 @@ def test_qat_resume_is_exact_and_exports(tmp_path):
     save_atomic({'meta': {'arch': 'plain_c16_b2', 'scale': 2, 'degradation': 'bicubic',
                           'config': {'seed': 5, 'sets': 'T91'}}, 'model': model.state_dict(), 'iteration': 0}, parent)
     args = ['--from', str(parent), '--iters', '6', '--batch', '2', '--patch', '16', '--calib-batches', '1',
-            '--lr', '1e-4', '--threads', '1']
+            '--lr', '1e-4', '--threads', '1', '--distill', '0.5']
     run_qat(tmp_path, '--name', 'straight', *args)
     run_qat(tmp_path, '--name', 'split', *args, '--stop-at', '3')
     assert torch.load(tmp_path / 'split' / 'last.pt', weights_only=False)['iteration'] == 3
