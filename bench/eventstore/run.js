@@ -1,4 +1,4 @@
-// Runs the ledger-history bench from TypeScript source: `node bench/eventstore/run.js [--jobs N]` (bench/register.js).
+// Runs the reserve-history bench from TypeScript source: `node bench/eventstore/run.js [--history 10,100000] [--samples 200]` (bench/register.js).
 'use strict';
 require('../register');
-require('./ledger-history.ts');
+require('./reserve-history.ts');

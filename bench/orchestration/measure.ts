@@ -23,6 +23,12 @@ export interface JobTiming {
   engineMs: number;
   /** the processor that ran the job's successful attempt (JobStarted.data.workerId) */
   worker: string;
+  /**
+   * JobQueued committed -> first JobStarted committed (both from the log, one clock): how long the job
+   * waited for a claim. With an idle processor this is the claim latency of the work queue (NOTIFY at
+   * commit, SKIP LOCKED claim, the StartJob append).
+   */
+  claimMs: number;
 }
 
 export interface BurstResult {
@@ -32,9 +38,8 @@ export interface BurstResult {
   jobsPerSecond: number;
   /**
    * Jobs per second while every processor still had work: from the first submit until the first processor
-   * finished its last job of the burst. Jobs go to processors by Kafka partition (a hash of the job id), so a
-   * burst splits unevenly (10 + 6); after one processor runs dry the other works alone, which the burst's
-   * jobs/s counts but which says nothing about capacity. With one processor this equals jobsPerSecond.
+   * finished its last job of the burst. Processors claim from one shared work queue, so they run dry
+   * together (up to one job); with one processor this equals jobsPerSecond.
    */
   saturatedJobsPerSecond: number;
   /** jobs each processor handled (its "job handled" log lines) */
@@ -124,7 +129,15 @@ async function timings(t: Target, client: BenchClient, ids: string[]): Promise<J
   await db.connect();
   let engine: Map<string, number>;
   let worker: Map<string, string>;
+  let claim: Map<string, number>;
   try {
+    const waited = await db.query<{ job_id: string; ms: number }>(
+      `SELECT q.data->>'jobId' AS job_id,
+              extract(epoch FROM (SELECT min(s.created_at) FROM events s WHERE s.stream_id = q.stream_id AND s.type = 'JobStarted') - q.created_at) * 1000 AS ms
+         FROM events q WHERE q.type = 'JobQueued' AND q.data->>'jobId' = ANY($1)`,
+      [ids],
+    );
+    claim = new Map(waited.rows.map((row) => [row.job_id, Number(row.ms)]));
     const started = await db.query<{ job_id: string; worker: string }>(
       `SELECT data->>'jobId' AS job_id, data->>'workerId' AS worker FROM events WHERE type = 'JobStarted' AND data->>'jobId' = ANY($1) ORDER BY position`,
       [ids],
@@ -148,6 +161,7 @@ async function timings(t: Target, client: BenchClient, ids: string[]): Promise<J
       finishedMs: Date.parse(j.finished_at),
       engineMs: engine.get(id) ?? Number.NaN,
       worker: worker.get(id) ?? '?',
+      claimMs: claim.get(id) ?? Number.NaN,
     });
   }
   return out;

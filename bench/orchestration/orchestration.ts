@@ -18,10 +18,10 @@ import {
 import { MODES, startTarget, type Mode, type Target } from './targets';
 
 /**
- * Orchestration bench (issue 4): the same jobs through the standalone and the distributed deployment
- * with one and with two processors, side by side in one run.
+ * Orchestration bench (issues 4 and 14): the same jobs through the standalone and the distributed
+ * deployment with one, two and four processors, side by side in one run.
  *
- *   nice -n 10 node bench/orchestration/run.js [--rounds 3] [--small 40] [--heavy 8] [--heavy-size 256] [--heavy-quality fast] [--single 10] [--modes standalone,1,2] [--engine-threads 0]
+ *   nice -n 10 node bench/orchestration/run.js [--rounds 3] [--small 40] [--heavy 8] [--heavy-size 256] [--heavy-quality fast] [--single 10] [--modes standalone,1,2,4] [--engine-threads 0]
  *
  * All targets are started first and stay up; the rounds then take turns (rotating which target goes
  * first), so that the load of a shared machine falls on every target alike. Per round and target:
@@ -32,7 +32,9 @@ import { MODES, startTarget, type Mode, type Target } from './targets';
  *   bottleneck here.
  * - overhead: `--single` small jobs one after another (none waits behind another); per job
  *   (finished_at - created_at) - engine time (JobSucceeded.data.engine.engineMs). The same
- *   difference over the small burst is shown too: there it is mostly time spent queued.
+ *   difference over the small burst is shown too: there it is mostly time spent queued. The claim
+ *   latency of the single jobs (JobQueued -> JobStarted, an idle processor waiting) is the work
+ *   queue's: NOTIFY at commit, the SKIP LOCKED claim, the StartJob append.
  * `--engine-threads 1` gives every engine one core (UPSCALE_ENGINE_THREADS), so that two processors
  * on two cores do not share them.
  */
@@ -52,7 +54,12 @@ interface Args {
 
 function parseArgs(argv: string[]): Args {
   const args: Args = { rounds: 3, small: 40, heavy: 8, heavySize: 256, heavyQuality: 'fast', single: 10, modes: MODES, engineThreads: 0 };
-  const by: Record<string, Mode> = { standalone: 'standalone', '1': 'distributed, 1 processor', '2': 'distributed, 2 processors' };
+  const by: Record<string, Mode> = {
+    standalone: 'standalone',
+    '1': 'distributed, 1 processor',
+    '2': 'distributed, 2 processors',
+    '4': 'distributed, 4 processors',
+  };
   for (let i = 0; i < argv.length; i += 2) {
     const [flag, value] = [argv[i], argv[i + 1]];
     if (flag === '--rounds') args.rounds = Number(value);
@@ -64,7 +71,7 @@ function parseArgs(argv: string[]): Args {
     else if (flag === '--engine-threads') args.engineThreads = Number(value);
     else if (flag === '--modes') {
       args.modes = value.split(',').map((m) => {
-        if (!by[m]) throw new Error(`--modes takes standalone,1,2; got ${m}`);
+        if (!by[m]) throw new Error(`--modes takes standalone,1,2,4; got ${m}`);
         return by[m];
       });
     } else throw new Error(`unknown option ${flag}`);
@@ -220,6 +227,7 @@ function report(args: Args, running: Running[], startedAt: string, uptimeBefore:
       'heavy, every processor busy: vs 1 proc.',
       'engine ms/job (small; heavy)',
       'overhead ms/job (single; median, p90)',
+      'claim latency ms (single; p50, p99)',
       'finished - created - engine (small burst; median)',
     ],
     running.map((r) => {
@@ -236,6 +244,10 @@ function report(args: Args, running: Running[], startedAt: string, uptimeBefore:
         busyRatio(r),
         `${ms(median(pooled(r, (x) => x.small.jobs).map((j) => j.engineMs)))}; ${ms(median(pooled(r, (x) => x.heavy.jobs).map((j) => j.engineMs)))}`,
         `${ms(median(single))}, ${ms(quantile(single, 0.9))}`,
+        (() => {
+          const claims = pooled(r, (x) => x.single).map((j) => j.claimMs);
+          return `${ms(median(claims))}, ${ms(quantile(claims, 0.99))}`;
+        })(),
         ms(median(pooled(r, (x) => x.small.jobs).map(overheadMs))),
       ];
     }),

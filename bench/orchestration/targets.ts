@@ -5,11 +5,11 @@ import { join } from 'node:path';
 /**
  * The three ways the bench runs the service: the standalone (one process, embedded Postgres,
  * in-process transport, local storage) and the distributed deployment (Kafka, MinIO, Postgres; api,
- * billing, webhooks and one or two processors as separate processes), all started from packages by
+ * billing, webhooks and one, two or four processors as separate processes), all started from packages by
  * libs/testing, exactly as the end-to-end suites start them.
  */
-export type Mode = 'standalone' | 'distributed, 1 processor' | 'distributed, 2 processors';
-export const MODES: Mode[] = ['standalone', 'distributed, 1 processor', 'distributed, 2 processors'];
+export type Mode = 'standalone' | 'distributed, 1 processor' | 'distributed, 2 processors' | 'distributed, 4 processors';
+export const MODES: Mode[] = ['standalone', 'distributed, 1 processor', 'distributed, 2 processors', 'distributed, 4 processors'];
 
 export interface Target {
   mode: Mode;
@@ -77,7 +77,7 @@ export async function startTarget(mode: Mode, env: Record<string, string>): Prom
     }
   }
   const d = await testing().startDeployment({
-    processors: mode === 'distributed, 2 processors' ? 2 : 1,
+    processors: mode === 'distributed, 4 processors' ? 4 : mode === 'distributed, 2 processors' ? 2 : 1,
     env,
   });
   return {

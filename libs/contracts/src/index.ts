@@ -7,3 +7,4 @@ export * from './events/account-events';
 export * from './events/webhook-events';
 export * from './views';
 export * from './messages/billing-reserve';
+export * from './messages/billing-accounts';

@@ -21,6 +21,8 @@ export interface RunningSubscription {
    * partitions run independently, so lower positions on other partitions may still be pending.
    */
   caughtUpTo(): number;
+  /** Whether the subscription still consumes (for readiness); `reason` says why not. */
+  health(): { ok: true } | { ok: false; reason: string };
 }
 
 export interface EventTransport {
@@ -43,4 +45,5 @@ export const TOPICS = {
   events: (category: string) => `upscale.${category}-events.v1`,
   billingReserve: 'upscale.billing.reserve.v1',
   billingRelease: 'upscale.billing.release.v1',
+  billingAccounts: 'upscale.billing.accounts.v1',
 } as const;

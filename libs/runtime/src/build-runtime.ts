@@ -18,6 +18,7 @@ import { WorkQueue1764000000100, WorkQueueProjection, WorkQueueRepository } from
 import { systemClock } from './clock';
 import { InstrumentedEventStore } from './observability/instrumented-event-store';
 import { Metrics } from './observability/metrics';
+import { Readiness } from './readiness';
 import { registerSystemGauges } from './observability/system-gauges';
 import type { Runtime } from './runtime';
 
@@ -106,14 +107,13 @@ export async function buildRuntime(config: AppConfig, logger: Logger, service: s
     await storage.ensureReady();
 
     const readModels = new ReadModelRepository(db);
-    const readiness: Runtime['readiness'] = {
-      postgres: async () => {
-        await db.query('SELECT 1');
-      },
-      storage: () => storage.ping(),
-    };
+    const readiness = new Readiness();
+    readiness.register('postgres', async () => {
+      await db.query('SELECT 1');
+    });
+    readiness.register('storage', () => storage.ping());
     const kafkaReady = (transport as { ping?: () => Promise<void> }).ping;
-    if (config.kafka && kafkaReady) readiness.kafka = () => kafkaReady.call(transport);
+    if (config.kafka && kafkaReady) readiness.register('kafka', () => kafkaReady.call(transport));
 
     return {
       mode: config.databaseUrl || config.kafka || config.s3 ? 'distributed' : 'embedded',

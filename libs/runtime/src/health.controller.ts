@@ -1,18 +1,17 @@
-import { Controller, Get, Inject, Res } from '@nestjs/common';
+import { Controller, Get, Res } from '@nestjs/common';
 import { HealthCheckService, HealthIndicatorService, type HealthIndicatorResult } from '@nestjs/terminus';
 import type { Response } from 'express';
-import { RUNTIME } from './tokens';
-import type { Runtime } from './runtime';
+import { Readiness } from './readiness';
 
 /**
  * Liveness (the process answers) and readiness (every dependency works: Postgres, storage, and Kafka
- * in distributed mode), with @nestjs/terminus. Readiness goes down while a dependency is down and
+ * in distributed mode; and every consumer and loop the service runs), with @nestjs/terminus. Readiness goes down while a dependency is down and
  * comes back with it.
  */
 @Controller('health')
 export class HealthController {
   constructor(
-    @Inject(RUNTIME) private readonly rt: Runtime,
+    private readonly readiness: Readiness,
     private readonly health: HealthCheckService,
     private readonly indicators: HealthIndicatorService,
   ) {}
@@ -24,7 +23,7 @@ export class HealthController {
 
   @Get('ready')
   async ready(@Res() res: Response): Promise<void> {
-    const checks = Object.entries(this.rt.readiness).map(([name, probe]) => async (): Promise<HealthIndicatorResult> => {
+    const checks = this.readiness.entries().map(([name, probe]) => async (): Promise<HealthIndicatorResult> => {
       const indicator = this.indicators.check(name);
       try {
         await withTimeout(probe(), 3000);

@@ -11,3 +11,4 @@ export * from './observability/instrumented-event-store';
 export * from './observability/event-metadata';
 export * from './event-log.consumer';
 export * from './rebuild-projections';
+export * from './readiness';

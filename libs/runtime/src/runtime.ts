@@ -7,6 +7,7 @@ import type { BalanceRepository, Projector, ReadModelRepository } from '@upscale
 import type { WorkQueueRepository } from '@upscaler/work-queue';
 import type { Clock } from './clock';
 import type { Metrics } from './observability/metrics';
+import type { Readiness } from './readiness';
 
 /** Everything a service needs from the outside world, built once at start-up (embedded or distributed). */
 export interface Runtime {
@@ -32,7 +33,7 @@ export interface Runtime {
   metrics: Metrics;
   /** Base URL the service prints and uses for local signed URLs. */
   publicBaseUrl: string;
-  /** Checks for readiness: each resolves when its dependency works. */
-  readiness: Record<string, () => Promise<void>>;
+  /** Checks for readiness: each resolves when its dependency (or consumer, or loop) works. */
+  readiness: Readiness;
   close(): Promise<void>;
 }

@@ -9,3 +9,4 @@ export * from './api-client';
 export * from './images';
 export * from './deployment';
 export * from './registry';
+export * from './event-log';

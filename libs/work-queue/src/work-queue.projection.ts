@@ -32,9 +32,9 @@ export class WorkQueueProjection implements InlineProjection {
     switch (e.type) {
       case 'JobQueued':
         await tx.query(
-          `INSERT INTO work_queue (job_id, account_id, status, enqueued_at, run_at) VALUES ($1, $2, 'queued', $3, clock_timestamp())
+          `INSERT INTO work_queue (job_id, account_id, status, enqueued_at, run_at, trace) VALUES ($1, $2, 'queued', $3, clock_timestamp(), $4)
            ON CONFLICT DO NOTHING`,
-          [d.jobId, d.accountId, d.queuedAt],
+          [d.jobId, d.accountId, d.queuedAt, JSON.stringify(traceOf(e))],
         );
         await tx.query(`INSERT INTO work_queue_accounts (account_id) VALUES ($1) ON CONFLICT DO NOTHING`, [d.accountId]);
         return notify(tx, READY);
@@ -72,6 +72,11 @@ export class WorkQueueProjection implements InlineProjection {
         return notify(tx, READY);
     }
   }
+}
+
+function traceOf(e: StoredEvent): { traceparent?: string; tracestate?: string } {
+  const { traceparent, tracestate } = e.metadata;
+  return { ...(traceparent ? { traceparent } : {}), ...(tracestate ? { tracestate } : {}) };
 }
 
 async function notify(tx: SqlTx, payload: string): Promise<void> {

@@ -1,12 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import type { DataSource } from 'typeorm';
-import { sqlRows, type SqlTx } from '@upscaler/eventstore';
+import { PgNotificationListener, pgConfigOf, sqlRows, type NotificationHandlers, type SqlTx } from '@upscaler/eventstore';
+import { WORK_CHANNEL } from './channel';
 
 /** A processor's claim on one attempt of a job: valid while `token` still holds the row's lease. */
 export interface Lease {
   jobId: string;
   accountId: string;
   token: string;
+  /** W3C trace context of the submit, for the processor's span. */
+  trace?: { traceparent?: string; tracestate?: string };
 }
 
 export interface ExpiredLease {
@@ -48,7 +51,7 @@ export class WorkQueueRepository {
    */
   async claim(workerId: string, leaseMs: number, defaultLimit: number): Promise<{ lease: Lease | null; contended: boolean }> {
     const token = randomUUID();
-    const rows = await sqlRows<{ job_id: string; account_id: string }>(
+    const rows = await sqlRows<{ job_id: string; account_id: string; trace: Lease['trace'] }>(
       this.db,
       `WITH candidate AS (
          SELECT a.account_id FROM work_queue_accounts a
@@ -69,15 +72,15 @@ export class WorkQueueRepository {
             SET lease_token = $1, lease_owner = $2, claimed_at = clock_timestamp(),
                 lease_expires_at = clock_timestamp() + make_interval(secs => $4::double precision / 1000)
            FROM picked WHERE q.job_id = picked.job_id
-         RETURNING q.job_id, q.account_id
+         RETURNING q.job_id, q.account_id, q.trace
        ), served AS (
          -- a data-modifying CTE runs whether or not the query reads it
          UPDATE work_queue_accounts a SET last_claimed_at = clock_timestamp() FROM leased WHERE a.account_id = leased.account_id
        )
-       SELECT job_id, account_id FROM leased`,
+       SELECT job_id, account_id, trace FROM leased`,
       [token, workerId, defaultLimit, leaseMs],
     );
-    if (rows[0]) return { lease: { jobId: rows[0].job_id, accountId: rows[0].account_id, token }, contended: false };
+    if (rows[0]) return { lease: { jobId: rows[0].job_id, accountId: rows[0].account_id, token, trace: rows[0].trace }, contended: false };
     // Nothing leased: either nothing is claimable, or another processor held the candidate's row.
     const [{ claimable }]: Array<{ claimable: boolean }> = await this.db.query(
       `SELECT EXISTS (
@@ -113,6 +116,18 @@ export class WorkQueueRepository {
     );
   }
 
+  /**
+   * Ends every lease now (the sweeper then handles them as expired). Only for a process that knows
+   * every holder is dead: the embedded standalone, the one process of its data directory, at start.
+   */
+  async expireAll(): Promise<number> {
+    const rows = await sqlRows(
+      this.db,
+      `UPDATE work_queue SET lease_expires_at = clock_timestamp() - interval '1 millisecond' WHERE lease_token IS NOT NULL RETURNING 1`,
+    );
+    return rows.length;
+  }
+
   /** Leases past their expiry (and processing rows without one, after a rebuild), oldest first. */
   async expired(limit = 50): Promise<ExpiredLease[]> {
     const rows: Array<{ job_id: string; lease_token: string | null; status: 'queued' | 'processing'; attempt: number }> = await this.db.query(
@@ -139,6 +154,11 @@ export class WorkQueueRepository {
       `SELECT (extract(epoch FROM min(run_at) - clock_timestamp()) * 1000)::double precision AS ms FROM work_queue WHERE status = 'pending'`,
     );
     return row.ms === null ? null : Math.max(0, row.ms);
+  }
+
+  /** A dedicated LISTEN connection on the queue's channel (`ready`, `stop <job>`); call `start()`. */
+  listen(handlers: NotificationHandlers): PgNotificationListener {
+    return new PgNotificationListener(pgConfigOf(this.db), WORK_CHANNEL, handlers);
   }
 
   /** Jobs waiting to be claimed (queued, unleased), for the queue-depth gauge. */

@@ -36,8 +36,14 @@ describe('work queue', () => {
     handleCommand(store, streams.job(jobId), jobDecider, command, guard);
 
   async function submit(accountId: string, queuedAt = now()): Promise<string> {
+    const data = await queuedData(accountId, queuedAt);
+    await job(data.jobId, { type: 'SubmitJob', data });
+    return data.jobId;
+  }
+
+  async function queuedData(accountId: string, queuedAt = now()): Promise<JobQueuedData> {
     const jobId = newId('job');
-    const data: JobQueuedData = {
+    return {
       jobId,
       accountId,
       apiKeyId: newId('key'),
@@ -51,8 +57,6 @@ describe('work queue', () => {
       idempotencyKey: null,
       queuedAt,
     };
-    await job(jobId, { type: 'SubmitJob', data });
-    return jobId;
   }
 
   async function start(lease: Lease): Promise<void> {
@@ -76,6 +80,16 @@ describe('work queue', () => {
     const b = await submit(acct, '2026-01-01T00:00:00.000Z');
     expect(await queue.depth()).toBe(2);
     expect(await claimOrder(3)).toEqual([b, a]);
+  });
+
+  it("a claim carries the submit's trace context, so the processor's span continues the request's trace", async () => {
+    const jobId = newId('job');
+    const traceparent = '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01';
+    await handleCommand(store, streams.job(jobId), jobDecider, { type: 'SubmitJob', data: { ...(await queuedData(newId('acct'))), jobId } }, {
+      metadata: { traceparent, producer: 'api' },
+    });
+    const { lease } = await queue.claim('w1', LEASE_MS, 0);
+    expect([lease!.jobId, lease!.trace]).toEqual([jobId, { traceparent }]);
   });
 
   it('serves accounts in turn: a backlog of 10 delays another account\'s single job by one claim', async () => {

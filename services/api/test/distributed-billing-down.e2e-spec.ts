@@ -59,8 +59,8 @@ async function lag(groupId: string, topic: string): Promise<number> {
 
 async function reservedJobs(accountId: string): Promise<string[]> {
   const r = await db.query<{ job_id: string }>(
-    `SELECT data->>'jobId' AS job_id FROM events WHERE stream_id = $1 AND type = 'CreditsReserved' ORDER BY position`,
-    [`account-${accountId}`],
+    `SELECT data->>'jobId' AS job_id FROM events WHERE type = 'CreditsReserved' AND data->>'accountId' = $1 ORDER BY position`,
+    [accountId],
   );
   return r.rows.map((row) => row.job_id);
 }
@@ -107,6 +107,6 @@ it('billing stopped: 503 billing_unavailable within the timeout and nothing rese
   });
   // Billing has read every request in the topic, the three left while it was away included …
   await eventually(async () => ((await lag(RESPONDERS, RESERVE_TOPIC)) === 0 ? true : undefined), 'billing to drain its request topic');
-  // … and they were expired: only the two accepted jobs were ever reserved. requests billing found waiting were expired: only the two accepted jobs were ever reserved.
+  // … and the requests billing found waiting were expired: only the two accepted jobs were ever reserved.
   expect(await reservedJobs(acct.accountId)).toEqual([first.body.id, again.body.id]);
 }, 900_000);

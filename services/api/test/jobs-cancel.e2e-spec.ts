@@ -11,6 +11,7 @@ import {
   settledLedger,
   sleep,
   startJobsService,
+  testStandalone,
   waitForJob,
   type JobsService,
 } from './jobs-harness';
@@ -180,6 +181,25 @@ test('a processing job is cancelled: 200, refunded, and the processor moves on t
     reserved: 0,
     charged: 3,
   });
+});
+
+testStandalone('a running job stops within 500 ms of its cancel: the one processor starts the next job by then', async () => {
+  const blocker = await newAccount(svc, { credits: 9 });
+  const acct = await newAccount(svc, { credits: 3 });
+  const long = (await blocker.client.upload(await gradientImage(512, 512), { target: '4k', quality: 'fast' })).body.id;
+  await waitForJob(blocker.client, long, (j) => j.status === 'processing');
+  const next = (await acct.client.upload(image)).body.id;
+  expect((await acct.client.get(`/jobs/${next}`)).body.status).toBe('queued');
+  const res = await blocker.client.delete(`/jobs/${long}`);
+  const answeredAt = Date.now();
+  expect(res.status).toBe(200);
+  // the refund is in the account when DELETE answers (settled on final)
+  expect(await ledger(blocker)).toEqual({ balance: 9, reserved: 0, charged: 0 });
+  await waitForJob(acct.client, next, (j) => j.status !== 'queued', 10_000);
+  const startedAfterMs = Date.now() - answeredAt;
+  console.log(`the next job left the queue ${startedAfterMs} ms after DELETE answered`);
+  expect(startedAfterMs).toBeLessThanOrEqual(500);
+  expect((await waitForJob(acct.client, next, isFinal)).status).toBe('succeeded');
 });
 
 test('DELETE fired repeatedly while a job runs: either succeeded and charged with every DELETE 409, or cancelled and refunded with one 200 — never both', async () => {

@@ -215,12 +215,16 @@ export async function eventually<T>(check: () => Promise<T | undefined>, what: s
   }
 }
 
-/** Polls GET /account until nothing is reserved (every settlement applied), checking the invariant each time. */
+/**
+ * GET /account once, right after every job of the account was seen final (or cancelled): nothing may
+ * still be reserved, since a final state and its charge or refund are one transaction (settled on
+ * final, issue 14). No polling: a settlement that lagged the final view fails here. Checks the
+ * invariant as `ledger` does.
+ */
 export async function settledLedger(acct: TestAccount): Promise<{ balance: number; reserved: number; charged: number }> {
-  return eventually(async () => {
-    const l = await ledger(acct);
-    return l.reserved === 0 ? l : undefined;
-  }, `account ${acct.accountId} to settle`);
+  const l = await ledger(acct);
+  expect({ account: acct.accountId, reserved: l.reserved }).toEqual({ account: acct.accountId, reserved: 0 });
+  return l;
 }
 
 /**

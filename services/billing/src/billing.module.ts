@@ -1,10 +1,12 @@
 import { Module } from '@nestjs/common';
+import { AccountsResponder } from './accounts.responder';
 import { ReservationSweeper } from './reservation.sweeper';
 import { ReserveResponder } from './reserve.responder';
 
 /**
- * The credit service (DESIGN 1): accounts' reservations and their expiry. Charges and refunds are the
+ * The credit service (DESIGN 1), sole writer of account and reservation streams: accounts, grants and
+ * limits for the operator API, reservations and their expiry. Charges and refunds are the
  * jobs' own final events, applied to the balances in the same transaction (settled on final).
  */
-@Module({ providers: [ReserveResponder, ReservationSweeper] })
+@Module({ providers: [AccountsResponder, ReserveResponder, ReservationSweeper] })
 export class BillingModule {}

@@ -1,9 +1,10 @@
 import { Inject, Injectable, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { streams } from '@upscaler/contracts';
 import { reservationDecider } from '@upscaler/domain';
-import { handleCommand } from '@upscaler/eventstore';
-import { balanceGuards, ReservationInUse } from '@upscaler/read-models';
-import { eventMetadata, RUNTIME, type Runtime } from '@upscaler/runtime';
+import { handleCommand, type EventStore } from '@upscaler/eventstore';
+import { balanceGuards, ReservationInUse, BalanceRepository } from '@upscaler/read-models';
+import { eventMetadata, EVENT_STORE, CLOCK, type Clock, CONFIG, LOGGER } from '@upscaler/runtime';
+import { type AppConfig, type Logger } from '@upscaler/platform';
 
 /**
  * Releases a reservation whose job never appeared (DESIGN 2): every few seconds, reservations older
@@ -16,11 +17,17 @@ export class ReservationSweeper implements OnApplicationBootstrap, OnApplication
   private timer: NodeJS.Timeout | undefined;
   private running = false;
 
-  constructor(@Inject(RUNTIME) private readonly rt: Runtime) {}
+  constructor(
+    @Inject(EVENT_STORE) private readonly store: EventStore,
+    @Inject(CLOCK) private readonly clock: Clock,
+    @Inject(CONFIG) private readonly config: AppConfig,
+    @Inject(LOGGER) private readonly logger: Logger,
+    private readonly balances: BalanceRepository,
+  ) {}
 
   onApplicationBootstrap(): void {
-    const every = Math.min(10_000, Math.max(500, Math.floor(this.rt.config.reservationTimeoutMs / 4)));
-    this.timer = setInterval(() => void this.sweep().catch((err) => this.rt.logger.error({ err }, 'reservation sweep failed')), every);
+    const every = Math.min(10_000, Math.max(500, Math.floor(this.config.reservationTimeoutMs / 4)));
+    this.timer = setInterval(() => void this.sweep().catch((err) => this.logger.error({ err }, 'reservation sweep failed')), every);
     this.timer.unref();
   }
 
@@ -33,12 +40,12 @@ export class ReservationSweeper implements OnApplicationBootstrap, OnApplication
     this.running = true;
     let released = 0;
     try {
-      const now = this.rt.clock.now();
-      const orphans = await this.rt.balances.heldSince(new Date(now.getTime() - this.rt.config.reservationTimeoutMs));
+      const now = this.clock.now();
+      const orphans = await this.balances.heldSince(new Date(now.getTime() - this.config.reservationTimeoutMs));
       for (const { jobId } of orphans) {
         try {
           const { newEvents } = await handleCommand(
-            this.rt.store,
+            this.store,
             streams.reservation(jobId),
             reservationDecider,
             { type: 'ReleaseReservation', data: { reason: 'expired', now: now.toISOString() } },

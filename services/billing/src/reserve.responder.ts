@@ -8,10 +8,10 @@ import {
   type BillingReserveRequest,
 } from '@upscaler/contracts';
 import { reservationDecider } from '@upscaler/domain';
-import { handleCommand } from '@upscaler/eventstore';
-import { TOPICS } from '@upscaler/messaging';
-import { balanceGuards, ReservationInUse } from '@upscaler/read-models';
-import { eventMetadata, RUNTIME, type Runtime } from '@upscaler/runtime';
+import { handleCommand, type EventStore } from '@upscaler/eventstore';
+import { TOPICS, type EventTransport } from '@upscaler/messaging';
+import { balanceGuards, ReservationInUse, BalanceRepository } from '@upscaler/read-models';
+import { eventMetadata, EVENT_STORE, TRANSPORT, CLOCK, type Clock } from '@upscaler/runtime';
 import { inSpan } from '@upscaler/tracing';
 
 /**
@@ -23,11 +23,16 @@ import { inSpan } from '@upscaler/tracing';
  */
 @Injectable()
 export class ReserveResponder implements OnApplicationBootstrap {
-  constructor(@Inject(RUNTIME) private readonly rt: Runtime) {}
+  constructor(
+    @Inject(EVENT_STORE) private readonly store: EventStore,
+    @Inject(TRANSPORT) private readonly transport: EventTransport,
+    @Inject(CLOCK) private readonly clock: Clock,
+    private readonly balances: BalanceRepository,
+  ) {}
 
   async onApplicationBootstrap(): Promise<void> {
-    await this.rt.transport.reply(TOPICS.billingReserve, (payload: unknown) => this.reserve(payload));
-    await this.rt.transport.reply(TOPICS.billingRelease, (payload: unknown) => this.release(payload));
+    await this.transport.reply(TOPICS.billingReserve, (payload: unknown) => this.reserve(payload));
+    await this.transport.reply(TOPICS.billingRelease, (payload: unknown) => this.release(payload));
   }
 
   async reserve(payload: unknown): Promise<BillingReserveReply> {
@@ -40,10 +45,10 @@ export class ReserveResponder implements OnApplicationBootstrap {
     const req = BillingReleaseRequestSchema.parse(payload);
     try {
       const { newEvents } = await handleCommand(
-        this.rt.store,
+        this.store,
         streams.reservation(req.jobId),
         reservationDecider,
-        { type: 'ReleaseReservation', data: { reason: 'released', now: this.rt.clock.now().toISOString() } },
+        { type: 'ReleaseReservation', data: { reason: 'released', now: this.clock.now().toISOString() } },
         { guard: (tx) => balanceGuards.releasable(tx, req.jobId), metadata: eventMetadata('billing', { correlationId: req.jobId }) },
       );
       return { released: newEvents.length > 0 };
@@ -56,16 +61,19 @@ export class ReserveResponder implements OnApplicationBootstrap {
   private async reserveInSpan(req: BillingReserveRequest): Promise<BillingReserveReply> {
     try {
       await handleCommand(
-        this.rt.store,
+        this.store,
         streams.reservation(req.jobId),
         reservationDecider,
-        { type: 'ReserveCredits', data: { accountId: req.accountId, jobId: req.jobId, amount: req.amount, now: this.rt.clock.now().toISOString() } },
+        {
+          type: 'ReserveCredits',
+          data: { accountId: req.accountId, jobId: req.jobId, amount: req.amount, now: this.clock.now().toISOString() },
+        },
         {
           guard: (tx) => balanceGuards.reservable(tx, req.accountId, req.jobId, req.amount),
           metadata: eventMetadata('billing', { correlationId: req.jobId }),
         },
       );
-      const account = await this.rt.balances.account(req.accountId);
+      const account = await this.balances.account(req.accountId);
       return { ok: true, available: account?.balance ?? 0 };
     } catch (e) {
       if (e instanceof DomainError && e.code === 'insufficient_credits') {

@@ -1,9 +1,10 @@
-import { Inject, Injectable, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
-import { PgNotificationListener, pgConfigOf } from '@upscaler/eventstore';
-import { RUNTIME, type Runtime } from '@upscaler/runtime';
+import { BeforeApplicationShutdown, Inject, Injectable, OnApplicationBootstrap } from '@nestjs/common';
+import type { PgNotificationListener } from '@upscaler/eventstore';
+import { CONFIG, LOGGER, RUNTIME_MODE, Readiness } from '@upscaler/runtime';
 import { inSpan } from '@upscaler/tracing';
-import { stoppedJobOf, WORK_CHANNEL } from '@upscaler/work-queue';
+import { stoppedJobOf, WorkQueueRepository } from '@upscaler/work-queue';
 import { JobRunner } from './job.runner';
+import { type AppConfig, type Logger } from '@upscaler/platform';
 
 /** Without a notification, look for work this often anyway (a NOTIFY lost while reconnecting). */
 const POLL_MS = 1_000;
@@ -18,7 +19,7 @@ const STALE_MS = 15_000;
  * cancelled. Independent of Kafka: any number of processors, no partitions, no rebalances.
  */
 @Injectable()
-export class ClaimLoop implements OnApplicationBootstrap, OnApplicationShutdown {
+export class ClaimLoop implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private listener: PgNotificationListener | undefined;
   private stopping = false;
   private loop: Promise<void> | undefined;
@@ -28,12 +29,22 @@ export class ClaimLoop implements OnApplicationBootstrap, OnApplicationShutdown 
   private listening = false;
 
   constructor(
-    @Inject(RUNTIME) private readonly rt: Runtime,
+    @Inject(CONFIG) private readonly config: AppConfig,
+    @Inject(LOGGER) private readonly logger: Logger,
+    @Inject(RUNTIME_MODE) private readonly mode: 'embedded' | 'distributed',
+    private readonly readiness: Readiness,
+    private readonly workQueue: WorkQueueRepository,
     private readonly runner: JobRunner,
   ) {}
 
-  onApplicationBootstrap(): void {
-    this.listener = new PgNotificationListener(pgConfigOf(this.rt.db), WORK_CHANNEL, {
+  async onApplicationBootstrap(): Promise<void> {
+    if (this.mode === 'embedded') {
+      // The embedded standalone is the only process of its data directory: any lease in it is a
+      // dead predecessor's (killed mid-job). The sweeper recovers those attempts now, not a lease later.
+      const taken = await this.workQueue.expireAll();
+      if (taken > 0) this.logger.warn({ leases: taken }, 'leases of the previous run ended: their attempts are lost');
+    }
+    this.listener = this.workQueue.listen({
       onNotification: (payload) => {
         const stopped = stoppedJobOf(payload);
         if (stopped) this.runner.stop(stopped, 'cancelled');
@@ -45,19 +56,23 @@ export class ClaimLoop implements OnApplicationBootstrap, OnApplicationShutdown 
       },
       onError: (err) => {
         this.listening = false;
-        this.rt.logger.warn({ err }, 'work queue LISTEN connection lost; reconnecting');
+        this.logger.warn({ err }, 'work queue LISTEN connection lost; reconnecting');
       },
     });
     this.listener.start();
-    this.rt.readiness.queue = async () => this.check();
+    this.readiness.register('work-queue', async () => this.check());
     this.loop = this.run();
   }
 
-  /** SIGTERM: stop claiming; let the running job finish within the grace period, else hand it back. */
-  async onApplicationShutdown(): Promise<void> {
+  /**
+   * SIGTERM: stop claiming; let the running job finish within the grace period, else hand it back.
+   * Before the application's shutdown hooks (Nest calls every beforeApplicationShutdown first), so
+   * the engine, the LISTEN connection and the database are still there while the job drains.
+   */
+  async beforeApplicationShutdown(): Promise<void> {
     this.stopping = true;
     this.poke();
-    const handBack = setTimeout(() => this.runner.handBack(), this.rt.config.shutdownGraceMs);
+    const handBack = setTimeout(() => this.runner.handBack(), this.config.shutdownGraceMs);
     try {
       await this.loop;
     } finally {
@@ -79,14 +94,22 @@ export class ClaimLoop implements OnApplicationBootstrap, OnApplicationShutdown 
     let failures = 0;
     while (!this.stopping) {
       try {
-        const { lease, contended } = await this.rt.workQueue.claim(this.runner.workerId, this.rt.config.leaseMs, this.rt.config.accountMaxConcurrentJobs);
+        const { lease, contended } = await this.workQueue.claim(
+          this.runner.workerId,
+          this.config.leaseMs,
+          this.config.accountMaxConcurrentJobs,
+        );
         this.lastOkAt = Date.now();
         failures = 0;
         if (lease) {
-          const outcome = await inSpan('processor.job', { 'upscaler.job_id': lease.jobId, 'upscaler.worker': this.runner.workerId }, null, () =>
-            this.runner.run(lease),
+          const outcome = await inSpan(
+            'processor.job',
+            { 'upscaler.job_id': lease.jobId, 'upscaler.worker': this.runner.workerId },
+            // the submit's trace context, from JobQueued's metadata: one trace from the request to the webhook
+            lease.trace,
+            () => this.runner.run(lease),
           );
-          this.rt.logger.info({ jobId: lease.jobId, outcome, worker: this.runner.workerId }, 'job handled');
+          this.logger.info({ jobId: lease.jobId, outcome, worker: this.runner.workerId }, 'job handled');
           this.lastOkAt = Date.now();
           continue;
         }
@@ -95,7 +118,7 @@ export class ClaimLoop implements OnApplicationBootstrap, OnApplicationShutdown 
         else await this.idle(POLL_MS);
       } catch (err) {
         failures++;
-        this.rt.logger.error({ err }, 'work loop failed; retrying');
+        this.logger.error({ err }, 'work loop failed; retrying');
         await sleep(Math.min(2_000, 100 * 2 ** Math.min(failures, 5)));
       }
     }
@@ -112,13 +135,12 @@ export class ClaimLoop implements OnApplicationBootstrap, OnApplicationShutdown 
       return;
     }
     await new Promise<void>((resolve) => {
-      const timer = setTimeout(done, ms);
-      const self = this;
-      function done() {
+      const done = () => {
         clearTimeout(timer);
-        self.wake = undefined;
+        this.wake = undefined;
         resolve();
-      }
+      };
+      const timer = setTimeout(done, ms);
       this.wake = done;
     });
     this.woken = false;

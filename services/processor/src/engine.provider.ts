@@ -1,22 +1,23 @@
 import { Inject, Injectable, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
 import { createEngine, type UpscaleEngine } from '@upscaler/engine';
-import { RUNTIME, type Runtime } from '@upscaler/runtime';
+import { CONFIG } from '@upscaler/runtime';
+import type { AppConfig } from '@upscaler/platform';
 
 /** One engine per processor process (its worker holds one ONNX session per network). */
 @Injectable()
 export class EngineProvider implements OnModuleInit, OnApplicationShutdown {
   private instance: UpscaleEngine | undefined;
 
-  constructor(@Inject(RUNTIME) private readonly rt: Runtime) {}
+  constructor(@Inject(CONFIG) private readonly config: AppConfig) {}
 
   async onModuleInit(): Promise<void> {
     this.instance = await createEngine({
-      maxOutputPixels: this.rt.config.maxOutputPixels,
-      maxInputPixels: this.rt.config.maxInputPixels,
-      threads: this.rt.config.engineThreads || undefined,
-      defaultQuality: this.rt.config.defaultQuality,
-      registry: this.rt.config.engineRegistry,
-      modelsDir: this.rt.config.modelsDir,
+      maxOutputPixels: this.config.maxOutputPixels,
+      maxInputPixels: this.config.maxInputPixels,
+      threads: this.config.engineThreads || undefined,
+      defaultQuality: this.config.defaultQuality,
+      registry: this.config.engineRegistry,
+      modelsDir: this.config.modelsDir,
     });
   }
 

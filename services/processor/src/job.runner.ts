@@ -2,12 +2,14 @@ import { Inject, Injectable } from '@nestjs/common';
 import { hostname } from 'node:os';
 import { DomainError, isDomainError, streams, type JobFailureCode, JOB_FAILURE_CODES } from '@upscaler/contracts';
 import { jobDecider, type JobCommand, type JobState } from '@upscaler/domain';
-import { handleCommand, type HandleCommandOptions } from '@upscaler/eventstore';
+import { handleCommand, type HandleCommandOptions, type EventStore } from '@upscaler/eventstore';
 import { EngineCancelledError } from '@upscaler/engine';
-import { eventMetadata, RUNTIME, type Runtime } from '@upscaler/runtime';
+import { eventMetadata, EVENT_STORE, STORAGE, CLOCK, type Clock, CONFIG, LOGGER, Metrics } from '@upscaler/runtime';
 import { inSpan } from '@upscaler/tracing';
-import { leaseGuards, LeaseLostError, type Lease } from '@upscaler/work-queue';
+import { leaseGuards, LeaseLostError, type Lease, WorkQueueRepository } from '@upscaler/work-queue';
 import { EngineProvider } from './engine.provider';
+import type { ObjectStorage } from '@upscaler/storage';
+import { type AppConfig, type Logger } from '@upscaler/platform';
 
 export type RunOutcome = 'succeeded' | 'failed' | 'cancelled' | 'lease_lost' | 'skipped' | 'handed_back';
 
@@ -24,9 +26,17 @@ type StopReason = 'cancelled' | 'lease_lost' | 'hand_back';
 export class JobRunner {
   readonly workerId = `${hostname()}-${process.pid}`;
   private current: { jobId: string; abort: AbortController; reason: StopReason | undefined } | undefined;
+  /** Set by SIGTERM past the grace period: a job not yet running is given back instead of started. */
+  private handingBack = false;
 
   constructor(
-    @Inject(RUNTIME) private readonly rt: Runtime,
+    @Inject(EVENT_STORE) private readonly store: EventStore,
+    @Inject(STORAGE) private readonly storage: ObjectStorage,
+    @Inject(CLOCK) private readonly clock: Clock,
+    @Inject(CONFIG) private readonly config: AppConfig,
+    @Inject(LOGGER) private readonly logger: Logger,
+    private readonly metrics: Metrics,
+    private readonly workQueue: WorkQueueRepository,
     private readonly engines: EngineProvider,
   ) {}
 
@@ -42,19 +52,29 @@ export class JobRunner {
     }
   }
 
+  /** Hands back the running job, and any job this runner is about to start (it may be between claim and engine). */
   handBack(): void {
+    this.handingBack = true;
     if (this.current) this.stop(this.current.jobId, 'hand_back');
   }
 
   async run(lease: Lease): Promise<RunOutcome> {
     const stream = streams.job(lease.jobId);
+    if (this.handingBack) {
+      await this.workQueue.release(lease);
+      return 'skipped';
+    }
     let started: JobState;
     try {
-      started = await this.decide(stream, { type: 'StartJob', data: { workerId: this.workerId, now: this.now() } }, { guard: leaseGuards.held(lease) });
+      started = await this.decide(
+        stream,
+        { type: 'StartJob', data: { workerId: this.workerId, now: this.now() } },
+        { guard: leaseGuards.held(lease) },
+      );
     } catch (e) {
       // Cancelled (its row is gone), or no longer queued: nothing to run.
       if (e instanceof LeaseLostError || (isDomainError(e) && e.code === 'conflict')) {
-        await this.rt.workQueue.release(lease).catch(() => undefined);
+        await this.workQueue.release(lease).catch(() => undefined);
         return 'skipped';
       }
       throw e;
@@ -63,15 +83,16 @@ export class JobRunner {
     const job = started.job!;
     const current = { jobId: lease.jobId, abort: new AbortController(), reason: undefined as StopReason | undefined };
     this.current = current;
+    if (this.handingBack) this.stop(lease.jobId, 'hand_back'); // SIGTERM's grace ran out while it was starting
     const renewal = this.keepLease(lease);
     try {
-      const input = await this.rt.storage.get(job.source.key);
+      const input = await this.storage.get(job.source.key);
       const out = await inSpan('engine.upscale', { 'upscaler.target': job.target, 'upscaler.quality': job.quality }, null, () =>
         this.engines.engine.upscale({ input, target: job.target, format: job.format, quality: job.quality, signal: current.abort.signal }),
       );
-      this.rt.metrics.engineSeconds.observe({ network: out.network, scale: String(out.scale) }, out.engineMs / 1000);
+      this.metrics.engineSeconds.observe({ network: out.network, scale: String(out.scale) }, out.engineMs / 1000);
       const resultKey = `results/${lease.jobId}`;
-      await this.rt.storage.put(resultKey, out.output, out.contentType);
+      await this.storage.put(resultKey, out.output, out.contentType);
       try {
         await this.decide(stream, {
           type: 'CompleteJob',
@@ -91,7 +112,7 @@ export class JobRunner {
     } catch (e) {
       if (e instanceof EngineCancelledError || current.abort.signal.aborted) return this.stopped(stream, attempt, current.reason);
       const error = toFailure(e);
-      if (error.code === 'engine_error') this.rt.logger.error({ err: e, jobId: lease.jobId }, 'engine failed');
+      if (error.code === 'engine_error') this.logger.error({ err: e, jobId: lease.jobId }, 'engine failed');
       try {
         await this.decide(stream, { type: 'FailJob', data: { attempt, error, now: this.now() } });
       } catch (fe) {
@@ -111,7 +132,10 @@ export class JobRunner {
     if (reason !== 'hand_back') return 'cancelled';
     try {
       // The lost attempt frees the lease; requeued right away, another processor starts it within moments.
-      await this.decide(stream, { type: 'LoseAttempt', data: { attempt, reason: 'handed back at shutdown', now: this.now(), retryDelayMs: 0 } });
+      await this.decide(stream, {
+        type: 'LoseAttempt',
+        data: { attempt, reason: 'handed back at shutdown', now: this.now(), retryDelayMs: 0 },
+      });
       await this.decide(stream, { type: 'RequeueJob', data: { now: this.now() } });
     } catch (e) {
       if (!(isDomainError(e) && e.code === 'conflict')) throw e;
@@ -121,13 +145,13 @@ export class JobRunner {
 
   /** Renews the lease every third of its length; a renewal that finds it gone stops the engine. */
   private keepLease(lease: Lease): { stop(): void } {
-    const every = Math.max(200, Math.floor(this.rt.config.leaseMs / 3));
+    const every = Math.max(200, Math.floor(this.config.leaseMs / 3));
     const timer = setInterval(() => {
-      this.rt.workQueue.renew(lease, this.rt.config.leaseMs).then(
+      this.workQueue.renew(lease, this.config.leaseMs).then(
         (held) => {
           if (!held) this.stop(lease.jobId, 'lease_lost');
         },
-        (err: Error) => this.rt.logger.warn({ err, jobId: lease.jobId }, 'lease renewal failed; retrying'),
+        (err: Error) => this.logger.warn({ err, jobId: lease.jobId }, 'lease renewal failed; retrying'),
       );
     }, every);
     timer.unref();
@@ -135,7 +159,7 @@ export class JobRunner {
   }
 
   private async decide(stream: string, command: JobCommand, opts: Pick<HandleCommandOptions, 'guard'> = {}): Promise<JobState> {
-    const { newState } = await handleCommand(this.rt.store, stream, jobDecider, command, {
+    const { newState } = await handleCommand(this.store, stream, jobDecider, command, {
       ...opts,
       metadata: eventMetadata('processor', { correlationId: stream.slice('job-'.length) }),
     });
@@ -143,7 +167,7 @@ export class JobRunner {
   }
 
   private now(): string {
-    return this.rt.clock.now().toISOString();
+    return this.clock.now().toISOString();
   }
 }
 

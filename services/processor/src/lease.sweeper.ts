@@ -1,9 +1,10 @@
 import { Inject, Injectable, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { isDomainError, streams } from '@upscaler/contracts';
 import { jobDecider } from '@upscaler/domain';
-import { handleCommand } from '@upscaler/eventstore';
-import { eventMetadata, RUNTIME, type Runtime } from '@upscaler/runtime';
-import { leaseGuards, LeaseLostError } from '@upscaler/work-queue';
+import { handleCommand, type EventStore } from '@upscaler/eventstore';
+import { eventMetadata, EVENT_STORE, CLOCK, type Clock, CONFIG, LOGGER, Metrics } from '@upscaler/runtime';
+import { leaseGuards, LeaseLostError, WorkQueueRepository } from '@upscaler/work-queue';
+import { type AppConfig, type Logger } from '@upscaler/platform';
 
 const SWEEP_MS = 1_000;
 
@@ -21,7 +22,14 @@ export class LeaseSweeper implements OnApplicationBootstrap, OnApplicationShutdo
   private timer: NodeJS.Timeout | undefined;
   private stopped = false;
 
-  constructor(@Inject(RUNTIME) private readonly rt: Runtime) {}
+  constructor(
+    @Inject(EVENT_STORE) private readonly store: EventStore,
+    @Inject(CLOCK) private readonly clock: Clock,
+    @Inject(CONFIG) private readonly config: AppConfig,
+    @Inject(LOGGER) private readonly logger: Logger,
+    private readonly metrics: Metrics,
+    private readonly workQueue: WorkQueueRepository,
+  ) {}
 
   onApplicationBootstrap(): void {
     this.schedule(SWEEP_MS);
@@ -36,8 +44,8 @@ export class LeaseSweeper implements OnApplicationBootstrap, OnApplicationShutdo
     if (this.stopped) return;
     this.timer = setTimeout(() => {
       void this.sweep()
-        .catch((err) => this.rt.logger.error({ err }, 'lease sweep failed'))
-        .then(() => this.rt.workQueue.msUntilNextDue().catch(() => null))
+        .catch((err) => this.logger.error({ err }, 'lease sweep failed'))
+        .then(() => this.workQueue.msUntilNextDue().catch(() => null))
         .then((next) => this.schedule(next === null ? SWEEP_MS : Math.min(SWEEP_MS, Math.max(20, next))));
     }, ms);
     this.timer.unref();
@@ -46,35 +54,44 @@ export class LeaseSweeper implements OnApplicationBootstrap, OnApplicationShutdo
   /** One pass; returns how many leases it found lost and how many pending jobs it requeued. */
   async sweep(): Promise<{ lost: number; released: number; requeued: number }> {
     const counts = { lost: 0, released: 0, requeued: 0 };
-    for (const expired of await this.rt.workQueue.expired()) {
+    for (const expired of await this.workQueue.expired()) {
       if (expired.status === 'queued') {
-        if (expired.token) await this.rt.workQueue.release({ jobId: expired.jobId, accountId: '', token: expired.token });
+        if (expired.token) await this.workQueue.release({ jobId: expired.jobId, accountId: '', token: expired.token });
         counts.released++;
         continue;
       }
       try {
         await handleCommand(
-          this.rt.store,
+          this.store,
           streams.job(expired.jobId),
           jobDecider,
           {
             type: 'LoseAttempt',
             data: { attempt: expired.attempt, reason: 'lease expired', now: this.now(), retryDelayMs: this.backoffMs(expired.attempt) },
           },
-          { guard: leaseGuards.expired(expired.jobId, expired.token), metadata: eventMetadata('processor', { correlationId: expired.jobId }) },
+          {
+            guard: leaseGuards.expired(expired.jobId, expired.token),
+            metadata: eventMetadata('processor', { correlationId: expired.jobId }),
+          },
         );
         counts.lost++;
-        this.rt.metrics.attemptsLost.inc();
-        this.rt.logger.warn({ jobId: expired.jobId, attempt: expired.attempt }, 'lease expired: attempt lost');
+        this.metrics.attemptsLost.inc();
+        this.logger.warn({ jobId: expired.jobId, attempt: expired.attempt }, 'lease expired: attempt lost');
       } catch (e) {
         if (!(e instanceof LeaseLostError) && !(isDomainError(e) && e.code === 'conflict')) throw e;
       }
     }
-    for (const jobId of await this.rt.workQueue.duePending()) {
+    for (const jobId of await this.workQueue.duePending()) {
       try {
-        await handleCommand(this.rt.store, streams.job(jobId), jobDecider, { type: 'RequeueJob', data: { now: this.now() } }, {
-          metadata: eventMetadata('processor', { correlationId: jobId }),
-        });
+        await handleCommand(
+          this.store,
+          streams.job(jobId),
+          jobDecider,
+          { type: 'RequeueJob', data: { now: this.now() } },
+          {
+            metadata: eventMetadata('processor', { correlationId: jobId }),
+          },
+        );
         counts.requeued++;
       } catch (e) {
         if (!(isDomainError(e) && e.code === 'conflict')) throw e;
@@ -85,10 +102,10 @@ export class LeaseSweeper implements OnApplicationBootstrap, OnApplicationShutdo
 
   /** UPSCALE_RETRY_DELAY_MS after the first lost attempt, doubling after each later one. */
   private backoffMs(attempt: number): number {
-    return this.rt.config.retryDelayMs * 2 ** Math.max(0, attempt - 1);
+    return this.config.retryDelayMs * 2 ** Math.max(0, attempt - 1);
   }
 
   private now(): string {
-    return this.rt.clock.now().toISOString();
+    return this.clock.now().toISOString();
   }
 }

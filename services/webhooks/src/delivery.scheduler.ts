@@ -1,18 +1,10 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { createHash } from 'node:crypto';
 import { streams, type JobEvent, type StoredEvent, type WebhookPayload } from '@upscaler/contracts';
-import {
-  deliveryDecider,
-  endpointWants,
-  jobDecider,
-  toJobView,
-  webhookEventTypeFor,
-  type JobState,
-  type WebhookEndpointState,
-  foldEvents,
-} from '@upscaler/domain';
-import { handleCommand } from '@upscaler/eventstore';
-import { eventMetadata, EventLogConsumer, RUNTIME, type Runtime } from '@upscaler/runtime';
+import { deliveryDecider, endpointWants, toJobView, webhookEventTypeFor, type JobState, type WebhookEndpointState } from '@upscaler/domain';
+import { handleCommand, type EventStore } from '@upscaler/eventstore';
+import { ReadModelRepository } from '@upscaler/read-models';
+import { CLOCK, eventMetadata, EVENT_STORE, EventLogConsumer, type Clock } from '@upscaler/runtime';
 import { inSpan } from '@upscaler/tracing';
 
 /**
@@ -22,8 +14,12 @@ import { inSpan } from '@upscaler/tracing';
  */
 @Injectable()
 export class DeliveryScheduler extends EventLogConsumer {
-  constructor(@Inject(RUNTIME) rt: Runtime) {
-    super(rt, { consumer: 'webhooks-scheduler', categories: ['job'] });
+  constructor(
+    @Inject(EVENT_STORE) private readonly store: EventStore,
+    @Inject(CLOCK) private readonly clock: Clock,
+    private readonly readModels: ReadModelRepository,
+  ) {
+    super({ consumer: 'webhooks-scheduler', categories: ['job'] });
   }
 
   async handle(event: StoredEvent): Promise<void> {
@@ -34,10 +30,13 @@ export class DeliveryScheduler extends EventLogConsumer {
   private async schedule(event: StoredEvent): Promise<void> {
     const type = webhookEventTypeFor(event as unknown as Pick<JobEvent, 'type'>);
     if (!type) return;
-    const jobEvents = (await this.rt.store.readStream(event.streamId)).filter((e) => e.version <= event.version);
-    const job: JobState = foldEvents(jobDecider, jobEvents as never);
+    // The job's read model is written in the final event's own transaction, so it already holds the
+    // final state the event announces (a final state never changes again): no re-read of the job stream.
+    const row = await this.readModels.byStream<JobState>(event.streamId);
+    if (!row || row.version < event.version) throw new Error(`job read model of ${event.streamId} is behind event ${event.version}`);
+    const job = row.state;
     if (!job.job) return;
-    const endpoints = await this.rt.readModels.all<WebhookEndpointState>('webhook', { accountId: job.job.accountId });
+    const endpoints = await this.readModels.all<WebhookEndpointState>('webhook', { accountId: job.job.accountId });
     const payload: WebhookPayload = { type, timestamp: event.createdAt, data: toJobView(job) };
     const body = JSON.stringify(payload);
     for (const row of endpoints) {
@@ -46,7 +45,7 @@ export class DeliveryScheduler extends EventLogConsumer {
       const deliveryId = `dlv_${createHash('sha256').update(`${ep.endpointId}|${job.job.jobId}|${type}`).digest('hex').slice(0, 32)}`;
       // Scheduling an existing delivery decides nothing: a redelivered job event sends nothing twice.
       await handleCommand(
-        this.rt.store,
+        this.store,
         streams.delivery(deliveryId),
         deliveryDecider,
         {
@@ -58,7 +57,7 @@ export class DeliveryScheduler extends EventLogConsumer {
             eventType: type,
             jobId: job.job.jobId,
             body,
-            now: this.rt.clock.now().toISOString(),
+            now: this.clock.now().toISOString(),
           },
         },
         { retries: 5, metadata: eventMetadata('webhooks', { correlationId: job.job.jobId }) },

@@ -10,10 +10,12 @@ import {
   type WebhookEndpointState,
   foldEvents,
 } from '@upscaler/domain';
-import { handleCommand, WrongExpectedVersionError } from '@upscaler/eventstore';
+import { handleCommand, WrongExpectedVersionError, type EventStore } from '@upscaler/eventstore';
 import { sendWebhook, signWebhook } from '@upscaler/net';
-import { eventMetadata, RUNTIME, type Runtime } from '@upscaler/runtime';
+import { eventMetadata, EVENT_STORE, CLOCK, type Clock, CONFIG, LOGGER } from '@upscaler/runtime';
 import { inSpan } from '@upscaler/tracing';
+import { type AppConfig, type Logger } from '@upscaler/platform';
+import { ReadModelRepository } from '@upscaler/read-models';
 
 /** At most this many attempts at once (each waits at most UPSCALE_WEBHOOK_TIMEOUT_MS). */
 const MAX_CONCURRENT_ATTEMPTS = 50;
@@ -34,7 +36,13 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
   /** Attempts under way, by delivery stream: a due delivery is never attempted twice at once. */
   private readonly inflight = new Map<string, Promise<void>>();
 
-  constructor(@Inject(RUNTIME) private readonly rt: Runtime) {}
+  constructor(
+    @Inject(EVENT_STORE) private readonly store: EventStore,
+    @Inject(CLOCK) private readonly clock: Clock,
+    @Inject(CONFIG) private readonly config: AppConfig,
+    @Inject(LOGGER) private readonly logger: Logger,
+    private readonly readModels: ReadModelRepository,
+  ) {}
 
   onApplicationBootstrap(): void {
     this.timer = setInterval(() => {
@@ -42,7 +50,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
       this.busy = true;
       this.ticking = this.tick()
         .then(() => undefined)
-        .catch((err) => this.rt.logger.error({ err }, 'webhook delivery tick failed'))
+        .catch((err) => this.logger.error({ err }, 'webhook delivery tick failed'))
         .finally(() => (this.busy = false));
     }, 250);
     this.timer.unref();
@@ -58,11 +66,11 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
   async tick(): Promise<number> {
     const room = MAX_CONCURRENT_ATTEMPTS - this.inflight.size;
     if (room <= 0) return 0;
-    const due = await this.rt.readModels.due<DeliveryState>('delivery', this.rt.clock.now(), room + this.inflight.size);
+    const due = await this.readModels.due<DeliveryState>('delivery', this.clock.now(), room + this.inflight.size);
     const fresh = due.filter((row) => !this.inflight.has(row.streamId)).slice(0, room);
     for (const row of fresh) {
       const running = this.attempt(row.streamId, row.state)
-        .catch((err) => this.rt.logger.error({ err, stream: row.streamId }, 'webhook delivery attempt failed'))
+        .catch((err) => this.logger.error({ err, stream: row.streamId }, 'webhook delivery attempt failed'))
         .finally(() => this.inflight.delete(row.streamId));
       this.inflight.set(row.streamId, running);
     }
@@ -71,9 +79,12 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
 
   private async attempt(stream: string, d: DeliveryState): Promise<void> {
     // The delivery continues the trace of the job that caused it (its DeliveryScheduled metadata).
-    const scheduled = (await this.rt.store.readStream(stream))[0];
-    await inSpan('webhooks.deliver', { 'upscaler.delivery_id': d.delivery!.deliveryId, 'upscaler.job_id': d.delivery!.jobId }, scheduled?.metadata, () =>
-      this.attemptInSpan(stream, d),
+    const scheduled = (await this.store.readStream(stream))[0];
+    await inSpan(
+      'webhooks.deliver',
+      { 'upscaler.delivery_id': d.delivery!.deliveryId, 'upscaler.job_id': d.delivery!.jobId },
+      scheduled?.metadata,
+      () => this.attemptInSpan(stream, d),
     );
   }
 
@@ -81,12 +92,12 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
     const delivery = d.delivery!;
     // The row came from the read model, read before an attempt that ended meanwhile may have been
     // recorded: only the stream says whether the delivery is still due.
-    const history = await this.rt.store.readStream(stream);
+    const history = await this.store.readStream(stream);
     const current = foldEvents(deliveryDecider, history as never);
-    if (!isDeliveryDue(current, this.rt.clock.now().toISOString())) return;
-    const endpointRow = await this.rt.readModels.byStream<WebhookEndpointState>(streams.webhookEndpoint(delivery.endpointId));
+    if (!isDeliveryDue(current, this.clock.now().toISOString())) return;
+    const endpointRow = await this.readModels.byStream<WebhookEndpointState>(streams.webhookEndpoint(delivery.endpointId));
     const endpoint = endpointRow?.state.status === 'enabled' ? endpointRow.state.endpoint : null;
-    const now = this.rt.clock.now();
+    const now = this.clock.now();
     let result: { statusCode: number | null; error: string | null; durationMs: number };
     if (!endpoint) {
       result = { statusCode: null, error: 'endpoint disabled', durationMs: 0 };
@@ -98,8 +109,8 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
         'user-agent': 'upscaler-webhooks/1',
       };
       result = await sendWebhook(endpoint.url, headers, delivery.body, {
-        timeoutMs: this.rt.config.webhookTimeoutMs,
-        allowPrivateNetworks: this.rt.config.allowPrivateNetworks,
+        timeoutMs: this.config.webhookTimeoutMs,
+        allowPrivateNetworks: this.config.allowPrivateNetworks,
       });
     }
     try {
@@ -112,24 +123,24 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
             statusCode: result.statusCode,
             error: result.error,
             durationMs: Math.round(result.durationMs),
-            now: this.rt.clock.now().toISOString(),
+            now: this.clock.now().toISOString(),
             jitter: randomInt(0, 1_000_000) / 1_000_000,
             // An endpoint deleted or disabled meanwhile: the delivery is abandoned at once.
-            schedule: endpoint ? (this.rt.config.webhookRetryScheduleMs ?? DEFAULT_RETRY_SCHEDULE_MS) : [],
+            schedule: endpoint ? (this.config.webhookRetryScheduleMs ?? DEFAULT_RETRY_SCHEDULE_MS) : [],
           },
         },
         current,
       );
-      const appended = await this.rt.store.append(
+      const appended = await this.store.append(
         stream,
         history.length,
         decided.map((e) => ({ ...e, metadata: eventMetadata('webhooks', { correlationId: delivery.jobId }) })),
       );
       const newState = appended.events.reduce((st, e) => deliveryDecider.evolve(st, e as never), current);
       if (newState.status === 'endpoint_gone' && endpoint) {
-        await handleCommand(this.rt.store, streams.webhookEndpoint(delivery.endpointId), webhookEndpointDecider, {
+        await handleCommand(this.store, streams.webhookEndpoint(delivery.endpointId), webhookEndpointDecider, {
           type: 'DisableWebhookEndpoint',
-          data: { reason: 'gone', now: this.rt.clock.now().toISOString() },
+          data: { reason: 'gone', now: this.clock.now().toISOString() },
         });
       }
     } catch (e) {

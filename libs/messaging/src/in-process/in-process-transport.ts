@@ -45,6 +45,7 @@ export class InProcessTransport implements EventTransport {
     this.subscriptions.set(sub.consumer, loop);
     return {
       caughtUpTo: () => loop.caughtUpTo(),
+      health: () => loop.health(),
       stop: async () => {
         await loop.stop();
         if (this.subscriptions.get(sub.consumer) === loop) this.subscriptions.delete(sub.consumer);

@@ -30,6 +30,7 @@ export class SubscriptionLoop implements RunningSubscription {
   private dirty = true;
   private wake: { finish: () => void; onAppend: boolean } | undefined;
   private readonly done: Promise<void>;
+  private ended = false;
   private readonly unlisten: () => void;
 
   private constructor(
@@ -46,7 +47,9 @@ export class SubscriptionLoop implements RunningSubscription {
       this.dirty = true;
       if (this.wake?.onAppend) this.wake.finish();
     });
-    this.done = this.run();
+    this.done = this.run().finally(() => {
+      this.ended = true;
+    });
   }
 
   static async start(
@@ -60,6 +63,11 @@ export class SubscriptionLoop implements RunningSubscription {
 
   caughtUpTo(): number {
     return this.position;
+  }
+
+  /** The loop retries failures itself; it is unhealthy only once ended without a stop. */
+  health(): { ok: true } | { ok: false; reason: string } {
+    return this.ended && !this.stopping ? { ok: false, reason: `${this.sub.consumer} stopped consuming` } : { ok: true };
   }
 
   /** Lets the event being handled finish, saves the checkpoint, and ends the loop. */

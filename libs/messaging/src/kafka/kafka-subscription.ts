@@ -33,6 +33,19 @@ export async function startKafkaSubscription(
     retry: { retries: Number.MAX_SAFE_INTEGER, initialRetryTime: 300, maxRetryTime: 5_000 },
   });
   let highest = 0;
+  let stopping = false;
+  // A crash kafkajs restarts by itself (retriable errors) keeps the member; one it does not restart, or
+  // a disconnect nobody asked for, leaves the service without this consumer: readiness says so.
+  let down: string | null = null;
+  consumer.on(consumer.events.CRASH, (e) => {
+    if (!e.payload.restart) down = `consumer ${sub.consumer} crashed: ${e.payload.error.message}`;
+  });
+  consumer.on(consumer.events.GROUP_JOIN, () => {
+    down = null;
+  });
+  consumer.on(consumer.events.DISCONNECT, () => {
+    if (!stopping) down = `consumer ${sub.consumer} disconnected`;
+  });
   await consumer.connect();
   await consumer.subscribe({ topics: sub.categories.map((c) => TOPICS.events(c)), fromBeginning: true });
   await consumer.run({
@@ -60,7 +73,11 @@ export async function startKafkaSubscription(
   });
   return {
     caughtUpTo: () => highest,
-    stop: () => consumer.disconnect(),
+    health: () => (down ? { ok: false, reason: down } : { ok: true }),
+    stop: () => {
+      stopping = true;
+      return consumer.disconnect();
+    },
   };
 }
 

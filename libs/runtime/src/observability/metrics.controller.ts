@@ -1,16 +1,15 @@
-import { Controller, Get, Inject, Res } from '@nestjs/common';
+import { Controller, Get, Res } from '@nestjs/common';
 import type { Response } from 'express';
-import { RUNTIME } from '../tokens';
-import type { Runtime } from '../runtime';
+import { Metrics } from './metrics';
 
 /** Prometheus scrape endpoint of every service. */
 @Controller('metrics')
 export class MetricsController {
-  constructor(@Inject(RUNTIME) private readonly rt: Runtime) {}
+  constructor(private readonly metrics: Metrics) {}
 
   @Get()
   async scrape(@Res() res: Response): Promise<void> {
-    res.setHeader('Content-Type', this.rt.metrics.registry.contentType);
-    res.send(await this.rt.metrics.registry.metrics());
+    res.setHeader('Content-Type', this.metrics.registry.contentType);
+    res.send(await this.metrics.registry.metrics());
   }
 }

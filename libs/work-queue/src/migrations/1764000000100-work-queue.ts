@@ -22,6 +22,8 @@ export class WorkQueue1764000000100 implements MigrationInterface {
         lease_owner      text,
         lease_expires_at timestamptz,
         claimed_at       timestamptz,
+        -- W3C trace context of the submit (JobQueued's metadata), so the processor's span continues its trace
+        trace            jsonb NOT NULL DEFAULT '{}'::jsonb,
         CHECK ((lease_token IS NULL) = (lease_expires_at IS NULL))
       )`);
     // What a claim looks for: an account's oldest queued job nobody holds.

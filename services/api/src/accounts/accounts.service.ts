@@ -1,11 +1,12 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { z } from 'zod';
-import { DomainError, isId, newId, streams, type AccountView } from '@upscaler/contracts';
-import { accountDecider, MAX_CONCURRENT_JOBS_LIMIT, type AccountCommand } from '@upscaler/domain';
-import { handleCommand } from '@upscaler/eventstore';
-import type { AccountBalance } from '@upscaler/read-models';
-import { eventMetadata, RUNTIME, type Runtime } from '@upscaler/runtime';
+import { BillingAccountReplySchema, DomainError, isId, newId, type AccountView, type BillingAccountCommand } from '@upscaler/contracts';
+import { MAX_CONCURRENT_JOBS_LIMIT } from '@upscaler/domain';
+import { RequestTimeoutError, TOPICS, type EventTransport } from '@upscaler/messaging';
+import { type AccountBalance, BalanceRepository } from '@upscaler/read-models';
+import { TRANSPORT, CONFIG } from '@upscaler/runtime';
 import { parseBody } from '../http/parse-body';
+import type { AppConfig } from '@upscaler/platform';
 
 const CreateAccountBody = z.object({
   name: z.string().trim().min(1).max(200),
@@ -18,17 +19,23 @@ const UpdateAccountBody = z.object({
 
 /**
  * Operator API and GET /account (DESIGN 6). Accounts are `account-…` streams (opening, grants,
- * settings); balances come from the balance projection, which the append of every reservation and
- * every final job event updates in its own transaction, so an answer is exact the moment it is given.
+ * settings) that billing alone writes: the operator routes ask it over request/reply (503
+ * billing_unavailable when it does not answer). Balances come from the balance projection, which the
+ * append of every grant, reservation and final job event updates in its own transaction, so an
+ * answer is exact the moment it is given.
  */
 @Injectable()
 export class AccountsService {
-  constructor(@Inject(RUNTIME) private readonly rt: Runtime) {}
+  constructor(
+    @Inject(TRANSPORT) private readonly transport: EventTransport,
+    @Inject(CONFIG) private readonly config: AppConfig,
+    private readonly balances: BalanceRepository,
+  ) {}
 
   async create(body: unknown): Promise<AccountBalance> {
     const input = parseBody(CreateAccountBody, body);
     const accountId = newId('acct');
-    await this.decide(accountId, { type: 'OpenAccount', data: { accountId, name: input.name, credits: input.credits ?? 0, now: this.now() } });
+    await this.billing({ op: 'open', accountId, name: input.name, credits: input.credits ?? 0 });
     return this.forOperator(accountId);
   }
 
@@ -40,7 +47,7 @@ export class AccountsService {
 
   /** The operator's view: the account object plus its concurrent-job limit. */
   async forOperator(accountId: string): Promise<AccountBalance> {
-    const account = isId(accountId, 'acct') ? await this.rt.balances.account(accountId) : null;
+    const account = isId(accountId, 'acct') ? await this.balances.account(accountId) : null;
     if (!account) throw new DomainError('not_found', 'No account with that id.');
     return account;
   }
@@ -48,7 +55,7 @@ export class AccountsService {
   async grant(accountId: string, body: unknown): Promise<AccountBalance> {
     const input = parseBody(GrantCreditsBody, body);
     await this.forOperator(accountId);
-    await this.decide(accountId, { type: 'GrantCredits', data: { amount: input.amount, now: this.now() } });
+    await this.billing({ op: 'grant', accountId, amount: input.amount });
     return this.forOperator(accountId);
   }
 
@@ -56,7 +63,7 @@ export class AccountsService {
   async update(accountId: string, body: unknown): Promise<AccountBalance> {
     const input = parseBody(UpdateAccountBody, body);
     await this.forOperator(accountId);
-    await this.decide(accountId, { type: 'SetAccountLimits', data: { maxConcurrentJobs: input.max_concurrent_jobs, now: this.now() } });
+    await this.billing({ op: 'limits', accountId, maxConcurrentJobs: input.max_concurrent_jobs });
     return this.forOperator(accountId);
   }
 
@@ -64,13 +71,15 @@ export class AccountsService {
     await this.forOperator(accountId);
   }
 
-  private async decide(accountId: string, command: AccountCommand): Promise<void> {
-    await handleCommand(this.rt.store, streams.account(accountId), accountDecider, command, {
-      metadata: eventMetadata('api', { correlationId: accountId }),
-    });
-  }
-
-  private now(): string {
-    return this.rt.clock.now().toISOString();
+  private async billing(command: BillingAccountCommand): Promise<void> {
+    let raw: unknown;
+    try {
+      raw = await this.transport.request(TOPICS.billingAccounts, command, this.config.billingTimeoutMs);
+    } catch (e) {
+      if (e instanceof RequestTimeoutError) throw new DomainError('billing_unavailable');
+      throw e;
+    }
+    const reply = BillingAccountReplySchema.parse(raw);
+    if (!reply.ok) throw new DomainError(reply.code, reply.message);
   }
 }

@@ -2,10 +2,12 @@ import { Inject, Injectable } from '@nestjs/common';
 import { z } from 'zod';
 import { DomainError, SCOPES, isId, newId, streams, type ApiKeyView } from '@upscaler/contracts';
 import { apiKeyDecider, toApiKeyView, type ApiKeyState } from '@upscaler/domain';
-import { handleCommand } from '@upscaler/eventstore';
-import { RUNTIME, type Runtime } from '@upscaler/runtime';
+import { handleCommand, type EventStore } from '@upscaler/eventstore';
+import { EVENT_STORE, CLOCK, type Clock, CONFIG } from '@upscaler/runtime';
 import { generateApiKey } from '../auth/api-key-secret';
 import { parseBody } from '../http/parse-body';
+import type { AppConfig } from '@upscaler/platform';
+import { ReadModelRepository } from '@upscaler/read-models';
 
 const CreateKeyBody = z.object({
   name: z.string().trim().min(1).max(200).optional(),
@@ -16,7 +18,12 @@ const CreateKeyBody = z.object({
 /** API keys (DESIGN 6): `apikey-…` streams; the key is shown once, only its hash is stored. */
 @Injectable()
 export class ApiKeysService {
-  constructor(@Inject(RUNTIME) private readonly rt: Runtime) {}
+  constructor(
+    @Inject(EVENT_STORE) private readonly store: EventStore,
+    @Inject(CLOCK) private readonly clock: Clock,
+    @Inject(CONFIG) private readonly config: AppConfig,
+    private readonly readModels: ReadModelRepository,
+  ) {}
 
   /**
    * `creatorKeyId`: the self-service caller. Its key cannot make a stronger one (DESIGN 4: scopes
@@ -28,13 +35,13 @@ export class ApiKeysService {
     const input = parseBody(CreateKeyBody, body);
     let rateLimitPerMinute = input.rate_limit_per_minute ?? null;
     if (creatorKeyId !== undefined) {
-      const creator = (await this.rt.readModels.byStream<ApiKeyState>(streams.apiKey(creatorKeyId)))?.state.key;
+      const creator = (await this.readModels.byStream<ApiKeyState>(streams.apiKey(creatorKeyId)))?.state.key;
       if (!creator) throw new DomainError('unauthorized');
       const missing = input.scopes.filter((s) => !creator.scopes.includes(s));
       if (missing.length > 0) {
         throw new DomainError('forbidden', `This API key cannot grant scopes it does not have: ${[...new Set(missing)].join(', ')}.`);
       }
-      const own = creator.rateLimitPerMinute ?? this.rt.config.rateLimitPerMinute;
+      const own = creator.rateLimitPerMinute ?? this.config.rateLimitPerMinute;
       if (rateLimitPerMinute !== null && rateLimitPerMinute > own) {
         throw new DomainError('forbidden', `This API key cannot grant a rate limit above its own (${own} per minute).`);
       }
@@ -42,7 +49,7 @@ export class ApiKeysService {
     }
     const keyId = newId('key');
     const secret = generateApiKey();
-    const { newState } = await handleCommand(this.rt.store, streams.apiKey(keyId), apiKeyDecider, {
+    const { newState } = await handleCommand(this.store, streams.apiKey(keyId), apiKeyDecider, {
       type: 'CreateApiKey',
       data: {
         keyId,
@@ -52,27 +59,27 @@ export class ApiKeysService {
         prefix: secret.prefix,
         hash: secret.hash,
         rateLimitPerMinute,
-        now: this.rt.clock.now().toISOString(),
+        now: this.clock.now().toISOString(),
       },
     });
     return { ...toApiKeyView(newState as ApiKeyState), key: secret.key };
   }
 
   async list(accountId: string): Promise<{ object: 'list'; data: ApiKeyView[]; has_more: false; next_cursor: null }> {
-    const rows = await this.rt.readModels.all<ApiKeyState>('apikey', { accountId });
+    const rows = await this.readModels.all<ApiKeyState>('apikey', { accountId });
     return { object: 'list', data: rows.map((r) => toApiKeyView(r.state)), has_more: false, next_cursor: null };
   }
 
   /** `accountId` undefined: the operator may revoke any key. */
   async revoke(keyId: string, accountId: string | undefined): Promise<ApiKeyView> {
     if (!isId(keyId, 'key')) throw new DomainError('not_found', 'No API key with that id.');
-    const row = await this.rt.readModels.byStream<ApiKeyState>(streams.apiKey(keyId));
+    const row = await this.readModels.byStream<ApiKeyState>(streams.apiKey(keyId));
     if (!row || (accountId !== undefined && row.accountId !== accountId)) {
       throw new DomainError('not_found', 'No API key with that id.');
     }
-    const { newState } = await handleCommand(this.rt.store, streams.apiKey(keyId), apiKeyDecider, {
+    const { newState } = await handleCommand(this.store, streams.apiKey(keyId), apiKeyDecider, {
       type: 'RevokeApiKey',
-      data: { now: this.rt.clock.now().toISOString() },
+      data: { now: this.clock.now().toISOString() },
     });
     return toApiKeyView(newState as ApiKeyState);
   }

@@ -2,12 +2,14 @@ import { CanActivate, ExecutionContext, Inject, Injectable } from '@nestjs/commo
 import { Reflector } from '@nestjs/core';
 import type { Request, Response } from 'express';
 import { DomainError, type Scope } from '@upscaler/contracts';
-import { RUNTIME, type Runtime } from '@upscaler/runtime';
+import { CONFIG } from '@upscaler/runtime';
 import type { ApiKeyState } from '@upscaler/domain';
 import { hashApiKey, isWellFormedApiKey } from './api-key-secret';
 import type { Principal } from './principal';
 import { SCOPES_KEY } from './scopes.decorator';
 import { RateLimiter } from '../rate-limit/rate-limiter';
+import type { AppConfig } from '@upscaler/platform';
+import { ReadModelRepository } from '@upscaler/read-models';
 
 /**
  * Spec 5: bearer `usk_` key; missing, malformed, unknown or revoked -> 401 unauthorized. Then the
@@ -16,7 +18,8 @@ import { RateLimiter } from '../rate-limit/rate-limiter';
 @Injectable()
 export class ApiKeyGuard implements CanActivate {
   constructor(
-    @Inject(RUNTIME) private readonly rt: Runtime,
+    @Inject(CONFIG) private readonly config: AppConfig,
+    private readonly readModels: ReadModelRepository,
     private readonly reflector: Reflector,
     private readonly rateLimiter: RateLimiter,
   ) {}
@@ -27,11 +30,11 @@ export class ApiKeyGuard implements CanActivate {
     const header = req.headers.authorization;
     const match = typeof header === 'string' ? /^Bearer\s+(\S+)\s*$/i.exec(header) : null;
     if (!match || !isWellFormedApiKey(match[1])) throw new DomainError('unauthorized');
-    const row = await this.rt.readModels.byLookup<ApiKeyState>('apikey', hashApiKey(match[1]));
+    const row = await this.readModels.byLookup<ApiKeyState>('apikey', hashApiKey(match[1]));
     const key = row?.state.status === 'active' ? row.state.key : null;
     if (!key) throw new DomainError('unauthorized');
 
-    await this.rateLimiter.hit(key.keyId, key.rateLimitPerMinute ?? this.rt.config.rateLimitPerMinute, res);
+    await this.rateLimiter.hit(key.keyId, key.rateLimitPerMinute ?? this.config.rateLimitPerMinute, res);
 
     const required = this.reflector.getAllAndOverride<Scope[] | undefined>(SCOPES_KEY, [ctx.getHandler(), ctx.getClass()]) ?? [];
     if (!required.every((s) => key.scopes.includes(s))) {

@@ -2,15 +2,16 @@ import { CanActivate, ExecutionContext, Inject, Injectable } from '@nestjs/commo
 import { timingSafeEqual, createHash } from 'node:crypto';
 import type { Request } from 'express';
 import { DomainError } from '@upscaler/contracts';
-import { RUNTIME, type Runtime } from '@upscaler/runtime';
+import { CONFIG } from '@upscaler/runtime';
+import type { AppConfig } from '@upscaler/platform';
 
 /** Operator API (DESIGN 6): bearer UPSCALE_OPERATOR_TOKEN, compared in constant time. */
 @Injectable()
 export class OperatorGuard implements CanActivate {
-  constructor(@Inject(RUNTIME) private readonly rt: Runtime) {}
+  constructor(@Inject(CONFIG) private readonly config: AppConfig) {}
 
   canActivate(ctx: ExecutionContext): boolean {
-    const expected = this.rt.config.operatorToken;
+    const expected = this.config.operatorToken;
     const header = ctx.switchToHttp().getRequest<Request>().headers.authorization;
     const match = typeof header === 'string' ? /^Bearer\s+(\S+)\s*$/i.exec(header) : null;
     if (!expected || !match) throw new DomainError('unauthorized', 'Missing or invalid operator token.');

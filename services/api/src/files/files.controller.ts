@@ -1,7 +1,8 @@
 import { Controller, Get, Inject, Req, Res } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { DomainError } from '@upscaler/contracts';
-import { RUNTIME, type Runtime } from '@upscaler/runtime';
+import { SIGNED_DOWNLOADS } from '@upscaler/runtime';
+import type { SignedDownloadHandler } from '@upscaler/storage';
 
 /**
  * Signed downloads of the local-folder storage (embedded mode, DESIGN 3). The HMAC signature in the
@@ -9,11 +10,11 @@ import { RUNTIME, type Runtime } from '@upscaler/runtime';
  */
 @Controller('api/v1/files')
 export class FilesController {
-  constructor(@Inject(RUNTIME) private readonly rt: Runtime) {}
+  constructor(@Inject(SIGNED_DOWNLOADS) private readonly signedDownloads: SignedDownloadHandler | undefined) {}
 
   @Get('*path')
   async download(@Req() req: Request, @Res() res: Response): Promise<void> {
-    const handler = this.rt.signedDownloads;
+    const handler = this.signedDownloads;
     const file = handler ? await handler.open(req.originalUrl) : null;
     if (!file) throw new DomainError('forbidden', 'The download link is invalid or has expired.');
     res.status(200);

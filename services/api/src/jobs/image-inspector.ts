@@ -1,14 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { SCALE_OF_TARGET, type OutputFormat, type QualityTier, type Target } from '@upscaler/contracts';
-import {
-  acceptedTargets,
-  DEFAULT_MAX_OUTPUT_PIXELS,
-  probeImage,
-  readRegistry,
-  WEBP_MAX_SIDE,
-  type ImageProbe,
-} from '@upscaler/engine';
-import { RUNTIME, type Runtime } from '@upscaler/runtime';
+import { acceptedTargets, DEFAULT_MAX_OUTPUT_PIXELS, probeImage, readRegistry, WEBP_MAX_SIDE, type ImageProbe } from '@upscaler/engine';
+import { CONFIG } from '@upscaler/runtime';
+import type { AppConfig } from '@upscaler/platform';
 
 /**
  * What the api asks of the engine at submit time, without loading any network: the format sniffed
@@ -20,17 +14,17 @@ export class ImageInspector {
   /** The tier a request without `quality` gets: UPSCALE_DEFAULT_QUALITY, else the registry's (file or built-in). */
   private readonly defaultTier: QualityTier;
 
-  constructor(@Inject(RUNTIME) private readonly rt: Runtime) {
-    this.defaultTier = rt.config.defaultQuality ?? readRegistry(rt.config.engineRegistry).defaultQuality;
+  constructor(@Inject(CONFIG) private readonly config: AppConfig) {
+    this.defaultTier = config.defaultQuality ?? readRegistry(config.engineRegistry).defaultQuality;
   }
 
   probe(bytes: Buffer): Promise<ImageProbe> {
-    return probeImage(bytes, this.rt.config.maxInputPixels);
+    return probeImage(bytes, this.config.maxInputPixels);
   }
 
   /** Output pixel limit, plus WebP's own limit of 16383 pixels per side. */
   acceptedTargets(width: number, height: number, format: OutputFormat): Target[] {
-    const byPixels = acceptedTargets(width, height, this.rt.config.maxOutputPixels ?? DEFAULT_MAX_OUTPUT_PIXELS);
+    const byPixels = acceptedTargets(width, height, this.config.maxOutputPixels ?? DEFAULT_MAX_OUTPUT_PIXELS);
     if (format !== 'webp') return byPixels;
     return byPixels.filter((t) => Math.max(width, height) * SCALE_OF_TARGET[t] <= WEBP_MAX_SIDE);
   }

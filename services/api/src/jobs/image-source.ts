@@ -1,7 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { MAX_UPLOAD_BYTES } from '@upscaler/contracts';
 import { safeFetch } from '@upscaler/net';
-import { RUNTIME, type Runtime } from '@upscaler/runtime';
+import { CONFIG } from '@upscaler/runtime';
+import type { AppConfig } from '@upscaler/platform';
 
 /**
  * Fetches an image_url (spec 4.1 B): HTTPS only, SSRF-guarded on every resolved address and
@@ -9,14 +10,14 @@ import { RUNTIME, type Runtime } from '@upscaler/runtime';
  */
 @Injectable()
 export class ImageSource {
-  constructor(@Inject(RUNTIME) private readonly rt: Runtime) {}
+  constructor(@Inject(CONFIG) private readonly config: AppConfig) {}
 
   async fetch(url: URL): Promise<{ bytes: Buffer; finalUrl: string }> {
     const res = await safeFetch(url.toString(), {
       maxBytes: MAX_UPLOAD_BYTES,
       timeoutMs: 20_000,
       maxRedirects: 5,
-      allowPrivateNetworks: this.rt.config.allowPrivateNetworks,
+      allowPrivateNetworks: this.config.allowPrivateNetworks,
     });
     return { bytes: res.body, finalUrl: res.finalUrl };
   }

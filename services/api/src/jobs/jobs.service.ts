@@ -18,25 +18,19 @@ import {
   type ListView,
   type ResultLinkView,
 } from '@upscaler/contracts';
-import {
-  chooseTarget,
-  jobDecider,
-  toCancelView,
-  toCreateView,
-  toJobView,
-  toListItemView,
-  type JobState,
-} from '@upscaler/domain';
-import { handleCommand, WrongExpectedVersionError } from '@upscaler/eventstore';
-import { RequestTimeoutError, TOPICS } from '@upscaler/messaging';
-import { balanceGuards } from '@upscaler/read-models';
-import { eventMetadata, RUNTIME, type Runtime } from '@upscaler/runtime';
+import { chooseTarget, jobDecider, toCancelView, toCreateView, toJobView, toListItemView, type JobState } from '@upscaler/domain';
+import { handleCommand, WrongExpectedVersionError, type EventStore } from '@upscaler/eventstore';
+import { RequestTimeoutError, TOPICS, type EventTransport } from '@upscaler/messaging';
+import { balanceGuards, ReadModelRepository } from '@upscaler/read-models';
+import { eventMetadata, EVENT_STORE, TRANSPORT, STORAGE, CLOCK, type Clock, CONFIG } from '@upscaler/runtime';
 import { currentTraceCarrier, inSpan } from '@upscaler/tracing';
 import type { Principal } from '../auth/principal';
 import { ImageInspector } from './image-inspector';
 import { ImageSource } from './image-source';
 import { requestFingerprint, sha256 } from './idempotency';
 import { filenameFromUrl, parseImageUrl, type SubmitFields } from './submit-request';
+import type { ObjectStorage } from '@upscaler/storage';
+import type { AppConfig } from '@upscaler/platform';
 
 export type SubmitImage = { kind: 'upload'; bytes: Buffer; originalName: string | undefined } | { kind: 'url'; url: unknown };
 
@@ -49,7 +43,12 @@ export interface SubmitOutcome {
 @Injectable()
 export class JobsService {
   constructor(
-    @Inject(RUNTIME) private readonly rt: Runtime,
+    @Inject(EVENT_STORE) private readonly store: EventStore,
+    @Inject(TRANSPORT) private readonly transport: EventTransport,
+    @Inject(STORAGE) private readonly storage: ObjectStorage,
+    @Inject(CLOCK) private readonly clock: Clock,
+    @Inject(CONFIG) private readonly config: AppConfig,
+    private readonly readModels: ReadModelRepository,
     private readonly inspector: ImageInspector,
     private readonly images: ImageSource,
   ) {}
@@ -60,7 +59,12 @@ export class JobsService {
     );
   }
 
-  private async submitInSpan(p: Principal, fields: SubmitFields, image: SubmitImage, idempotencyKey: string | null): Promise<SubmitOutcome> {
+  private async submitInSpan(
+    p: Principal,
+    fields: SubmitFields,
+    image: SubmitImage,
+    idempotencyKey: string | null,
+  ): Promise<SubmitOutcome> {
     const url = image.kind === 'url' ? parseImageUrl(image.url) : undefined;
     const fingerprint = requestFingerprint({
       target: fields.target,
@@ -83,7 +87,7 @@ export class JobsService {
     if (target === null) throw new DomainError('image_too_large_to_upscale');
     const credits = CREDITS_OF_TARGET[target];
     const jobId = newId('job');
-    const now = () => this.rt.clock.now().toISOString();
+    const now = () => this.clock.now().toISOString();
 
     // Claim the key before reserving: a concurrent request with the same key then waits for this
     // job instead of reserving credits of its own (which, on a balance that covers one job, would
@@ -97,7 +101,7 @@ export class JobsService {
     const releaseKey = async () => {
       // The job was never created: free the key so that a retry with it is not stuck.
       if (claimVersion === null || !idemStream) return;
-      await this.rt.store
+      await this.store
         .append(idemStream, claimVersion + 1, [
           { type: 'IdempotencyKeyReleased', data: { accountId: p.accountId, jobId, reason: 'request failed', releasedAt: now() } },
         ])
@@ -112,39 +116,44 @@ export class JobsService {
     try {
       const contentType = `image/${probe.format}`;
       const sourceKey = `sources/${jobId}`;
-      await this.rt.storage.put(sourceKey, bytes, contentType);
-      const filename =
-        fields.filename ?? (image.kind === 'upload' ? image.originalName : url ? filenameFromUrl(url) : undefined) ?? null;
-      const { newState } = await handleCommand(this.rt.store, streams.job(jobId), jobDecider, {
-        type: 'SubmitJob',
-        data: {
-          jobId,
-          accountId: p.accountId,
-          apiKeyId: p.keyId,
-          target,
-          requestedTarget: fields.target,
-          format: fields.format,
-          quality: fields.quality ?? this.inspector.defaultQuality(),
-          filename,
-          credits,
-          source: {
-            key: sourceKey,
-            bytes: bytes.length,
-            contentType,
-            format: probe.format,
-            width: probe.width,
-            height: probe.height,
+      await this.storage.put(sourceKey, bytes, contentType);
+      const filename = fields.filename ?? (image.kind === 'upload' ? image.originalName : url ? filenameFromUrl(url) : undefined) ?? null;
+      const { newState } = await handleCommand(
+        this.store,
+        streams.job(jobId),
+        jobDecider,
+        {
+          type: 'SubmitJob',
+          data: {
+            jobId,
+            accountId: p.accountId,
+            apiKeyId: p.keyId,
+            target,
+            requestedTarget: fields.target,
+            format: fields.format,
+            quality: fields.quality ?? this.inspector.defaultQuality(),
+            filename,
+            credits,
+            source: {
+              key: sourceKey,
+              bytes: bytes.length,
+              contentType,
+              format: probe.format,
+              width: probe.width,
+              height: probe.height,
+            },
+            idempotencyKey,
+            // created_at is the instant in the id: the list, ordered by id (DESIGN 4), is then newest
+            // first by created_at too, even for jobs submitted concurrently
+            queuedAt: mintedAt(jobId),
           },
-          idempotencyKey,
-          // created_at is the instant in the id: the list, ordered by id (DESIGN 4), is then newest
-          // first by created_at too, even for jobs submitted concurrently
-          queuedAt: mintedAt(jobId),
         },
-      }, {
-        // its credits are still held (not released by billing's expiry while this request was slow)
-        guard: (tx) => balanceGuards.jobMayBeCreated(tx, jobId),
-        metadata: eventMetadata('api', { correlationId: jobId }),
-      });
+        {
+          // its credits are still held (not released by billing's expiry while this request was slow)
+          guard: (tx) => balanceGuards.jobMayBeCreated(tx, jobId),
+          metadata: eventMetadata('api', { correlationId: jobId }),
+        },
+      );
       return { replay: false, job: toCreateView(newState as JobState) };
     } catch (e) {
       await this.release(p.accountId, jobId).catch(() => undefined);
@@ -169,7 +178,7 @@ export class JobsService {
   ): Promise<{ replay: JobView | null; version: number }> {
     for (let attempt = 0; attempt < 3; attempt++) {
       try {
-        await this.rt.store.append(idemStream, version, [
+        await this.store.append(idemStream, version, [
           { type: 'IdempotencyKeyClaimed', data: { accountId: p.accountId, key, requestHash: fingerprint, jobId, claimedAt } },
         ]);
         return { replay: null, version };
@@ -187,10 +196,7 @@ export class JobsService {
     return toJobView(await this.load(p, jobId));
   }
 
-  async list(
-    p: Principal,
-    q: { limit?: unknown; starting_after?: unknown; status?: unknown },
-  ): Promise<ListView<JobListItemView>> {
+  async list(p: Principal, q: { limit?: unknown; starting_after?: unknown; status?: unknown }): Promise<ListView<JobListItemView>> {
     const limit = q.limit === undefined ? 25 : Number(q.limit);
     if (!Number.isInteger(limit) || limit < 1 || limit > 100) {
       throw new DomainError('invalid_request', 'limit must be an integer from 1 to 100.');
@@ -201,11 +207,11 @@ export class JobsService {
     let startingAfter: string | undefined;
     if (q.starting_after !== undefined && q.starting_after !== '') {
       const cursor = String(q.starting_after);
-      const row = isId(cursor, 'job') ? await this.rt.readModels.byStream<JobState>(streams.job(cursor)) : null;
+      const row = isId(cursor, 'job') ? await this.readModels.byStream<JobState>(streams.job(cursor)) : null;
       if (!row || row.accountId !== p.accountId) throw new DomainError('invalid_cursor');
       startingAfter = cursor;
     }
-    const page = await this.rt.readModels.page<JobState>('job', {
+    const page = await this.readModels.page<JobState>('job', {
       accountId: p.accountId,
       status: q.status as JobStatus | undefined,
       limit,
@@ -225,10 +231,16 @@ export class JobsService {
     // JobCancelled is the refund: the balance projection applies it in this append's transaction, so
     // GET /account already shows it when this answers (settled on final), and the processor running
     // the job is told to stop by the work queue's NOTIFY at commit.
-    const { newState } = await handleCommand(this.rt.store, streams.job(jobId), jobDecider, {
-      type: 'CancelJob',
-      data: { now: this.rt.clock.now().toISOString() },
-    }, { metadata: eventMetadata('api', { correlationId: jobId }) });
+    const { newState } = await handleCommand(
+      this.store,
+      streams.job(jobId),
+      jobDecider,
+      {
+        type: 'CancelJob',
+        data: { now: this.clock.now().toISOString() },
+      },
+      { metadata: eventMetadata('api', { correlationId: jobId }) },
+    );
     return toCancelView(newState as JobState);
   }
 
@@ -238,7 +250,7 @@ export class JobsService {
     const job = state.job!;
     const stem = (job.filename ?? jobId).replace(/\.[A-Za-z0-9]{1,5}$/, '');
     if (asset === 'source') {
-      const url = await this.rt.storage.signedUrl(job.source.key, SIGNED_URL_TTL_SECONDS, {
+      const url = await this.storage.signedUrl(job.source.key, SIGNED_URL_TTL_SECONDS, {
         downloadName: job.filename ?? `${jobId}.${job.source.format === 'jpeg' ? 'jpg' : job.source.format}`,
         contentType: job.source.contentType,
       });
@@ -246,7 +258,7 @@ export class JobsService {
     }
     if (state.status !== 'succeeded' || !state.result) throw new DomainError('result_not_ready');
     const ext = job.format === 'jpeg' ? 'jpg' : job.format;
-    const url = await this.rt.storage.signedUrl(state.result.key, SIGNED_URL_TTL_SECONDS, {
+    const url = await this.storage.signedUrl(state.result.key, SIGNED_URL_TTL_SECONDS, {
       downloadName: `${stem}-${SCALE_OF_TARGET[job.target]}x.${ext}`,
       contentType: state.result.contentType,
     });
@@ -256,7 +268,7 @@ export class JobsService {
   /** Another account's job is indistinguishable from a missing one (404, not 403). */
   private async load(p: Principal, jobId: string): Promise<JobState> {
     if (!isId(jobId, 'job')) throw new DomainError('job_not_found');
-    const row = await this.rt.readModels.byStream<JobState>(streams.job(jobId));
+    const row = await this.readModels.byStream<JobState>(streams.job(jobId));
     if (!row || row.accountId !== p.accountId) throw new DomainError('job_not_found');
     return row.state;
   }
@@ -266,16 +278,16 @@ export class JobsService {
    * stream version to claim it at: 0 when never used, past a release when the earlier request failed).
    */
   private async replayOf(p: Principal, idemStream: string, fingerprint: string): Promise<{ job: JobView | null; version: number }> {
-    const events = await this.rt.store.readStream(idemStream);
+    const events = await this.store.readStream(idemStream);
     const last = events[events.length - 1];
     if (!last || last.type === 'IdempotencyKeyReleased') return { job: null, version: events.length };
     const data = last.data as { requestHash: string; jobId: string };
     if (data.requestHash !== fingerprint) throw new DomainError('idempotency_key_reused');
     // The winner appends its job right after its claim; give it a moment.
     for (let i = 0; i < 50; i++) {
-      const row = await this.rt.readModels.byStream<JobState>(streams.job(data.jobId));
+      const row = await this.readModels.byStream<JobState>(streams.job(data.jobId));
       if (row && row.accountId === p.accountId) return { job: toJobView(row.state), version: events.length };
-      const again = await this.rt.store.readStream(idemStream);
+      const again = await this.store.readStream(idemStream);
       if (again[again.length - 1]?.type === 'IdempotencyKeyReleased') return { job: null, version: again.length };
       await new Promise((r) => setTimeout(r, 100));
     }
@@ -285,7 +297,7 @@ export class JobsService {
   private async reserve(req: BillingReserveRequest): Promise<void> {
     let raw: unknown;
     try {
-      raw = await this.rt.transport.request(TOPICS.billingReserve, { ...req, ...currentTraceCarrier() }, this.rt.config.billingTimeoutMs);
+      raw = await this.transport.request(TOPICS.billingReserve, { ...req, ...currentTraceCarrier() }, this.config.billingTimeoutMs);
     } catch (e) {
       if (e instanceof RequestTimeoutError) throw new DomainError('billing_unavailable');
       throw e;
@@ -303,7 +315,7 @@ export class JobsService {
    * Billing owns it; when billing does not answer, its expiry sweep releases it later.
    */
   private async release(accountId: string, jobId: string): Promise<void> {
-    await this.rt.transport.request(TOPICS.billingRelease, { accountId, jobId }, this.rt.config.billingTimeoutMs);
+    await this.transport.request(TOPICS.billingRelease, { accountId, jobId }, this.config.billingTimeoutMs);
   }
 }
 

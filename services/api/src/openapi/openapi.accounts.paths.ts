@@ -117,6 +117,12 @@ export const accountPaths: Record<string, Json> = {
       responses: {
         '201': jsonResponse('The new account.', ref('AdminAccount'), 'never'),
         '400': errorResponse(400, ['invalid_request'], 'never'),
+        '503': errorResponse(
+          503,
+          ['billing_unavailable'],
+          'never',
+          'Billing (the owner of account streams) did not answer in time. The change may still be applied later: read the account before retrying a grant.',
+        ),
         ...operatorErrors(),
       },
     },
@@ -137,7 +143,7 @@ export const accountPaths: Record<string, Json> = {
     patch: {
       operationId: 'adminUpdateAccount',
       tags: ['Operator'],
-      summary: 'Change an account\'s settings',
+      summary: "Change an account's settings",
       description:
         'Sets the per-account limit on jobs running at once (enforced across all processors by the work queue). Takes effect for the next claim; running jobs are not stopped.',
       security: operatorSecurity,
@@ -148,7 +154,9 @@ export const accountPaths: Record<string, Json> = {
             schema: {
               type: 'object',
               required: ['max_concurrent_jobs'],
-              properties: { max_concurrent_jobs: { type: ['integer', 'null'], minimum: 1, maximum: 1000, description: 'null: the service default.' } },
+              properties: {
+                max_concurrent_jobs: { type: ['integer', 'null'], minimum: 1, maximum: 1000, description: 'null: the service default.' },
+              },
             },
           },
         },
@@ -157,6 +165,12 @@ export const accountPaths: Record<string, Json> = {
         '200': jsonResponse('The account, updated.', ref('AdminAccount'), 'never'),
         '400': errorResponse(400, ['invalid_request'], 'never'),
         '404': errorResponse(404, ['not_found'], 'never', 'No account with that id.'),
+        '503': errorResponse(
+          503,
+          ['billing_unavailable'],
+          'never',
+          'Billing (the owner of account streams) did not answer in time. The change may still be applied later: read the account before retrying a grant.',
+        ),
         ...operatorErrors(),
       },
     },
@@ -189,6 +203,12 @@ export const accountPaths: Record<string, Json> = {
           'The body is checked before the account: a bad body answers 400 even for an unknown account.',
         ),
         '404': errorResponse(404, ['not_found'], 'never', 'No account with that id.'),
+        '503': errorResponse(
+          503,
+          ['billing_unavailable'],
+          'never',
+          'Billing (the owner of account streams) did not answer in time. The change may still be applied later: read the account before retrying a grant.',
+        ),
         ...operatorErrors(),
       },
     },

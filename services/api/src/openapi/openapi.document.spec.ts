@@ -546,7 +546,7 @@ describe('views made by the domain validate against their schemas', () => {
     expect(validateAgainstSchema('ResultLink', { ...link, expires_in: 600 })).toHaveLength(1);
   });
 
-  it('an account, and the operator\'s view of it', () => {
+  it("an account, and the operator's view of it", () => {
     expectExactly('Account', account);
     expectExactly('AdminAccount', { ...account, max_concurrent_jobs: 2 });
     expectExactly('AdminAccount', { ...account, max_concurrent_jobs: null });

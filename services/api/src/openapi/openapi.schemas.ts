@@ -244,7 +244,7 @@ export const schemas: Record<string, Json> = {
     },
   },
   AdminAccount: {
-    description: 'The operator\'s view of an account: the account object plus its settings.',
+    description: "The operator's view of an account: the account object plus its settings.",
     allOf: [ref('Account')],
     required: ['max_concurrent_jobs'],
     properties: {
@@ -253,7 +253,7 @@ export const schemas: Record<string, Json> = {
         minimum: 1,
         maximum: 1000,
         description:
-          'At most this many of the account\'s jobs run at once, across all processors; null: the service default (UPSCALE_ACCOUNT_MAX_CONCURRENT_JOBS, 0 = no limit). Queued jobs beyond it wait; accounts are served in turn either way.',
+          "At most this many of the account's jobs run at once, across all processors; null: the service default (UPSCALE_ACCOUNT_MAX_CONCURRENT_JOBS, 0 = no limit). Queued jobs beyond it wait; accounts are served in turn either way.",
       },
     },
   },

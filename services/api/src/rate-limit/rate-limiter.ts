@@ -1,7 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { DomainError } from '@upscaler/contracts';
-import { RUNTIME, type Runtime } from '@upscaler/runtime';
+import { CLOCK, type Clock, CONFIG } from '@upscaler/runtime';
+import type { AppConfig } from '@upscaler/platform';
+import { ReadModelRepository } from '@upscaler/read-models';
 
 /**
  * Fixed one-minute windows counted in Postgres, so the limit holds across api replicas (DESIGN 4).
@@ -15,7 +17,11 @@ import { RUNTIME, type Runtime } from '@upscaler/runtime';
 export class RateLimiter {
   private lastPrune = 0;
 
-  constructor(@Inject(RUNTIME) private readonly rt: Runtime) {}
+  constructor(
+    @Inject(CLOCK) private readonly clock: Clock,
+    @Inject(CONFIG) private readonly config: AppConfig,
+    private readonly readModels: ReadModelRepository,
+  ) {}
 
   /** Counts a keyed request; throws rate_limited past the key's limit. */
   async hit(keyId: string, limit: number, res: Response): Promise<void> {
@@ -25,20 +31,20 @@ export class RateLimiter {
 
   /** Counts a request that has no valid key against its client address; returns rate_limited past the limit. */
   async hitAddress(req: Request, res: Response): Promise<DomainError | undefined> {
-    return this.count(`addr:${req.ip ?? req.socket.remoteAddress ?? 'unknown'}`, this.rt.config.rateLimitPerMinute, res);
+    return this.count(`addr:${req.ip ?? req.socket.remoteAddress ?? 'unknown'}`, this.config.rateLimitPerMinute, res);
   }
 
   private async count(bucket: string, limit: number, res: Response): Promise<DomainError | undefined> {
-    const now = this.rt.clock.now().getTime();
+    const now = this.clock.now().getTime();
     const windowStart = Math.floor(now / 60_000) * 60_000;
     const resetAt = windowStart + 60_000;
-    const count = await this.rt.readModels.hitRateLimit(bucket, new Date(windowStart));
+    const count = await this.readModels.hitRateLimit(bucket, new Date(windowStart));
     res.setHeader('X-RateLimit-Limit', String(limit));
     res.setHeader('X-RateLimit-Remaining', String(Math.max(0, limit - count)));
     res.setHeader('X-RateLimit-Reset', String(Math.ceil(resetAt / 1000)));
     if (now - this.lastPrune > 5 * 60_000) {
       this.lastPrune = now;
-      void this.rt.readModels.pruneRateLimits(new Date(windowStart - 60_000)).catch(() => undefined);
+      void this.readModels.pruneRateLimits(new Date(windowStart - 60_000)).catch(() => undefined);
     }
     if (count <= limit) return undefined;
     return new DomainError('rate_limited', undefined, { retryAfterSeconds: Math.max(1, Math.ceil((resetAt - now) / 1000)) });

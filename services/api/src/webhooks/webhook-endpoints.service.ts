@@ -8,11 +8,13 @@ import {
   type DeliveryState,
   type WebhookEndpointState,
 } from '@upscaler/domain';
-import { handleCommand } from '@upscaler/eventstore';
+import { handleCommand, type EventStore } from '@upscaler/eventstore';
 import { generateWebhookSecret } from '@upscaler/net';
-import { RUNTIME, type Runtime } from '@upscaler/runtime';
+import { EVENT_STORE, CLOCK, type Clock, CONFIG } from '@upscaler/runtime';
 import { parseBody } from '../http/parse-body';
 import { assertWebhookUrlAllowed } from './webhook-url.check';
+import type { AppConfig } from '@upscaler/platform';
+import { ReadModelRepository } from '@upscaler/read-models';
 
 const CreateEndpointBody = z.object({
   url: z.string().min(1).max(2048),
@@ -23,15 +25,20 @@ const CreateEndpointBody = z.object({
 /** Webhook endpoints (DESIGN 6): `webhook-…` streams, secrets `whsec_…` shown once. */
 @Injectable()
 export class WebhookEndpointsService {
-  constructor(@Inject(RUNTIME) private readonly rt: Runtime) {}
+  constructor(
+    @Inject(EVENT_STORE) private readonly store: EventStore,
+    @Inject(CLOCK) private readonly clock: Clock,
+    @Inject(CONFIG) private readonly config: AppConfig,
+    private readonly readModels: ReadModelRepository,
+  ) {}
 
   async create(accountId: string, body: unknown): Promise<WebhookEndpointView> {
     const input = parseBody(CreateEndpointBody, body);
     // Same SSRF rules as image URLs: https only, and no private address when it resolves now.
-    await assertWebhookUrlAllowed(input.url, { allowPrivateNetworks: this.rt.config.allowPrivateNetworks });
+    await assertWebhookUrlAllowed(input.url, { allowPrivateNetworks: this.config.allowPrivateNetworks });
     const endpointId = newId('we');
     const secret = generateWebhookSecret();
-    const { newState } = await handleCommand(this.rt.store, streams.webhookEndpoint(endpointId), webhookEndpointDecider, {
+    const { newState } = await handleCommand(this.store, streams.webhookEndpoint(endpointId), webhookEndpointDecider, {
       type: 'CreateWebhookEndpoint',
       data: {
         endpointId,
@@ -40,14 +47,14 @@ export class WebhookEndpointsService {
         events: input.events ? [...new Set(input.events)] : [...WEBHOOK_EVENT_TYPES],
         description: input.description ?? null,
         secret,
-        now: this.rt.clock.now().toISOString(),
+        now: this.clock.now().toISOString(),
       },
     });
     return { ...toWebhookEndpointView(newState as WebhookEndpointState), secret };
   }
 
   async list(accountId: string) {
-    const rows = await this.rt.readModels.all<WebhookEndpointState>('webhook', { accountId });
+    const rows = await this.readModels.all<WebhookEndpointState>('webhook', { accountId });
     return { object: 'list' as const, data: rows.map((r) => toWebhookEndpointView(r.state)), has_more: false, next_cursor: null };
   }
 
@@ -57,9 +64,9 @@ export class WebhookEndpointsService {
 
   async remove(accountId: string, endpointId: string): Promise<WebhookEndpointView> {
     await this.load(accountId, endpointId);
-    const { newState } = await handleCommand(this.rt.store, streams.webhookEndpoint(endpointId), webhookEndpointDecider, {
+    const { newState } = await handleCommand(this.store, streams.webhookEndpoint(endpointId), webhookEndpointDecider, {
       type: 'DisableWebhookEndpoint',
-      data: { reason: 'deleted', now: this.rt.clock.now().toISOString() },
+      data: { reason: 'deleted', now: this.clock.now().toISOString() },
     });
     return toWebhookEndpointView(newState as WebhookEndpointState);
   }
@@ -71,7 +78,7 @@ export class WebhookEndpointsService {
     if (!Number.isInteger(limit) || limit < 1 || limit > 100) {
       throw new DomainError('invalid_request', 'limit must be an integer from 1 to 100.');
     }
-    const rows = await this.rt.readModels.all<DeliveryState>('delivery', { parentId: endpointId });
+    const rows = await this.readModels.all<DeliveryState>('delivery', { parentId: endpointId });
     const attempts = rows
       .flatMap((r) => toDeliveryAttemptViews(r.state))
       .sort((a, b) => (a.attempted_at < b.attempted_at ? 1 : a.attempted_at > b.attempted_at ? -1 : b.attempt - a.attempt));
@@ -80,7 +87,7 @@ export class WebhookEndpointsService {
 
   private async load(accountId: string, endpointId: string): Promise<WebhookEndpointState> {
     if (!isId(endpointId, 'we')) throw new DomainError('not_found', 'No webhook endpoint with that id.');
-    const row = await this.rt.readModels.byStream<WebhookEndpointState>(streams.webhookEndpoint(endpointId));
+    const row = await this.readModels.byStream<WebhookEndpointState>(streams.webhookEndpoint(endpointId));
     if (!row || row.accountId !== accountId) throw new DomainError('not_found', 'No webhook endpoint with that id.');
     return row.state;
   }

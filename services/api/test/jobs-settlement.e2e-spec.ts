@@ -1,0 +1,82 @@
+import { gradientImage } from '@upscaler/testing';
+import { isFinal, ledger, newAccount, sleep, startJobsService, type JobsService } from './jobs-harness';
+
+/**
+ * Issue 14, settled on final (DESIGN 2), in both modes: the moment any answer shows a job final —
+ * DELETE answering 200, GET /jobs/{id}, the list — GET /account already holds its refund or charge.
+ * Rounds of concurrent cancels and finishes; the account is read right after each final view, and
+ * must never hold credits reserved for a job already seen final, nor miss a charge already seen.
+ */
+
+let svc: JobsService;
+
+beforeAll(async () => {
+  svc = await startJobsService({ UPSCALE_DEFAULT_QUALITY: 'fast' });
+});
+afterAll(async () => {
+  await svc?.shutdown();
+});
+
+const PRICE = 3;
+
+test('rounds of concurrent cancels and finishes: every final view is already settled in the account', async () => {
+  const rounds = 4;
+  const perRound = 8;
+  const acct = await newAccount(svc, { credits: rounds * perRound * PRICE });
+  const images = [await gradientImage(32, 32), await gradientImage(96, 96)];
+  const seenFinal = new Map<string, string>();
+  const all = new Set<string>();
+  let checks = 0;
+
+  /** The account right after `jobId` was seen final: its settlement is there, nothing seen final is still reserved. */
+  async function checkAfterFinal(jobId: string, status: string): Promise<void> {
+    seenFinal.set(jobId, status);
+    const l = await ledger(acct);
+    const unseen = [...all].filter((id) => !seenFinal.has(id)).length;
+    const seenSucceeded = [...seenFinal.values()].filter((s) => s === 'succeeded').length;
+    expect({ job: jobId, reservedAtMost: l.reserved <= unseen * PRICE, chargedAtLeast: l.charged >= seenSucceeded * PRICE }).toEqual({
+      job: jobId,
+      reservedAtMost: true,
+      chargedAtLeast: true,
+    });
+    checks++;
+  }
+
+  for (let round = 0; round < rounds; round++) {
+    const ids: string[] = [];
+    for (let i = 0; i < perRound; i++) {
+      const r = await acct.client.upload(images[i % 2], { target: '2k' });
+      expect(r.status).toBe(202);
+      ids.push(r.body.id);
+      all.add(r.body.id);
+    }
+    // Half are cancelled at once, concurrently with the processor finishing others.
+    const cancels = ids.filter((_, i) => i % 2 === 1);
+    await Promise.all(
+      cancels.map(async (id, i) => {
+        await sleep(i * 15);
+        const res = await acct.client.delete(`/jobs/${id}`);
+        if (res.status === 200) await checkAfterFinal(id, 'cancelled');
+        else expect([res.status, res.body.error.code]).toEqual([409, 'conflict']);
+      }),
+    );
+    // Everything else is watched until final, through GET /jobs/{id} and the list alternately.
+    for (let poll = 0; [...ids].some((id) => !seenFinal.has(id)); poll++) {
+      if (poll % 2 === 0) {
+        for (const id of ids.filter((x) => !seenFinal.has(x))) {
+          const job = (await acct.client.get(`/jobs/${id}`)).body;
+          if (isFinal(job)) await checkAfterFinal(id, job.status);
+        }
+      } else {
+        const page = (await acct.client.get('/jobs?limit=100')).body;
+        for (const job of page.data) if (ids.includes(job.id) && !seenFinal.has(job.id) && isFinal(job)) await checkAfterFinal(job.id, job.status);
+      }
+      await sleep(20);
+    }
+  }
+  const succeeded = [...seenFinal.values()].filter((s) => s === 'succeeded').length;
+  const l = await ledger(acct);
+  expect([checks, l]).toEqual([rounds * perRound, { balance: (rounds * perRound - succeeded) * PRICE, reserved: 0, charged: succeeded * PRICE }]);
+  expect(succeeded).toBeGreaterThan(0);
+  expect(succeeded).toBeLessThan(rounds * perRound);
+});

@@ -1,0 +1,57 @@
+import { Inject, Injectable, OnApplicationBootstrap } from '@nestjs/common';
+import {
+  BillingAccountCommandSchema,
+  isDomainError,
+  streams,
+  type BillingAccountCommand,
+  type BillingAccountReply,
+} from '@upscaler/contracts';
+import { accountDecider, type AccountCommand } from '@upscaler/domain';
+import { handleCommand, type EventStore } from '@upscaler/eventstore';
+import { TOPICS, type EventTransport } from '@upscaler/messaging';
+import { eventMetadata, EVENT_STORE, TRANSPORT, CLOCK, type Clock } from '@upscaler/runtime';
+
+/**
+ * Answers `upscale.billing.accounts.v1` (DESIGN 2: only billing writes account streams): opens
+ * accounts, grants credits and sets the concurrent-job limit for the api's operator routes. The
+ * balance projection applies each in the append's transaction, so the api reads the result at once.
+ */
+@Injectable()
+export class AccountsResponder implements OnApplicationBootstrap {
+  constructor(
+    @Inject(EVENT_STORE) private readonly store: EventStore,
+    @Inject(TRANSPORT) private readonly transport: EventTransport,
+    @Inject(CLOCK) private readonly clock: Clock,
+  ) {}
+
+  async onApplicationBootstrap(): Promise<void> {
+    await this.transport.reply(TOPICS.billingAccounts, (payload: unknown) => this.handle(payload));
+  }
+
+  async handle(payload: unknown): Promise<BillingAccountReply> {
+    const req = BillingAccountCommandSchema.parse(payload);
+    try {
+      await handleCommand(this.store, streams.account(req.accountId), accountDecider, this.commandOf(req), {
+        metadata: eventMetadata('billing', { correlationId: req.accountId }),
+      });
+      return { ok: true };
+    } catch (e) {
+      if (isDomainError(e) && (e.code === 'invalid_request' || e.code === 'not_found' || e.code === 'conflict')) {
+        return { ok: false, code: e.code, message: e.message };
+      }
+      throw e;
+    }
+  }
+
+  private commandOf(req: BillingAccountCommand): AccountCommand {
+    const now = this.clock.now().toISOString();
+    switch (req.op) {
+      case 'open':
+        return { type: 'OpenAccount', data: { accountId: req.accountId, name: req.name, credits: req.credits, now } };
+      case 'grant':
+        return { type: 'GrantCredits', data: { amount: req.amount, now } };
+      case 'limits':
+        return { type: 'SetAccountLimits', data: { maxConcurrentJobs: req.maxConcurrentJobs, now } };
+    }
+  }
+}
