@@ -10,7 +10,7 @@
 // of the minutes 300,000 appends would.
 // Usage: node bench/eventstore/run.js [--history 10,100000] [--samples 200]
 import { newId, streams, type JobQueuedData } from '@upscaler/contracts';
-import { accountDecider, jobDecider, reservationDecider } from '@upscaler/domain';
+import { accountDecider, jobDecider, jobFixtures, reservationDecider } from '@upscaler/domain';
 import { handleCommand, PostgresEventStore, type EventStore } from '@upscaler/eventstore';
 import { balanceGuards, BalanceProjection, BalanceRepository, PROJECTIONS, Projector } from '@upscaler/read-models';
 import { ALL_MIGRATIONS } from '@upscaler/runtime';
@@ -24,20 +24,7 @@ const PRICE = 3;
 const now = () => new Date().toISOString();
 
 function queued(accountId: string, jobId: string): JobQueuedData {
-  return {
-    jobId,
-    accountId,
-    apiKeyId: 'key_bench',
-    target: '2k',
-    requestedTarget: '2k',
-    format: 'png',
-    quality: 'fast',
-    filename: null,
-    credits: PRICE,
-    source: { key: `sources/${jobId}`, bytes: 1000, contentType: 'image/png', format: 'png', width: 64, height: 64 },
-    idempotencyKey: null,
-    queuedAt: now(),
-  };
+  return jobFixtures.aJobQueuedData({ jobId, accountId, credits: PRICE, queuedAt: now() });
 }
 
 /** The credit and queue work of one POST /upscale: reserve (billing), then JobQueued (api). */

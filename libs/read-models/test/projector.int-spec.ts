@@ -1,6 +1,6 @@
 import type { DataSource } from 'typeorm';
 import { newId, streams, type JobQueuedData } from '@upscaler/contracts';
-import { jobDecider, type JobState } from '@upscaler/domain';
+import { jobDecider, jobFixtures, type JobState } from '@upscaler/domain';
 import { EVENT_STORE_MIGRATIONS, handleCommand, PostgresEventStore } from '@upscaler/eventstore';
 import { useTestPostgres } from '@upscaler/testing';
 import { PROJECTIONS, Projector, ReadModelRepository, ReadModels1732200000100 } from '@upscaler/read-models';
@@ -13,20 +13,7 @@ import { rebuildProjections } from '@upscaler/runtime';
 const pg = useTestPostgres();
 
 function queued(accountId: string, jobId = newId('job')): JobQueuedData {
-  return {
-    jobId,
-    accountId,
-    apiKeyId: newId('key'),
-    target: '2k',
-    requestedTarget: '2k',
-    format: 'png',
-    quality: 'fast',
-    filename: 'a.png',
-    credits: 3,
-    source: { key: `sources/${jobId}`, bytes: 10, contentType: 'image/png', format: 'png', width: 4, height: 4 },
-    idempotencyKey: null,
-    queuedAt: new Date().toISOString(),
-  };
+  return jobFixtures.aJobQueuedData({ jobId, accountId, queuedAt: new Date().toISOString() });
 }
 
 describe('Projector', () => {

@@ -1,6 +1,6 @@
 import type { DataSource } from 'typeorm';
 import { newId, streams, type JobQueuedData } from '@upscaler/contracts';
-import { accountDecider, jobDecider, reservationDecider, type JobCommand } from '@upscaler/domain';
+import { accountDecider, jobDecider, jobFixtures, reservationDecider, type JobCommand } from '@upscaler/domain';
 import { handleCommand, PostgresEventStore, type HandleCommandOptions } from '@upscaler/eventstore';
 import { balanceGuards, BalanceProjection, BalanceRepository, PROJECTIONS, Projector, ReadModelRepository } from '@upscaler/read-models';
 import { ALL_MIGRATIONS, type Clock } from '@upscaler/runtime';
@@ -55,21 +55,14 @@ export async function createTestEventLog(pg: Pick<TestPostgres, 'dataSource'>): 
         { type: 'ReserveCredits', data: { accountId, jobId, amount: credits, now: now() } },
         { guard: (tx) => balanceGuards.reservable(tx, accountId, jobId, credits) },
       );
-      const data: JobQueuedData = {
-        jobId,
-        accountId,
-        apiKeyId: 'key_test',
-        target: '2k',
-        requestedTarget: '2k',
-        format: 'png',
-        quality: 'fast',
-        filename: null,
-        credits,
-        source: { key: `sources/${jobId}`, bytes: 100, contentType: 'image/png', format: 'png', width: 8, height: 8 },
-        idempotencyKey: null,
+      const data: JobQueuedData = jobFixtures.aJobQueuedData({
+        source: { ...jobFixtures.aJobQueuedData().source, key: `sources/${jobId}` },
         queuedAt: now(),
         ...overrides,
-      };
+        jobId,
+        accountId,
+        credits,
+      });
       await handleCommand(store, streams.job(jobId), jobDecider, { type: 'SubmitJob', data }, { guard: (tx) => balanceGuards.jobMayBeCreated(tx, jobId) });
       return jobId;
     },

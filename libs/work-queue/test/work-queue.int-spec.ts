@@ -1,6 +1,6 @@
 import type { DataSource } from 'typeorm';
 import { newId, streams, type JobQueuedData } from '@upscaler/contracts';
-import { accountDecider, jobDecider, type JobCommand } from '@upscaler/domain';
+import { accountDecider, jobDecider, jobFixtures, type JobCommand } from '@upscaler/domain';
 import { EVENT_STORE_MIGRATIONS, handleCommand, PostgresEventStore } from '@upscaler/eventstore';
 import { useTestPostgres } from '@upscaler/testing';
 import { leaseGuards, LeaseLostError, WorkQueue1764000000100, WorkQueueProjection, WorkQueueRepository, type Lease } from '@upscaler/work-queue';
@@ -42,21 +42,7 @@ describe('work queue', () => {
   }
 
   async function queuedData(accountId: string, queuedAt = now()): Promise<JobQueuedData> {
-    const jobId = newId('job');
-    return {
-      jobId,
-      accountId,
-      apiKeyId: newId('key'),
-      target: '2k',
-      requestedTarget: '2k',
-      format: 'png',
-      quality: 'fast',
-      filename: null,
-      credits: 3,
-      source: { key: `sources/${jobId}`, bytes: 10, contentType: 'image/png', format: 'png', width: 4, height: 4 },
-      idempotencyKey: null,
-      queuedAt,
-    };
+    return jobFixtures.aJobQueuedData({ jobId: newId('job'), accountId, queuedAt });
   }
 
   async function start(lease: Lease): Promise<void> {

@@ -11,6 +11,14 @@ import {
   type Json,
 } from './openapi.common';
 
+/** The operator's account writes go to billing, the owner of account streams (DESIGN 2). */
+const billingUnavailable = errorResponse(
+  503,
+  ['billing_unavailable'],
+  'never',
+  'Billing (the owner of account streams) did not answer in time. The change may still be applied later: read the account before retrying a grant.',
+);
+
 /** DESIGN 6: account self-service (account.controller.ts, api-keys.controller.ts) and the operator API (admin.controller.ts). */
 
 const createKeyBody: Json = {
@@ -117,12 +125,7 @@ export const accountPaths: Record<string, Json> = {
       responses: {
         '201': jsonResponse('The new account.', ref('AdminAccount'), 'never'),
         '400': errorResponse(400, ['invalid_request'], 'never'),
-        '503': errorResponse(
-          503,
-          ['billing_unavailable'],
-          'never',
-          'Billing (the owner of account streams) did not answer in time. The change may still be applied later: read the account before retrying a grant.',
-        ),
+        '503': billingUnavailable,
         ...operatorErrors(),
       },
     },
@@ -165,12 +168,7 @@ export const accountPaths: Record<string, Json> = {
         '200': jsonResponse('The account, updated.', ref('AdminAccount'), 'never'),
         '400': errorResponse(400, ['invalid_request'], 'never'),
         '404': errorResponse(404, ['not_found'], 'never', 'No account with that id.'),
-        '503': errorResponse(
-          503,
-          ['billing_unavailable'],
-          'never',
-          'Billing (the owner of account streams) did not answer in time. The change may still be applied later: read the account before retrying a grant.',
-        ),
+        '503': billingUnavailable,
         ...operatorErrors(),
       },
     },
@@ -203,12 +201,7 @@ export const accountPaths: Record<string, Json> = {
           'The body is checked before the account: a bad body answers 400 even for an unknown account.',
         ),
         '404': errorResponse(404, ['not_found'], 'never', 'No account with that id.'),
-        '503': errorResponse(
-          503,
-          ['billing_unavailable'],
-          'never',
-          'Billing (the owner of account streams) did not answer in time. The change may still be applied later: read the account before retrying a grant.',
-        ),
+        '503': billingUnavailable,
         ...operatorErrors(),
       },
     },
