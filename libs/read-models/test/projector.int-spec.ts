@@ -54,7 +54,10 @@ describe('Projector', () => {
 
   it('a projection that throws rolls its append back: no event without its row', async () => {
     const failing = new PostgresEventStore(db, {
-      inlineProjections: [projector, { name: 'fails', handles: () => true, apply: async () => Promise.reject(new Error('boom')), reset: async () => undefined }],
+      inlineProjections: [
+        projector,
+        { name: 'fails', handles: () => true, apply: async () => Promise.reject(new Error('boom')), reset: async () => undefined },
+      ],
     });
     const data = queued(newId('acct'));
     await expect(handleCommand(failing, streams.job(data.jobId), jobDecider, { type: 'SubmitJob', data })).rejects.toThrow('boom');

@@ -30,7 +30,9 @@ export interface TestEventLog {
 
 export async function createTestEventLog(pg: Pick<TestPostgres, 'dataSource'>): Promise<TestEventLog> {
   const db = await pg.dataSource(ALL_MIGRATIONS);
-  const store = new PostgresEventStore(db, { inlineProjections: [new Projector(PROJECTIONS), new BalanceProjection(), new WorkQueueProjection()] });
+  const store = new PostgresEventStore(db, {
+    inlineProjections: [new Projector(PROJECTIONS), new BalanceProjection(), new WorkQueueProjection()],
+  });
   const clock: Clock = { now: () => new Date() };
   const now = () => clock.now().toISOString();
   return {
@@ -42,7 +44,10 @@ export async function createTestEventLog(pg: Pick<TestPostgres, 'dataSource'>): 
     clock,
     async openAccount(credits) {
       const accountId = newId('acct');
-      await handleCommand(store, streams.account(accountId), accountDecider, { type: 'OpenAccount', data: { accountId, name: 'test', credits, now: now() } });
+      await handleCommand(store, streams.account(accountId), accountDecider, {
+        type: 'OpenAccount',
+        data: { accountId, name: 'test', credits, now: now() },
+      });
       return accountId;
     },
     async submitJob(accountId, overrides = {}) {
@@ -63,7 +68,13 @@ export async function createTestEventLog(pg: Pick<TestPostgres, 'dataSource'>): 
         accountId,
         credits,
       });
-      await handleCommand(store, streams.job(jobId), jobDecider, { type: 'SubmitJob', data }, { guard: (tx) => balanceGuards.jobMayBeCreated(tx, jobId) });
+      await handleCommand(
+        store,
+        streams.job(jobId),
+        jobDecider,
+        { type: 'SubmitJob', data },
+        { guard: (tx) => balanceGuards.jobMayBeCreated(tx, jobId) },
+      );
       return jobId;
     },
     job: (jobId, command, opts) => handleCommand(store, streams.job(jobId), jobDecider, command, opts),

@@ -3,7 +3,14 @@ import { newId, streams, type JobQueuedData } from '@upscaler/contracts';
 import { accountDecider, jobDecider, jobFixtures, type JobCommand } from '@upscaler/domain';
 import { EVENT_STORE_MIGRATIONS, handleCommand, PostgresEventStore } from '@upscaler/eventstore';
 import { useTestPostgres } from '@upscaler/testing';
-import { leaseGuards, LeaseLostError, WorkQueue1764000000100, WorkQueueProjection, WorkQueueRepository, type Lease } from '@upscaler/work-queue';
+import {
+  leaseGuards,
+  LeaseLostError,
+  WorkQueue1764000000100,
+  WorkQueueProjection,
+  WorkQueueRepository,
+  type Lease,
+} from '@upscaler/work-queue';
 
 /**
  * The work queue on a real Postgres (docs/distributed.md, "The work queue"): enqueued with JobQueued
@@ -71,14 +78,20 @@ describe('work queue', () => {
   it("a claim carries the submit's trace context, so the processor's span continues the request's trace", async () => {
     const jobId = newId('job');
     const traceparent = '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01';
-    await handleCommand(store, streams.job(jobId), jobDecider, { type: 'SubmitJob', data: { ...(await queuedData(newId('acct'))), jobId } }, {
-      metadata: { traceparent, producer: 'api' },
-    });
+    await handleCommand(
+      store,
+      streams.job(jobId),
+      jobDecider,
+      { type: 'SubmitJob', data: { ...(await queuedData(newId('acct'))), jobId } },
+      {
+        metadata: { traceparent, producer: 'api' },
+      },
+    );
     const { lease } = await queue.claim('w1', LEASE_MS, 0);
     expect([lease!.jobId, lease!.trace]).toEqual([jobId, { traceparent }]);
   });
 
-  it('serves accounts in turn: a backlog of 10 delays another account\'s single job by one claim', async () => {
+  it("serves accounts in turn: a backlog of 10 delays another account's single job by one claim", async () => {
     const big = newId('acct');
     const small = newId('acct');
     const backlog: string[] = [];
@@ -110,8 +123,14 @@ describe('work queue', () => {
 
   it('a per-account limit holds across claimers: further jobs wait until one of the running ends', async () => {
     const acct = newId('acct');
-    await handleCommand(store, streams.account(acct), accountDecider, { type: 'OpenAccount', data: { accountId: acct, name: 'a', credits: 0, now: now() } });
-    await handleCommand(store, streams.account(acct), accountDecider, { type: 'SetAccountLimits', data: { maxConcurrentJobs: 2, now: now() } });
+    await handleCommand(store, streams.account(acct), accountDecider, {
+      type: 'OpenAccount',
+      data: { accountId: acct, name: 'a', credits: 0, now: now() },
+    });
+    await handleCommand(store, streams.account(acct), accountDecider, {
+      type: 'SetAccountLimits',
+      data: { maxConcurrentJobs: 2, now: now() },
+    });
     for (let i = 0; i < 4; i++) await submit(acct);
     const running = await claimOrder(4);
     expect(running).toHaveLength(2);
@@ -133,7 +152,9 @@ describe('work queue', () => {
     expect(await queue.renew(lease!, LEASE_MS)).toBe(false);
     await expect(start(lease!)).rejects.toBeInstanceOf(LeaseLostError);
     await start(other);
-    expect(await db.query(`SELECT status, attempt FROM work_queue WHERE job_id = $1`, [jobId])).toEqual([{ status: 'processing', attempt: 1 }]);
+    expect(await db.query(`SELECT status, attempt FROM work_queue WHERE job_id = $1`, [jobId])).toEqual([
+      { status: 'processing', attempt: 1 },
+    ]);
   });
 
   it('a lost attempt waits in pending until its backoff ends; the final event removes the job', async () => {
@@ -142,9 +163,13 @@ describe('work queue', () => {
     await start(lease!);
     await db.query(`UPDATE work_queue SET lease_expires_at = clock_timestamp() - interval '1 second' WHERE job_id = $1`, [jobId]);
     const [expired] = await queue.expired();
-    await job(jobId, { type: 'LoseAttempt', data: { attempt: 1, reason: 'lease expired', now: now(), retryDelayMs: 300 } }, {
-      guard: leaseGuards.expired(expired.jobId, expired.token),
-    });
+    await job(
+      jobId,
+      { type: 'LoseAttempt', data: { attempt: 1, reason: 'lease expired', now: now(), retryDelayMs: 300 } },
+      {
+        guard: leaseGuards.expired(expired.jobId, expired.token),
+      },
+    );
     expect(await queue.duePending()).toEqual([]);
     expect((await queue.claim('w2', LEASE_MS, 0)).lease).toBeNull();
     await new Promise((r) => setTimeout(r, 400));
@@ -161,9 +186,13 @@ describe('work queue', () => {
     const { lease } = await queue.claim('w1', LEASE_MS, 0);
     await start(lease!);
     await expect(
-      job(jobId, { type: 'LoseAttempt', data: { attempt: 1, reason: 'lease expired', now: now(), retryDelayMs: 0 } }, {
-        guard: leaseGuards.expired(jobId, lease!.token),
-      }),
+      job(
+        jobId,
+        { type: 'LoseAttempt', data: { attempt: 1, reason: 'lease expired', now: now(), retryDelayMs: 0 } },
+        {
+          guard: leaseGuards.expired(jobId, lease!.token),
+        },
+      ),
     ).rejects.toBeInstanceOf(LeaseLostError);
     expect((await store.readStream(streams.job(jobId))).map((e) => e.type)).toEqual(['JobQueued', 'JobStarted']);
   });

@@ -69,14 +69,18 @@ test('rounds of concurrent cancels and finishes: every final view is already set
         }
       } else {
         const page = (await acct.client.get('/jobs?limit=100')).body;
-        for (const job of page.data) if (ids.includes(job.id) && !seenFinal.has(job.id) && isFinal(job)) await checkAfterFinal(job.id, job.status);
+        for (const job of page.data)
+          if (ids.includes(job.id) && !seenFinal.has(job.id) && isFinal(job)) await checkAfterFinal(job.id, job.status);
       }
       await sleep(20);
     }
   }
   const succeeded = [...seenFinal.values()].filter((s) => s === 'succeeded').length;
   const l = await ledger(acct);
-  expect([checks, l]).toEqual([rounds * perRound, { balance: (rounds * perRound - succeeded) * PRICE, reserved: 0, charged: succeeded * PRICE }]);
+  expect([checks, l]).toEqual([
+    rounds * perRound,
+    { balance: (rounds * perRound - succeeded) * PRICE, reserved: 0, charged: succeeded * PRICE },
+  ]);
   expect(succeeded).toBeGreaterThan(0);
   expect(succeeded).toBeLessThan(rounds * perRound);
 });
