@@ -124,6 +124,9 @@ def main():
         nonlocal best
         v = quick_eval(model, scale, val)
         s5 = quick_eval(model, scale, set5) if degradation == 'bicubic' else None
+        model.quant = False  # the same weights unquantized: how far the float function drifted from the parent
+        v_float = quick_eval(model, scale, val)
+        model.quant = True
         state = {'meta': meta, 'model': model.state_dict(), 'opt': opt.state_dict(),
                  'sched': sched.state_dict(), 'torch_rng': torch.get_rng_state(), 'iteration': it,
                  'train_seconds': train_sec, 'best_val': max(best, v)}
@@ -135,7 +138,8 @@ def main():
         save_atomic(state, last)
         rec = {'iteration': it, 'train_minutes': round(train_sec / 60, 2), 'lr': sched.get_last_lr()[0],
                'scale_lr': sched.get_last_lr()[1], 'threads': c.threads, 'loss': round(loss_avg, 4),
-               'val_psnr': v, 'set5_psnr': s5, 'best_val': best, 'parent_val': meta.get('parent_val'),
+               'val_psnr': v, 'val_psnr_unquantized': v_float, 'set5_psnr': s5, 'best_val': best,
+               'parent_val': meta.get('parent_val'),
                'parent_set5': meta.get('parent_set5'),
                'act_scales': [round(s, 6) for s in model.act_scales().tolist()],
                'time': time.strftime('%Y-%m-%dT%H:%M:%S')}
