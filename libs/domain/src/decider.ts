@@ -5,6 +5,8 @@
  * times, ids and jitter arrive inside the command (STYLE.md).
  */
 export interface Decider<S, C, E extends { type: string; data: unknown }> {
+  /** Every type of event the stream may hold: events read from the log are checked against it (`asEvents`). */
+  readonly eventTypes: readonly E['type'][];
   initialState(): S;
   decide(command: C, state: S): E[];
   evolve(state: S, event: E): S;

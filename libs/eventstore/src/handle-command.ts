@@ -1,4 +1,4 @@
-import type { EventMetadata, NewEvent, StoredEvent } from '@upscaler/contracts';
+import { asEvents, type EventMetadata, type NewEvent, type StoredEvent } from '@upscaler/contracts';
 import type { Decider } from './decider';
 import { WrongExpectedVersionError, type AppendOptions, type EventStore } from './event-store.port';
 import { StreamStateCache } from './stream-state-cache';
@@ -54,8 +54,7 @@ export async function handleCommand<S, C, E extends { type: string; data: unknow
     // a conflict dropped the entry (below), so a retry folds from the start unless another command cached since
     const from = cache.get(streamId) ?? { version: 0, state: decider.initialState() };
     const tail = await store.readStream(streamId, from.version);
-    // A stored event carries type and data (plus envelope fields), which is what evolve reads.
-    const state = tail.reduce((s, e) => decider.evolve(s, e as unknown as E), from.state);
+    const state = asEvents(decider.eventTypes, tail).reduce((s, e) => decider.evolve(s, e), from.state);
     const version = tail.length === 0 ? from.version : tail[tail.length - 1].version;
     if (tail.length > 0) cache.set(streamId, version, state);
     const decided = decider.decide(command, state);
@@ -68,7 +67,7 @@ export async function handleCommand<S, C, E extends { type: string; data: unknow
     }));
     try {
       const result = await store.append(streamId, version, toAppend, opts.guard ? { guard: opts.guard } : undefined);
-      const newState = result.events.reduce((s, e) => decider.evolve(s, e as unknown as E), state);
+      const newState = asEvents(decider.eventTypes, result.events).reduce((s, e) => decider.evolve(s, e), state);
       cache.set(streamId, result.nextVersion, newState);
       return { newState, newEvents: result.events, nextVersion: result.nextVersion };
     } catch (err) {

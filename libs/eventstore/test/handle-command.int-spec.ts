@@ -22,6 +22,7 @@ class ClosedError extends Error {
 
 /** A tiny tally: "add" is refused once closed, "close" twice decides nothing. */
 const tally: Decider<State, Command, Event> = {
+  eventTypes: ['Added', 'Closed'],
   initialState: () => ({ total: 0, closed: false }),
   decide(command, state) {
     if (command.type === 'Close') return state.closed ? [] : [{ type: 'Closed', data: {} }];

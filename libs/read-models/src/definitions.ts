@@ -8,13 +8,22 @@ import {
   type JobState,
   type WebhookEndpointState,
 } from '@upscaler/domain';
+import { asEvents } from '@upscaler/contracts';
+import type { Decider } from '@upscaler/domain';
 import type { ProjectionDef } from './projection-def';
+
+/** A stream's own decider folds its read model: the same rules, its events checked as they are folded. */
+function foldedBy<S, E extends { type: string; data: unknown }>(decider: Decider<S, unknown, E>): Pick<ProjectionDef<S>, 'initialState' | 'evolve'> {
+  return {
+    initialState: () => decider.initialState(),
+    evolve: (s, e) => asEvents(decider.eventTypes, [e]).reduce((state, event) => decider.evolve(state, event), s),
+  };
+}
 
 /** Each read model is its stream's own decider state (one fold, no second copy of the rules). */
 export const jobProjection: ProjectionDef<JobState> = {
   category: 'job',
-  initialState: () => jobDecider.initialState(),
-  evolve: (s, e) => jobDecider.evolve(s, e as never),
+  ...foldedBy(jobDecider),
   columns: (s) => ({
     entityId: s.job!.jobId,
     accountId: s.job!.accountId,
@@ -27,8 +36,7 @@ export const jobProjection: ProjectionDef<JobState> = {
 
 export const apiKeyProjection: ProjectionDef<ApiKeyState> = {
   category: 'apikey',
-  initialState: () => apiKeyDecider.initialState(),
-  evolve: (s, e) => apiKeyDecider.evolve(s, e as never),
+  ...foldedBy(apiKeyDecider),
   columns: (s) => ({
     entityId: s.key!.keyId,
     accountId: s.key!.accountId,
@@ -40,8 +48,7 @@ export const apiKeyProjection: ProjectionDef<ApiKeyState> = {
 
 export const webhookEndpointProjection: ProjectionDef<WebhookEndpointState> = {
   category: 'webhook',
-  initialState: () => webhookEndpointDecider.initialState(),
-  evolve: (s, e) => webhookEndpointDecider.evolve(s, e as never),
+  ...foldedBy(webhookEndpointDecider),
   columns: (s) => ({
     entityId: s.endpoint!.endpointId,
     accountId: s.endpoint!.accountId,
@@ -52,8 +59,7 @@ export const webhookEndpointProjection: ProjectionDef<WebhookEndpointState> = {
 
 export const deliveryProjection: ProjectionDef<DeliveryState> = {
   category: 'delivery',
-  initialState: () => deliveryDecider.initialState(),
-  evolve: (s, e) => deliveryDecider.evolve(s, e as never),
+  ...foldedBy(deliveryDecider),
   columns: (s) => ({
     entityId: s.delivery!.deliveryId,
     accountId: s.delivery!.accountId,

@@ -6,7 +6,8 @@ import { isFinal, newAccount, sleep, waitForJob, type TestAccount } from './jobs
  * Issue 14, distributed mode: processors as separate processes claiming from the Postgres work queue
  * (docs/distributed.md, "The work queue"), independent of Kafka partitions. Proves: no job waits
  * behind another while a processor is idle (1 long + 12 tiny on 2 processors); scaling up and down
- * during a long job stalls nothing and repeats nothing; a SIGKILLed busy processor's job restarts
+ * during a long job stalls nothing and repeats nothing; a SIGTERMed busy processor hands its job back
+ * and another starts it within 1 s; a SIGKILLed busy processor's job restarts
  * elsewhere within the lease time + 2 s and is charged once; accounts are served in turn; the
  * per-account limit holds across processors; a cancelled running job stops within 500 ms.
  * Settled on final: every account read right after a final job view already holds its settlement.
@@ -31,6 +32,8 @@ beforeAll(async () => {
       UPSCALE_BILLING_TIMEOUT_MS: '30000',
       UPSCALE_LEASE_MS: String(LEASE_MS),
       UPSCALE_RETRY_DELAY_MS: '200',
+      // a SIGTERMed busy processor hands its job back after 0.3 s instead of finishing it
+      UPSCALE_SHUTDOWN_GRACE_MS: '300',
       // x3 balanced runs the converted esrgan-medium-x3 (libs/testing registry.ts): seconds a job.
       UPSCALE_ENGINE_REGISTRY: writeSlowX3RegistryFile(),
     },
@@ -178,6 +181,27 @@ it(
     expect(tinyMs).toBeLessThanOrEqual(10_000);
     expect(handledBy(added).filter((h) => tiny.includes(h.jobId)).length).toBeGreaterThan(0);
     expect([await eventCounts('JobStarted', [long]), await eventCounts('JobAttemptLost', [long])]).toEqual([{ [long]: 1 }, { [long]: 0 }]);
+  },
+  JOB_DEADLINE_MS + 120_000,
+);
+
+it(
+  'SIGTERM of a busy processor: its job is handed back and another processor starts it within 1 s, charged once',
+  async () => {
+    const acct = await newAccount(d.api, { credits: PRICE['3k'] });
+    const long = await submitLong(acct);
+    const busy = await holderOf(long);
+    expect(await busy.stop()).toBe(0);
+    d.processors.splice(d.processors.indexOf(busy), 1);
+    const { job, account } = await finalWithAccount(acct, long);
+    expect([job.status, account]).toMatchObject(['succeeded', { balance: 0, reserved: 0, charged: PRICE['3k'] }]);
+    const [handedBack] = await appendedAt('JobAttemptLost', long);
+    const starts = await appendedAt('JobStarted', long);
+    const lost = await db.query<{ reason: string }>(`SELECT data->>'reason' AS reason FROM events WHERE type = 'JobAttemptLost' AND data->>'jobId' = $1`, [long]);
+    console.log(`handed back, started again ${starts[1] - handedBack} ms later`);
+    expect([lost.rows, starts.length]).toEqual([[{ reason: 'handed back at shutdown' }], 2]);
+    expect(starts[1] - handedBack).toBeLessThanOrEqual(1_000);
+    d.processors.push(await d.startService('processor'));
   },
   JOB_DEADLINE_MS + 120_000,
 );

@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { createHash } from 'node:crypto';
-import { streams, type JobEvent, type StoredEvent, type WebhookPayload } from '@upscaler/contracts';
+import { streams, type StoredEvent, type WebhookPayload } from '@upscaler/contracts';
 import { deliveryDecider, endpointWants, toJobView, webhookEventTypeFor, type JobState, type WebhookEndpointState } from '@upscaler/domain';
 import { handleCommand, type EventStore } from '@upscaler/eventstore';
 import { ReadModelRepository } from '@upscaler/read-models';
@@ -23,12 +23,12 @@ export class DeliveryScheduler extends EventLogConsumer {
   }
 
   async handle(event: StoredEvent): Promise<void> {
-    if (!webhookEventTypeFor(event as unknown as Pick<JobEvent, 'type'>)) return;
+    if (!webhookEventTypeFor(event.type)) return;
     await inSpan('webhooks.schedule', { 'upscaler.event_type': event.type }, event.metadata, () => this.schedule(event));
   }
 
   private async schedule(event: StoredEvent): Promise<void> {
-    const type = webhookEventTypeFor(event as unknown as Pick<JobEvent, 'type'>);
+    const type = webhookEventTypeFor(event.type);
     if (!type) return;
     // The job's read model is written in the final event's own transaction, so it already holds the
     // final state the event announces (a final state never changes again): no re-read of the job stream.

@@ -1,6 +1,6 @@
 import { Inject, Injectable, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { randomInt } from 'node:crypto';
-import { streams } from '@upscaler/contracts';
+import { asEvents, streams } from '@upscaler/contracts';
 import {
   DEFAULT_RETRY_SCHEDULE_MS,
   deliveryDecider,
@@ -14,7 +14,7 @@ import { handleCommand, WrongExpectedVersionError, type EventStore } from '@upsc
 import { sendWebhook, signWebhook } from '@upscaler/net';
 import { eventMetadata, EVENT_STORE, CLOCK, type Clock, CONFIG, LOGGER } from '@upscaler/runtime';
 import { inSpan } from '@upscaler/tracing';
-import { type AppConfig, type Logger } from '@upscaler/platform';
+import type { AppConfig, Logger } from '@upscaler/platform';
 import { ReadModelRepository } from '@upscaler/read-models';
 
 /** At most this many attempts at once (each waits at most UPSCALE_WEBHOOK_TIMEOUT_MS). */
@@ -93,7 +93,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
     // The row came from the read model, read before an attempt that ended meanwhile may have been
     // recorded: only the stream says whether the delivery is still due.
     const history = await this.store.readStream(stream);
-    const current = foldEvents(deliveryDecider, history as never);
+    const current = foldEvents(deliveryDecider, asEvents(deliveryDecider.eventTypes, history));
     if (!isDeliveryDue(current, this.clock.now().toISOString())) return;
     const endpointRow = await this.readModels.byStream<WebhookEndpointState>(streams.webhookEndpoint(delivery.endpointId));
     const endpoint = endpointRow?.state.status === 'enabled' ? endpointRow.state.endpoint : null;
@@ -136,7 +136,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
         history.length,
         decided.map((e) => ({ ...e, metadata: eventMetadata('webhooks', { correlationId: delivery.jobId }) })),
       );
-      const newState = appended.events.reduce((st, e) => deliveryDecider.evolve(st, e as never), current);
+      const newState = foldEvents(deliveryDecider, asEvents(deliveryDecider.eventTypes, appended.events), current);
       if (newState.status === 'endpoint_gone' && endpoint) {
         await handleCommand(this.store, streams.webhookEndpoint(delivery.endpointId), webhookEndpointDecider, {
           type: 'DisableWebhookEndpoint',

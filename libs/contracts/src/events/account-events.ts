@@ -55,6 +55,16 @@ export type AccountEvent =
   | { type: 'CreditsCharged'; data: CreditsChargedData }
   | { type: 'CreditsRefunded'; data: CreditsRefundedData };
 export type AccountEventType = AccountEvent['type'];
+export const ACCOUNT_EVENT_TYPES: readonly AccountEventType[] = [
+  'AccountOpened',
+  'CreditsGranted',
+  'AccountLimitsSet',
+  'CreditsReserved',
+  'CreditsCharged',
+  'CreditsRefunded',
+];
+/** A `reservation-<job>` stream's events. */
+export const RESERVATION_EVENT_TYPES: readonly AccountEventType[] = ['CreditsReserved', 'CreditsRefunded'];
 
 /** Events of an `apikey-…` stream, data v1. Only the SHA-256 of the key is ever stored. */
 export interface ApiKeyCreatedData {
@@ -77,6 +87,7 @@ export interface ApiKeyRevokedData {
 export type ApiKeyEvent =
   | { type: 'ApiKeyCreated'; data: ApiKeyCreatedData }
   | { type: 'ApiKeyRevoked'; data: ApiKeyRevokedData };
+export const API_KEY_EVENT_TYPES: readonly ApiKeyEvent['type'][] = ['ApiKeyCreated', 'ApiKeyRevoked'];
 
 /** Events of an `idempotency-…` stream: the first claim of a key wins by optimistic concurrency. */
 export interface IdempotencyKeyClaimedData {

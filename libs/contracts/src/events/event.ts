@@ -33,3 +33,20 @@ export interface StoredEvent<TType extends string = string, TData = unknown> {
 }
 
 export const DATA_VERSION = 1;
+
+/** Every `type` one stream family's events may have (a decider's `eventTypes`). */
+export type EventTypes<E extends { type: string }> = readonly E['type'][];
+
+/**
+ * Events read back from the log as one stream family's domain events. A stored event's `type` is a
+ * plain string once it has been through Postgres or Kafka; each one is checked against the family's
+ * list here, the one place the log's events become typed, so no decider or projection ever folds an
+ * event it does not know.
+ */
+export function asEvents<E extends { type: string; data: unknown }>(types: EventTypes<E>, events: readonly { type: string; data: unknown }[]): E[] {
+  for (const e of events) {
+    if (!(types as readonly string[]).includes(e.type)) throw new Error(`unexpected event type ${e.type} (want one of ${types.join(', ')})`);
+  }
+  // checked above, member by member
+  return events as E[];
+}

@@ -20,6 +20,7 @@ export interface WebhookEndpointDisabledData {
 export type WebhookEndpointEvent =
   | { type: 'WebhookEndpointCreated'; data: WebhookEndpointCreatedData }
   | { type: 'WebhookEndpointDisabled'; data: WebhookEndpointDisabledData };
+export const WEBHOOK_ENDPOINT_EVENT_TYPES: readonly WebhookEndpointEvent['type'][] = ['WebhookEndpointCreated', 'WebhookEndpointDisabled'];
 
 export interface DeliveryScheduledData {
   deliveryId: string;
@@ -47,3 +48,4 @@ export interface DeliveryAttemptedData {
 export type DeliveryEvent =
   | { type: 'DeliveryScheduled'; data: DeliveryScheduledData }
   | { type: 'DeliveryAttempted'; data: DeliveryAttemptedData };
+export const DELIVERY_EVENT_TYPES: readonly DeliveryEvent['type'][] = ['DeliveryScheduled', 'DeliveryAttempted'];

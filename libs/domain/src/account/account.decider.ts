@@ -1,4 +1,4 @@
-import { DomainError, type AccountEvent } from '@upscaler/contracts';
+import { DomainError, type AccountEvent, ACCOUNT_EVENT_TYPES } from '@upscaler/contracts';
 import type { Decider } from '../decider';
 import { canonicalInstant } from '../shared/time';
 import type { AccountCommand, GrantCredits, OpenAccount, SetAccountLimits } from './account.commands';
@@ -10,6 +10,7 @@ import { MAX_CONCURRENT_JOBS_LIMIT, initialAccountState, type AccountState } fro
  * (reservation.decider.ts, job.decider.ts), so the stream stays small whatever the account runs.
  */
 export const accountDecider: Decider<AccountState, AccountCommand, AccountEvent> = {
+  eventTypes: ACCOUNT_EVENT_TYPES,
   initialState: initialAccountState,
   decide,
   evolve,

@@ -1,4 +1,4 @@
-import { DomainError, type AccountEvent } from '@upscaler/contracts';
+import { DomainError, type AccountEvent, RESERVATION_EVENT_TYPES } from '@upscaler/contracts';
 import type { Decider } from '../decider';
 import { canonicalInstant } from '../shared/time';
 
@@ -30,6 +30,7 @@ export interface ReservationState {
 }
 
 export const reservationDecider: Decider<ReservationState, ReservationCommand, AccountEvent> = {
+  eventTypes: RESERVATION_EVENT_TYPES,
   initialState: () => ({ status: 'none', accountId: null, jobId: null, amount: 0 }),
   decide(command, state) {
     if (command.type === 'ReserveCredits') {

@@ -1,4 +1,4 @@
-import { DomainError, type ApiKeyEvent, type Scope } from '@upscaler/contracts';
+import { DomainError, type ApiKeyEvent, type Scope, API_KEY_EVENT_TYPES } from '@upscaler/contracts';
 import type { Decider } from '../decider';
 import { canonicalInstant } from '../shared/time';
 import type { ApiKeyCommand, CreateApiKey, RevokeApiKey } from './api-key.commands';
@@ -7,6 +7,7 @@ import { MAX_RATE_LIMIT_PER_MINUTE, MIN_RATE_LIMIT_PER_MINUTE, isScope } from '.
 
 /** API keys (spec 5; DESIGN 4 and 6): created once, revocable; revoking twice changes nothing. */
 export const apiKeyDecider: Decider<ApiKeyState, ApiKeyCommand, ApiKeyEvent> = {
+  eventTypes: API_KEY_EVENT_TYPES,
   initialState: initialApiKeyState,
   decide,
   evolve,

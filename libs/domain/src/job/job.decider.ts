@@ -5,6 +5,7 @@ import {
   type JobEvent,
   type JobFailedData,
   type JobQueuedData,
+  JOB_EVENT_TYPES,
 } from '@upscaler/contracts';
 import type { Decider } from '../decider';
 import { addMs, canonicalInstant, elapsedMs } from '../shared/time';
@@ -32,6 +33,7 @@ import { creditsFor } from './target-policy';
 export const MAX_ATTEMPTS = 3;
 
 export const jobDecider: Decider<JobState, JobCommand, JobEvent> = {
+  eventTypes: JOB_EVENT_TYPES,
   initialState: initialJobState,
   decide,
   evolve,

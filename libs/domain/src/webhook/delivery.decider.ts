@@ -1,4 +1,4 @@
-import { DomainError, type DeliveryEvent } from '@upscaler/contracts';
+import { DomainError, type DeliveryEvent, DELIVERY_EVENT_TYPES } from '@upscaler/contracts';
 import type { Decider } from '../decider';
 import { addMs, canonicalInstant } from '../shared/time';
 import type { DeliveryCommand, RecordAttempt, ScheduleDelivery } from './delivery.commands';
@@ -15,6 +15,7 @@ import { DEFAULT_RETRY_SCHEDULE_MS, retryDelayMs } from './retry-schedule';
  * No attempt is recorded after a final outcome.
  */
 export const deliveryDecider: Decider<DeliveryState, DeliveryCommand, DeliveryEvent> = {
+  eventTypes: DELIVERY_EVENT_TYPES,
   initialState: initialDeliveryState,
   decide,
   evolve,

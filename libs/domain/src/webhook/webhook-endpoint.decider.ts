@@ -1,4 +1,4 @@
-import { DomainError, WEBHOOK_EVENT_TYPES, type WebhookEndpointEvent, type WebhookEventType } from '@upscaler/contracts';
+import { DomainError, WEBHOOK_EVENT_TYPES, type WebhookEndpointEvent, type WebhookEventType, WEBHOOK_ENDPOINT_EVENT_TYPES } from '@upscaler/contracts';
 import type { Decider } from '../decider';
 import { canonicalInstant } from '../shared/time';
 import type { CreateWebhookEndpoint, DisableWebhookEndpoint, WebhookEndpointCommand } from './webhook-endpoint.commands';
@@ -10,6 +10,7 @@ import { initialWebhookEndpointState, type WebhookEndpointState } from './webhoo
  * is the api's and the sender's concern, not this lifecycle's.
  */
 export const webhookEndpointDecider: Decider<WebhookEndpointState, WebhookEndpointCommand, WebhookEndpointEvent> = {
+  eventTypes: WEBHOOK_ENDPOINT_EVENT_TYPES,
   initialState: initialWebhookEndpointState,
   decide,
   evolve,
