@@ -72,7 +72,12 @@ export class ClaimLoop implements OnApplicationBootstrap, BeforeApplicationShutd
   async beforeApplicationShutdown(): Promise<void> {
     this.stopping = true;
     this.poke();
-    const handBack = setTimeout(() => this.runner.handBack(), this.config.shutdownGraceMs);
+    const running = this.runner.busyWith;
+    if (running) this.logger.info({ jobId: running, graceMs: this.config.shutdownGraceMs }, 'shutting down: the running job may finish within the grace period');
+    const handBack = setTimeout(() => {
+      if (this.runner.busyWith) this.logger.info({ jobId: this.runner.busyWith }, 'grace period over: handing the job back at the next tile');
+      this.runner.handBack();
+    }, this.config.shutdownGraceMs);
     try {
       await this.loop;
     } finally {

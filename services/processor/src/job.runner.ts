@@ -15,6 +15,15 @@ export type RunOutcome = 'succeeded' | 'failed' | 'cancelled' | 'lease_lost' | '
 
 type StopReason = 'cancelled' | 'lease_lost' | 'hand_back';
 
+interface Running {
+  jobId: string;
+  attempt: number;
+  abort: AbortController;
+  reason: StopReason | undefined;
+  /** The hand-back's appends, made as soon as it was decided (not when the engine reaches its next tile). */
+  handedBack?: Promise<void>;
+}
+
 /**
  * Runs one leased attempt of a job: queued -> processing -> succeeded/failed (spec 3). The lease is
  * renewed every third of its length while the engine runs; a renewal that finds it gone (expired and
@@ -25,7 +34,7 @@ type StopReason = 'cancelled' | 'lease_lost' | 'hand_back';
 @Injectable()
 export class JobRunner {
   readonly workerId = `${hostname()}-${process.pid}`;
-  private current: { jobId: string; abort: AbortController; reason: StopReason | undefined } | undefined;
+  private current: Running | undefined;
   /** Set by SIGTERM past the grace period: a job not yet running is given back instead of started. */
   private handingBack = false;
 
@@ -52,10 +61,20 @@ export class JobRunner {
     }
   }
 
-  /** Hands back the running job, and any job this runner is about to start (it may be between claim and engine). */
+  /**
+   * Hands back the running job, and any job this runner is about to start (it may be between claim and
+   * engine). The attempt is recorded as lost and the job requeued at once, so another processor can
+   * start it while this one's engine finishes its current network pass (which cannot be interrupted:
+   * a pass of a network with a large receptive field can take seconds); the late result is discarded.
+   */
   handBack(): void {
     this.handingBack = true;
-    if (this.current) this.stop(this.current.jobId, 'hand_back');
+    const current = this.current;
+    if (!current) return;
+    this.stop(current.jobId, 'hand_back');
+    current.handedBack ??= this.giveBack(streams.job(current.jobId), current.attempt).catch((err: Error) =>
+      this.logger.error({ err, jobId: current.jobId }, 'hand-back failed; the lease will expire instead'),
+    );
   }
 
   async run(lease: Lease): Promise<RunOutcome> {
@@ -81,9 +100,9 @@ export class JobRunner {
     }
     const attempt = started.running!.attempt;
     const job = started.job!;
-    const current = { jobId: lease.jobId, abort: new AbortController(), reason: undefined as StopReason | undefined };
+    const current: Running = { jobId: lease.jobId, attempt, abort: new AbortController(), reason: undefined };
     this.current = current;
-    if (this.handingBack) this.stop(lease.jobId, 'hand_back'); // SIGTERM's grace ran out while it was starting
+    if (this.handingBack) this.handBack(); // SIGTERM's grace ran out while it was starting
     const renewal = this.keepLease(lease);
     try {
       const input = await this.storage.get(job.source.key);
@@ -110,7 +129,7 @@ export class JobRunner {
         throw e;
       }
     } catch (e) {
-      if (e instanceof EngineCancelledError || current.abort.signal.aborted) return this.stopped(stream, attempt, current.reason);
+      if (e instanceof EngineCancelledError || current.abort.signal.aborted) return this.stopped(current);
       const error = toFailure(e);
       if (error.code === 'engine_error') this.logger.error({ err: e, jobId: lease.jobId }, 'engine failed');
       try {
@@ -126,21 +145,23 @@ export class JobRunner {
     }
   }
 
-  /** After the engine stopped early: hand the job back to the queue at once, or just let it go. */
-  private async stopped(stream: string, attempt: number, reason: StopReason | undefined): Promise<RunOutcome> {
-    if (reason === 'lease_lost') return 'lease_lost';
-    if (reason !== 'hand_back') return 'cancelled';
+  /** After the engine stopped early: the hand-back's appends are done (or being done), or the job is just let go. */
+  private async stopped(current: Running): Promise<RunOutcome> {
+    if (current.reason === 'lease_lost') return 'lease_lost';
+    if (current.reason !== 'hand_back') return 'cancelled';
+    await current.handedBack;
+    return 'handed_back';
+  }
+
+  /** The lost attempt frees the lease; requeued right away, another processor starts the job within moments. */
+  private async giveBack(stream: string, attempt: number): Promise<void> {
     try {
-      // The lost attempt frees the lease; requeued right away, another processor starts it within moments.
-      await this.decide(stream, {
-        type: 'LoseAttempt',
-        data: { attempt, reason: 'handed back at shutdown', now: this.now(), retryDelayMs: 0 },
-      });
+      await this.decide(stream, { type: 'LoseAttempt', data: { attempt, reason: 'handed back at shutdown', now: this.now(), retryDelayMs: 0 } });
       await this.decide(stream, { type: 'RequeueJob', data: { now: this.now() } });
     } catch (e) {
+      // finished or cancelled meanwhile: nothing to give back
       if (!(isDomainError(e) && e.code === 'conflict')) throw e;
     }
-    return 'handed_back';
   }
 
   /** Renews the lease every third of its length; a renewal that finds it gone stops the engine. */
