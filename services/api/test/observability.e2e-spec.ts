@@ -182,8 +182,15 @@ describe('observability of a running service', () => {
     const body = (await down.json()) as { details: Record<string, { status: string }> };
     expect(body.details.postgres.status).toBe('down');
     expect(body.details.storage.status).toBe('up');
+    // the processor's claim loop counts too: its LISTEN connection (wake-ups, cancels) is gone with Postgres
+    expect(body.details['work-queue'].status).toBe('down');
     expect((await fetch(`${svc.baseUrl}/health/live`)).status).toBe(200);
     pg = await startEmbeddedPostgres({ dataDir: pgDir, port: pgPort, postgresFlags: ['-c', 'fsync=off'] });
-    await eventually(async () => ((await fetch(`${svc.baseUrl}/health/ready`)).status === 200 ? true : undefined));
+    // …and everything recovers by itself: Postgres, the claim loop (it retried with backoff) and its LISTEN
+    const ready = await eventually(async () => {
+      const r = await fetch(`${svc.baseUrl}/health/ready`);
+      return r.status === 200 ? ((await r.json()) as { details: Record<string, { status: string }> }) : undefined;
+    });
+    expect([ready.details.postgres.status, ready.details['work-queue'].status]).toEqual(['up', 'up']);
   });
 });
