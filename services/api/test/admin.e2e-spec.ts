@@ -172,10 +172,10 @@ describe('keys', () => {
     const statuses = answers.map((a) => a.status);
     const limited = answers.find((a) => a.status === 429);
     if (limited === undefined) {
-      // Only possible when a new window began between the calls: the remaining count went back up.
+      // Only possible when a new window began between the calls: the remaining count did not go down there
+      // (a window that began right after the first call gives 2, 2, 1, 0: equal, not higher, as CI once saw).
       const remaining = answers.map((a) => Number(a.headers.get('x-ratelimit-remaining')));
-      // (statuses and counts are printed with a failure: a distributed run once saw neither a 429 nor a new window)
-      expect({ statuses, remaining, newWindow: remaining.some((v, i) => i > 0 && v > remaining[i - 1]) }).toMatchObject({ newWindow: true });
+      expect({ statuses, remaining, newWindow: remaining.some((v, i) => i > 0 && v >= remaining[i - 1]) }).toMatchObject({ newWindow: true });
     } else {
       expect(statuses).toEqual([200, 200, 200, 429]);
       expect(limited.body.error.code).toBe('rate_limited');
