@@ -9,44 +9,14 @@
 // projections leave it (events, charged reservations, the balance row), which takes seconds instead
 // of the minutes 300,000 appends would.
 // Usage: node bench/eventstore/run.js [--history 10,100000] [--samples 200]
-import { newId, streams, type JobQueuedData } from '@upscaler/contracts';
-import { accountDecider, jobDecider, jobFixtures, reservationDecider } from '@upscaler/domain';
-import { handleCommand, PostgresEventStore, type EventStore } from '@upscaler/eventstore';
-import { balanceGuards, BalanceProjection, BalanceRepository, PROJECTIONS, Projector } from '@upscaler/read-models';
-import { ALL_MIGRATIONS } from '@upscaler/runtime';
-import { startTestPostgres } from '@upscaler/testing';
-import { WorkQueueProjection } from '@upscaler/work-queue';
+import { streams } from '@upscaler/contracts';
+import type { EventStore } from '@upscaler/eventstore';
+import { createTestEventLog, startTestPostgres } from '@upscaler/testing';
 import type { DataSource } from 'typeorm';
 import { arg } from '../engine/args';
 import { machineLine, printTable } from '../engine/table';
 
 const PRICE = 3;
-const now = () => new Date().toISOString();
-
-function queued(accountId: string, jobId: string): JobQueuedData {
-  return jobFixtures.aJobQueuedData({ jobId, accountId, credits: PRICE, queuedAt: now() });
-}
-
-/** The credit and queue work of one POST /upscale: reserve (billing), then JobQueued (api). */
-async function submit(store: EventStore, accountId: string): Promise<void> {
-  const jobId = newId('job');
-  await handleCommand(
-    store,
-    streams.reservation(jobId),
-    reservationDecider,
-    { type: 'ReserveCredits', data: { accountId, jobId, amount: PRICE, now: now() } },
-    { guard: (tx) => balanceGuards.reservable(tx, accountId, jobId, PRICE) },
-  );
-  await handleCommand(store, streams.job(jobId), jobDecider, { type: 'SubmitJob', data: queued(accountId, jobId) }, {
-    guard: (tx) => balanceGuards.jobMayBeCreated(tx, jobId),
-  });
-}
-
-async function openAccount(store: EventStore, credits: number): Promise<string> {
-  const accountId = newId('acct');
-  await handleCommand(store, streams.account(accountId), accountDecider, { type: 'OpenAccount', data: { accountId, name: 'bench', credits, now: now() } });
-  return accountId;
-}
 
 /** `jobs` finished jobs of history for the account, as the projections would have left them. */
 async function writeHistory(db: DataSource, accountId: string, jobs: number): Promise<void> {
@@ -82,21 +52,21 @@ async function main(): Promise<void> {
   const samples = Number(arg('samples', '200'));
   const pg = await startTestPostgres();
   try {
-    const db = await pg.dataSource(ALL_MIGRATIONS);
-    const inlineProjections = [new Projector(PROJECTIONS), new BalanceProjection(), new WorkQueueProjection()];
-    const store = new PostgresEventStore(db, { inlineProjections });
-    const balances = new BalanceRepository(db);
+    // the event log as the services run it, and its reserve-and-submit (libs/testing, the middle tier's fixture)
+    const log = await createTestEventLog(pg);
+    const { db, balances } = log;
+    const submit = (accountId: string, via?: EventStore) => log.submitJob(accountId, {}, via).then(() => undefined);
     const rows: (string | number)[][] = [];
     for (const history of histories) {
-      const accountId = await openAccount(store, 10 * samples * PRICE);
+      const accountId = await log.openAccount(10 * samples * PRICE);
       const t0 = Date.now();
       await writeHistory(db, accountId, history);
       const written = Date.now() - t0;
       await db.query('ANALYZE');
       const [{ n }]: Array<{ n: string }> = await db.query(`SELECT count(*) AS n FROM events WHERE stream_id = $1`, [streams.account(accountId)]);
       // cold: a fresh store per submit (what the first submit after a process start sees)
-      const cold = await msPer(samples, () => submit(new PostgresEventStore(db, { inlineProjections }), accountId));
-      const warm = await msPer(samples, () => submit(store, accountId));
+      const cold = await msPer(samples, () => submit(accountId, log.freshStore()));
+      const warm = await msPer(samples, () => submit(accountId));
       const read = await msPer(samples, async () => void (await balances.account(accountId)));
       rows.push([history, Number(n), (written / 1000).toFixed(1), cold.toFixed(2), warm.toFixed(2), read.toFixed(3)]);
     }
@@ -109,11 +79,11 @@ async function main(): Promise<void> {
     // 64 concurrent submits: one account against 64 accounts.
     const concurrent = 64;
     const rounds = 5;
-    const one = await openAccount(store, concurrent * rounds * PRICE);
-    const many = await Promise.all(Array.from({ length: concurrent }, () => openAccount(store, rounds * PRICE)));
+    const one = await log.openAccount(concurrent * rounds * PRICE);
+    const many = await Promise.all(Array.from({ length: concurrent }, () => log.openAccount(rounds * PRICE)));
     const rate = async (accountOf: (i: number) => string) => {
       const t0 = process.hrtime.bigint();
-      for (let r = 0; r < rounds; r++) await Promise.all(Array.from({ length: concurrent }, (_, i) => submit(store, accountOf(i))));
+      for (let r = 0; r < rounds; r++) await Promise.all(Array.from({ length: concurrent }, (_, i) => submit(accountOf(i))));
       return (concurrent * rounds) / (Number(process.hrtime.bigint() - t0) / 1e9);
     };
     const oneRate = await rate(() => one);

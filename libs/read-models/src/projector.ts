@@ -18,10 +18,6 @@ export class Projector implements InlineProjection {
     for (const d of defs) this.defs.set(d.category, d as ProjectionDef);
   }
 
-  get categories(): string[] {
-    return [...this.defs.keys()];
-  }
-
   handles(event: StoredEvent): boolean {
     return this.defs.has(categoryOf(event.streamId));
   }

@@ -54,8 +54,7 @@ export async function buildRuntime(config: AppConfig, logger: Logger, service: s
     const metrics = new Metrics(service);
     // Every append, by any service, runs these inside its transaction (DESIGN 2: read models,
     // balances settled with the job's final event, the work queue enqueued with JobQueued).
-    const projector = new Projector(PROJECTIONS);
-    const inlineProjections = [projector, new BalanceProjection(), new WorkQueueProjection()];
+    const inlineProjections = [new Projector(PROJECTIONS), new BalanceProjection(), new WorkQueueProjection()];
     const pgStore = new PostgresEventStore(db, { inlineProjections });
     closers.push(() => pgStore.close());
     const store = new InstrumentedEventStore(pgStore, metrics);
@@ -125,7 +124,6 @@ export async function buildRuntime(config: AppConfig, logger: Logger, service: s
       transport,
       storage,
       signedDownloads,
-      projector,
       inlineProjections,
       readModels,
       balances: new BalanceRepository(db),

@@ -3,7 +3,7 @@ import type { AppConfig, Logger } from '@upscaler/platform';
 import type { EventStore, InlineProjection, PostgresEventStore } from '@upscaler/eventstore';
 import type { EventTransport } from '@upscaler/messaging';
 import type { ObjectStorage, SignedDownloadHandler } from '@upscaler/storage';
-import type { BalanceRepository, Projector, ReadModelRepository } from '@upscaler/read-models';
+import type { BalanceRepository, ReadModelRepository } from '@upscaler/read-models';
 import type { WorkQueueRepository } from '@upscaler/work-queue';
 import type { Clock } from './clock';
 import type { Metrics } from './observability/metrics';
@@ -21,8 +21,6 @@ export interface Runtime {
   storage: ObjectStorage;
   /** Present with local-folder storage: the api serves signed downloads itself. */
   signedDownloads: SignedDownloadHandler | undefined;
-  /** The read-model projection (one of `inlineProjections`), for its rebuild. */
-  projector: Projector;
   /** Run inside every append's transaction, in this order. */
   inlineProjections: InlineProjection[];
   /** The Postgres log itself (under `store`'s instrumentation), for projection rebuilds. */

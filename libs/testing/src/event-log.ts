@@ -1,7 +1,7 @@
 import type { DataSource } from 'typeorm';
 import { newId, streams, type JobQueuedData } from '@upscaler/contracts';
 import { accountDecider, jobDecider, jobFixtures, reservationDecider, type JobCommand } from '@upscaler/domain';
-import { handleCommand, PostgresEventStore, type HandleCommandOptions } from '@upscaler/eventstore';
+import { handleCommand, PostgresEventStore, type EventStore, type HandleCommandOptions } from '@upscaler/eventstore';
 import { balanceGuards, BalanceProjection, BalanceRepository, PROJECTIONS, Projector, ReadModelRepository } from '@upscaler/read-models';
 import { ALL_MIGRATIONS, type Clock } from '@upscaler/runtime';
 import { WorkQueueProjection, WorkQueueRepository } from '@upscaler/work-queue';
@@ -22,17 +22,22 @@ export interface TestEventLog {
   clock: Clock;
   /** An open account with `credits` granted. */
   openAccount(credits: number): Promise<string>;
-  /** Reserves and submits a job as billing and the api do (2k, 3 credits unless `credits` says otherwise). */
-  submitJob(accountId: string, overrides?: Partial<JobQueuedData>): Promise<string>;
+  /**
+   * Reserves and submits a job as billing and the api do (2k, 3 credits unless `credits` says otherwise),
+   * through `via` when given (e.g. a `freshStore()`, whose stream-state caches are empty).
+   */
+  submitJob(accountId: string, overrides?: Partial<JobQueuedData>, via?: EventStore): Promise<string>;
+  /** Another store on the same database with the same inline projections: what a new process sees. */
+  freshStore(): PostgresEventStore;
   job(jobId: string, command: JobCommand, opts?: HandleCommandOptions): ReturnType<typeof handleCommand>;
   close(): Promise<void>;
 }
 
 export async function createTestEventLog(pg: Pick<TestPostgres, 'dataSource'>): Promise<TestEventLog> {
   const db = await pg.dataSource(ALL_MIGRATIONS);
-  const store = new PostgresEventStore(db, {
-    inlineProjections: [new Projector(PROJECTIONS), new BalanceProjection(), new WorkQueueProjection()],
-  });
+  const inlineProjections = [new Projector(PROJECTIONS), new BalanceProjection(), new WorkQueueProjection()];
+  const freshStore = () => new PostgresEventStore(db, { inlineProjections });
+  const store = freshStore();
   const clock: Clock = { now: () => new Date() };
   const now = () => clock.now().toISOString();
   return {
@@ -50,11 +55,12 @@ export async function createTestEventLog(pg: Pick<TestPostgres, 'dataSource'>): 
       });
       return accountId;
     },
-    async submitJob(accountId, overrides = {}) {
+    freshStore,
+    async submitJob(accountId, overrides = {}, via = store) {
       const jobId = overrides.jobId ?? newId('job');
       const credits = overrides.credits ?? 3;
       await handleCommand(
-        store,
+        via,
         streams.reservation(jobId),
         reservationDecider,
         { type: 'ReserveCredits', data: { accountId, jobId, amount: credits, now: now() } },
@@ -69,7 +75,7 @@ export async function createTestEventLog(pg: Pick<TestPostgres, 'dataSource'>): 
         credits,
       });
       await handleCommand(
-        store,
+        via,
         streams.job(jobId),
         jobDecider,
         { type: 'SubmitJob', data },

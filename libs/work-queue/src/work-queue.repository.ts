@@ -1,7 +1,18 @@
 import { randomUUID } from 'node:crypto';
 import type { DataSource } from 'typeorm';
 import { PgNotificationListener, pgConfigOf, sqlRows, type NotificationHandlers, type SqlTx } from '@upscaler/eventstore';
-import { WORK_CHANNEL } from './channel';
+import { READY, WORK_CHANNEL } from './channel';
+
+/**
+ * An account row (`alias`) that has a queued job nobody holds and room under its limit (its own
+ * `max_running`, else the default passed as `defaultLimit`; 0 = no limit): what a claim may take from.
+ */
+function claimable(alias: string, defaultLimit: string): string {
+  const limit = `coalesce(${alias}.max_running, ${defaultLimit})`;
+  return `EXISTS (SELECT 1 FROM work_queue q WHERE q.account_id = ${alias}.account_id AND q.status = 'queued' AND q.lease_token IS NULL)
+            AND (${limit} = 0
+                 OR (SELECT count(*) FROM work_queue r WHERE r.account_id = ${alias}.account_id AND r.lease_token IS NOT NULL) < ${limit})`;
+}
 
 /** A processor's claim on one attempt of a job: valid while `token` still holds the row's lease. */
 export interface Lease {
@@ -55,9 +66,7 @@ export class WorkQueueRepository {
       this.db,
       `WITH candidate AS (
          SELECT a.account_id FROM work_queue_accounts a
-          WHERE EXISTS (SELECT 1 FROM work_queue q WHERE q.account_id = a.account_id AND q.status = 'queued' AND q.lease_token IS NULL)
-            AND (coalesce(a.max_running, $3) = 0
-                 OR (SELECT count(*) FROM work_queue r WHERE r.account_id = a.account_id AND r.lease_token IS NOT NULL) < coalesce(a.max_running, $3))
+          WHERE ${claimable('a', '$3')}
           ORDER BY a.last_claimed_at ASC NULLS FIRST, a.account_id
           LIMIT 1
           FOR UPDATE OF a SKIP LOCKED
@@ -82,16 +91,14 @@ export class WorkQueueRepository {
     );
     if (rows[0]) return { lease: { jobId: rows[0].job_id, accountId: rows[0].account_id, token, trace: rows[0].trace }, contended: false };
     // Nothing leased: either nothing is claimable, or another processor held the candidate's row.
-    const [{ claimable }]: Array<{ claimable: boolean }> = await this.db.query(
+    const [{ waiting }]: Array<{ waiting: boolean }> = await this.db.query(
       `SELECT EXISTS (
          SELECT 1 FROM work_queue_accounts a
-          WHERE EXISTS (SELECT 1 FROM work_queue q WHERE q.account_id = a.account_id AND q.status = 'queued' AND q.lease_token IS NULL)
-            AND (coalesce(a.max_running, $1) = 0
-                 OR (SELECT count(*) FROM work_queue r WHERE r.account_id = a.account_id AND r.lease_token IS NOT NULL) < coalesce(a.max_running, $1))
-       ) AS claimable`,
+          WHERE ${claimable('a', '$1')}
+       ) AS waiting`,
       [defaultLimit],
     );
-    return { lease: null, contended: claimable };
+    return { lease: null, contended: waiting };
   }
 
   /** Extends the lease; false when it is gone (expired and swept, or the job ended: stop working on it). */
@@ -111,8 +118,8 @@ export class WorkQueueRepository {
       `WITH released AS (
          UPDATE work_queue SET lease_token = NULL, lease_owner = NULL, lease_expires_at = NULL, claimed_at = NULL
           WHERE job_id = $1 AND lease_token = $2 AND status = 'queued' RETURNING 1)
-       SELECT pg_notify('upscale_work', 'ready') FROM released`,
-      [lease.jobId, lease.token],
+       SELECT pg_notify($3, $4) FROM released`,
+      [lease.jobId, lease.token, WORK_CHANNEL, READY],
     );
   }
 

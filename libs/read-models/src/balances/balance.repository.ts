@@ -95,7 +95,3 @@ function toView(r: BalanceRow): AccountBalance {
     max_concurrent_jobs: r.max_concurrent_jobs,
   };
 }
-
-export function accountNotFound(): DomainError {
-  return new DomainError('not_found', 'No account with that id.');
-}
