@@ -1,4 +1,4 @@
-// Three tiers (STYLE.md): unit specs beside the code, integration and end-to-end suites under test/.
+// Three tiers (contributing/STYLE.md): unit specs beside the code, integration and end-to-end suites under test/.
 const swc = [
   '@swc/jest',
   {

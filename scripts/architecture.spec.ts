@@ -2,7 +2,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 
 /**
- * The layering rules of DESIGN 1 and STYLE.md, checked on every file: services never import each
+ * The layering rules of docs/design.md §1 and contributing/STYLE.md, checked on every file: services never import each
  * other (the standalone is the one composition root), libs never import services, pure domain code
  * does no I/O, and only adapters touch Postgres, Kafka, S3, sharp or ONNX.
  */
@@ -28,7 +28,7 @@ function imports(file: string): string[] {
 const sources = (root: string) => files(join(ROOT, root)).filter((f) => !f.includes('/test/') && !f.endsWith('.spec.ts'));
 const rel = (f: string) => relative(ROOT, f);
 
-describe('architecture (DESIGN 1, STYLE.md)', () => {
+describe('architecture (docs/design.md §1, contributing/STYLE.md)', () => {
   it('services never import each other; only the standalone composes them', () => {
     const offenders: string[] = [];
     for (const service of ['api', 'billing', 'processor', 'webhooks']) {

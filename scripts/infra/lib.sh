@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Shared helpers for the infra scripts: one cache folder for everything fetched, so a second
-# install on the same machine is instant (HELPERS.md: builds run with nice).
+# install on the same machine is instant (contributing/HELPERS.md: builds run with nice).
 set -euo pipefail
 
 INFRA_CACHE="${UPSCALE_INFRA_CACHE:-${HOME}/.cache/upscaler}"

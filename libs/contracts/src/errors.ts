@@ -1,6 +1,6 @@
 /**
  * Every error code the service can answer with, its HTTP status and default message: one table
- * (STYLE.md). Spec section 7 fixes unauthorized/insufficient_credits/forbidden/conflict/
+ * (contributing/STYLE.md). Spec section 7 fixes unauthorized/insufficient_credits/forbidden/conflict/
  * payload_too_large; the rest are our documented choices (docs/api.md lists them all).
  */
 export const ERROR_CODES = {

@@ -1,7 +1,7 @@
 import { v7 as uuidv7 } from 'uuid';
 
 /**
- * Prefixed, time-ordered ids (DESIGN 4): `job_` + the 32 hex digits of a UUIDv7. Lexicographic order
+ * Prefixed, time-ordered ids (docs/design.md §4): `job_` + the 32 hex digits of a UUIDv7. Lexicographic order
  * of ids is creation order, so newest-first cursor paging by id never skips or repeats.
  */
 export type IdPrefix = 'job' | 'acct' | 'key' | 'we' | 'dlv' | 'evt' | 'req';
@@ -16,7 +16,7 @@ export function isId(value: string, prefix: IdPrefix): boolean {
   return m !== null && m[1] === prefix;
 }
 
-/** Stream ids of the event log (DESIGN 2). */
+/** Stream ids of the event log (docs/design.md §2). */
 export const streams = {
   job: (jobId: string) => `job-${jobId}`,
   account: (accountId: string) => `account-${accountId}`,

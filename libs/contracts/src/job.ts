@@ -29,7 +29,7 @@ export function isFinalStatus(s: JobStatus): boolean {
 export const QUALITY_TIERS = ['fast', 'balanced', 'best'] as const;
 export type QualityTier = (typeof QUALITY_TIERS)[number];
 
-/** Key scopes: the spec's two plus ours for self-service (DESIGN 6). */
+/** Key scopes: the spec's two plus ours for self-service (docs/design.md §6). */
 export const SCOPES = ['jobs:read', 'jobs:write', 'keys:read', 'keys:write', 'webhooks:read', 'webhooks:write'] as const;
 export type Scope = (typeof SCOPES)[number];
 

@@ -1,6 +1,6 @@
 import type { JobStatus, OutputFormat, QualityTier, Scope, Target, WebhookEventType } from './job';
 
-/** Public JSON shapes (spec 2 and DESIGN 6). snake_case on the wire. */
+/** Public JSON shapes (spec 2 and docs/design.md §6). snake_case on the wire. */
 export interface JobView {
   id: string;
   object: 'job';
@@ -92,7 +92,7 @@ export interface DeliveryAttemptView {
   next_attempt_at: string | null;
 }
 
-/** Webhook delivery body (DESIGN 6). */
+/** Webhook delivery body (docs/design.md §6). */
 export interface WebhookPayload {
   type: WebhookEventType;
   timestamp: string;

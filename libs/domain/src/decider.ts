@@ -1,8 +1,8 @@
 /**
- * The decider pattern of the emmett library (DESIGN 2): business rules as two pure functions.
+ * The decider pattern of the emmett library (docs/design.md §2): business rules as two pure functions.
  * `decide` turns a command and the current state into new events (or throws a `DomainError` from
  * @upscaler/contracts); `evolve` folds one event into the state. No clock, no random, no I/O:
- * times, ids and jitter arrive inside the command (STYLE.md).
+ * times, ids and jitter arrive inside the command (contributing/STYLE.md).
  */
 export interface Decider<S, C, E extends { type: string; data: unknown }> {
   /** Every type of event the stream may hold: events read from the log are checked against it (`asEvents`). */

@@ -1,5 +1,5 @@
 /**
- * Pure domain code (DESIGN 1): deciders, pricing, state machines and the views derived from them.
+ * Pure domain code (docs/design.md §1): deciders, pricing, state machines and the views derived from them.
  * No I/O, no clock, no random: times, ids and jitter come in with the commands.
  */
 export * from './decider';
@@ -11,7 +11,7 @@ export * from './job/job.decider';
 export * from './job/job.views';
 export * from './job/target-policy';
 
-// Accounts and credits (DESIGN 2): the account's own stream, and each job's reservation.
+// Accounts and credits (docs/design.md §2): the account's own stream, and each job's reservation.
 export * from './account/account.commands';
 export * from './account/account.state';
 export * from './account/account.decider';
@@ -24,7 +24,7 @@ export * from './api-key/api-key.decider';
 export * from './api-key/api-key.views';
 export * from './api-key/scopes';
 
-// Webhooks (spec 6, DESIGN 4 and 6).
+// Webhooks (spec 6, docs/design.md §4 and 6).
 export * from './webhook/webhook-endpoint.commands';
 export * from './webhook/webhook-endpoint.state';
 export * from './webhook/webhook-endpoint.decider';

@@ -1,7 +1,7 @@
 import type { EntityManager } from 'typeorm';
 
 /**
- * Where a durable consumer remembers how far it has read the log (DESIGN 2: "consumers record
+ * Where a durable consumer remembers how far it has read the log (docs/design.md §2: "consumers record
  * their checkpoints"). Positions are global log positions; 0 = from the beginning.
  */
 export interface CheckpointStore {

@@ -1,5 +1,5 @@
 /**
- * The decider pattern of the emmett library (DESIGN 2): `decide(command, state) -> events`,
+ * The decider pattern of the emmett library (docs/design.md §2): `decide(command, state) -> events`,
  * `evolve(state, event) -> state`. Pure: the domain lib implements it, `handleCommand` runs it
  * against the log. (Structurally identical to the domain lib's own declaration.)
  */

@@ -1,7 +1,7 @@
 import type { NewEvent, StoredEvent } from '@upscaler/contracts';
 
 /**
- * The append-only event log (DESIGN 2). Appends use optimistic concurrency on (stream, expected
+ * The append-only event log (docs/design.md §2). Appends use optimistic concurrency on (stream, expected
  * version); positions are global and become visible in commit order (a reader tailing by position
  * never skips an event that commits later with a lower position).
  */

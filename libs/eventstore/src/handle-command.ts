@@ -32,7 +32,7 @@ export interface HandleCommandResult<S> {
 }
 
 /**
- * Runs one command against one stream with optimistic concurrency (DESIGN 2: "a conflict is
+ * Runs one command against one stream with optimistic concurrency (docs/design.md §2: "a conflict is
  * re-read and re-decided, never overwritten"): read the stream, fold `evolve` from `initialState()`,
  * `decide`, append with expected version = the version read. When another writer appended in
  * between, the append fails with `WrongExpectedVersionError`; the command is then decided again on

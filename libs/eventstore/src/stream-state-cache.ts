@@ -1,6 +1,6 @@
 /**
  * The folded state of recently commanded streams, so that a command reads only the events appended since
- * (DESIGN 2). Safe because the log is append-only (the database refuses UPDATE, DELETE and TRUNCATE of
+ * (docs/design.md §2). Safe because the log is append-only (the database refuses UPDATE, DELETE and TRUNCATE of
  * events) and `evolve` is pure: the state at version v is the same whenever it is computed. An account's
  * ledger stream grows with every job it ever ran; without this, each reserve and settlement re-read and
  * re-folded the whole history. Least-recently-used entries are dropped past `maxStreams`.

@@ -1,7 +1,7 @@
 import type { StoredEvent } from '@upscaler/contracts';
 
 /**
- * How services hear about the log and ask each other questions (DESIGN 2-3). Two implementations:
+ * How services hear about the log and ask each other questions (docs/design.md §2-3). Two implementations:
  * in-process (tails the Postgres log directly) and Kafka (relay publishes the log to versioned topics).
  * Handlers must be idempotent: an event may be delivered more than once.
  */

@@ -21,7 +21,7 @@ export class ForbiddenAddressError extends Error {
 
 /**
  * A `lookup` for net/tls/https that resolves every address of the host and refuses the whole host
- * if any one of them is not allowed (DESIGN 4: "every resolved address checked"). It hands the
+ * if any one of them is not allowed (docs/design.md §4: "every resolved address checked"). It hands the
  * socket exactly the addresses it checked, so the address checked is the address connected to:
  * no second resolution that a rebinding DNS server could answer differently.
  */

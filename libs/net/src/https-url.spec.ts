@@ -1,6 +1,6 @@
 import { checkHttpsUrl } from './https-url';
 
-describe('the outbound URL rules (DESIGN 4: https only, no credentials)', () => {
+describe('the outbound URL rules (docs/design.md §4: https only, no credentials)', () => {
   test('an https URL yields the host to connect to and whether it is a literal', () => {
     const check = checkHttpsUrl('https://Example.COM:8443/a/b.png?x=1#frag');
     expect(check.ok && { href: check.target.url.href, host: check.target.host, isLiteral: check.target.isLiteral }).toEqual({

@@ -12,7 +12,7 @@ export interface HttpsTarget {
 export type HttpsUrlCheck = { ok: true; target: HttpsTarget } | { ok: false; reason: string };
 
 /**
- * The URL rules shared by image URLs and webhook URLs (DESIGN 4): absolute https only, no user
+ * The URL rules shared by image URLs and webhook URLs (docs/design.md §4): absolute https only, no user
  * info (credentials in a URL would be sent to whoever the URL names, and hide the real host from
  * a human reader). `base` resolves a redirect's relative Location.
  */

@@ -33,7 +33,7 @@ const ORIGIN_BOUND_HEADERS = ['authorization', 'cookie', 'proxy-authorization'];
 class FetchTimeout extends Error {}
 
 /**
- * Fetches an image by URL under DESIGN 4's SSRF rules: https only (on every hop), every resolved
+ * Fetches an image by URL under docs/design.md §4's SSRF rules: https only (on every hop), every resolved
  * address checked before connecting, redirects followed by hand and re-checked, size and time
  * bounded. Errors are DomainErrors: invalid_image_url (the URL or an address it leads to is not
  * allowed), image_fetch_failed (network, HTTP status, redirects, timeout), payload_too_large.

@@ -1,6 +1,6 @@
 import { classifyAddress, isAddressAllowed, isForbiddenAddress } from './ssrf-guard';
 
-// DESIGN 4 "Image by URL": private/loopback/link-local/metadata/CGNAT/ULA/IPv4-mapped refused.
+// docs/design.md §4 "Image by URL": private/loopback/link-local/metadata/CGNAT/ULA/IPv4-mapped refused.
 describe('the SSRF address table', () => {
   const refused: Array<[string, string]> = [
     // IPv4 special ranges

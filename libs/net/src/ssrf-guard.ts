@@ -3,8 +3,8 @@ import ipaddr from 'ipaddr.js';
 
 /**
  * Which addresses outbound requests (image URLs, webhook deliveries) may reach.
- * DESIGN 4 "Image by URL" and "Webhooks": only public unicast addresses, unless the test-only
- * switch UPSCALE_ALLOW_PRIVATE_NETWORKS (DESIGN 6, default false) is on.
+ * docs/design.md §4 "Image by URL" and "Webhooks": only public unicast addresses, unless the test-only
+ * switch UPSCALE_ALLOW_PRIVATE_NETWORKS (docs/design.md §6, default false) is on.
  */
 export interface AddressPolicy {
   /** true lets requests reach every address (loopback, private, ...): tests and local use only. */

@@ -28,7 +28,7 @@ export const WEBHOOK_RESPONSE_CAP_BYTES = 64 * 1024;
 class AttemptTimeout extends Error {}
 
 /**
- * POSTs a signed delivery under the same SSRF guard as image URLs (DESIGN 4 "Webhooks"). Redirects
+ * POSTs a signed delivery under the same SSRF guard as image URLs (docs/design.md §4 "Webhooks"). Redirects
  * are not followed: a 3xx is a failed attempt (a receiver that moved must be re-registered, and a
  * redirect must not carry the signed payload somewhere unchecked). Never throws.
  */

@@ -2,7 +2,7 @@ import { createHmac } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
 import { generateWebhookSecret, signWebhook, verifyWebhook } from './webhook-signing';
 
-/** The signature computed from the spec's words alone (DESIGN 6), without the library. */
+/** The signature computed from the spec's words alone (docs/design.md §6), without the library. */
 function independentSignature(secret: string, id: string, unixSeconds: number, body: string): string {
   const key = Buffer.from(secret.slice('whsec_'.length), 'base64');
   return 'v1,' + createHmac('sha256', key).update(`${id}.${unixSeconds}.${body}`).digest('base64');

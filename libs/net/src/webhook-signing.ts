@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
 
-/** The headers of one signed delivery (Standard Webhooks; DESIGN 6 "webhook endpoint"). */
+/** The headers of one signed delivery (Standard Webhooks; docs/design.md §6 "webhook endpoint"). */
 export interface WebhookSignatureHeaders extends Record<string, string> {
   'webhook-id': string;
   'webhook-timestamp': string;

@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createTestCa, startHttpsServer, type TestCa, type TestServer } from '@upscaler/testing';
 
-// DESIGN 6: the service trusts test CAs through NODE_EXTRA_CA_CERTS; createTestCa's caPath is
+// docs/design.md §6: the service trusts test CAs through NODE_EXTRA_CA_CERTS; createTestCa's caPath is
 // what an e2e suite hands a child process.
 const CLIENT = `require('https').get(process.argv[1], (r) => { console.log(r.statusCode); r.resume(); })
   .on('error', (e) => { console.log(e.code); });`;

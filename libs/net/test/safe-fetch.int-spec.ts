@@ -3,7 +3,7 @@ import { DomainError } from '@upscaler/contracts';
 import { createTestCa, startHttpsServer, startTlsServer, type TestCa, type TestServer } from '@upscaler/testing';
 import { safeFetch, type SafeFetchOptions } from '../src/safe-fetch';
 
-// DESIGN 4 "Image by URL", spec 4.1 (image_url) and 8 (size limit), against real loopback HTTPS.
+// docs/design.md §4 "Image by URL", spec 4.1 (image_url) and 8 (size limit), against real loopback HTTPS.
 const MAX = 64 * 1024;
 /** Far more than socket buffers hold: a stream this long only stops early if the client hangs up. */
 const HUGE = 32 * 1024 * 1024;

@@ -3,7 +3,7 @@ import { createTestCa, startHttpsServer, type TestCa, type TestServer } from '@u
 import { sendWebhook, WEBHOOK_RESPONSE_CAP_BYTES, type SendWebhookOptions } from '../src/webhook-sender';
 import { generateWebhookSecret, signWebhook, verifyWebhook } from '../src/webhook-signing';
 
-// DESIGN 4 "Webhooks" and 6 (signed HTTPS POST), against a real loopback HTTPS receiver.
+// docs/design.md §4 "Webhooks" and 6 (signed HTTPS POST), against a real loopback HTTPS receiver.
 let ca: TestCa;
 let server: TestServer;
 let received: Array<{ method: string; path: string; headers: IncomingMessage['headers']; body: string }>;

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { recoverPostmaster } from '@upscaler/platform';
 
 /**
- * The standalone keeps its data under ./data and may be killed at any moment (DESIGN 3: "nothing
+ * The standalone keeps its data under ./data and may be killed at any moment (docs/design.md §3: "nothing
  * is lost on restart"). Each start below runs in a fresh Node process, as a restarted service would.
  */
 const FIXTURES = path.join(__dirname, 'fixtures');

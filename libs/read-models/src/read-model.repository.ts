@@ -64,7 +64,7 @@ export class ReadModelRepository {
   }
 
   /**
-   * Newest first by id (ids are time-ordered, DESIGN 4): a page continues strictly below the cursor,
+   * Newest first by id (ids are time-ordered, docs/design.md §4): a page continues strictly below the cursor,
    * so items created during a walk land above it and a walk neither skips nor repeats.
    * Fetches limit+1 rows to know whether more exist.
    */

@@ -7,7 +7,7 @@ import { PROJECTIONS, Projector, ReadModelRepository, ReadModels1732200000100 } 
 import { rebuildProjections } from '@upscaler/runtime';
 
 /**
- * Read models (DESIGN 2): applied inside the append's transaction, idempotent, self-healing,
+ * Read models (docs/design.md §2): applied inside the append's transaction, idempotent, self-healing,
  * rebuildable from position 0 — on a real Postgres.
  */
 const pg = useTestPostgres();

@@ -26,7 +26,7 @@ import type { Runtime } from './runtime';
 export const ALL_MIGRATIONS = [...EVENT_STORE_MIGRATIONS, ReadModels1732200000100, Balances1764000000000, WorkQueue1764000000100];
 
 /**
- * Builds the adapters from configuration (DESIGN 3): each of Postgres, transport and storage is
+ * Builds the adapters from configuration (docs/design.md §3): each of Postgres, transport and storage is
  * embedded unless its distributed setting is present. `service` names the process in logs and
  * Kafka client ids.
  */
@@ -52,7 +52,7 @@ export async function buildRuntime(config: AppConfig, logger: Logger, service: s
     await runMigrations(db);
 
     const metrics = new Metrics(service);
-    // Every append, by any service, runs these inside its transaction (DESIGN 2: read models,
+    // Every append, by any service, runs these inside its transaction (docs/design.md §2: read models,
     // balances settled with the job's final event, the work queue enqueued with JobQueued).
     const inlineProjections = [new Projector(PROJECTIONS), new BalanceProjection(), new WorkQueueProjection()];
     const pgStore = new PostgresEventStore(db, { inlineProjections });

@@ -1,4 +1,4 @@
-/** Time is passed into deciders (STYLE.md); services read it here so tests could pin it. */
+/** Time is passed into deciders (contributing/STYLE.md); services read it here so tests could pin it. */
 export interface Clock {
   now(): Date;
 }

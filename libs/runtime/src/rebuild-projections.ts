@@ -2,7 +2,7 @@ import { txOf } from '@upscaler/eventstore';
 import type { Runtime } from './runtime';
 
 /**
- * DESIGN 2: every projection is rebuildable from position 0. Empties the inline projections (read
+ * docs/design.md §2: every projection is rebuildable from position 0. Empties the inline projections (read
  * models, balances, the work queue) and applies the whole log again in position order, in batches,
  * each under the log lock. Run it with the services stopped: leases are not events, so jobs that were
  * processing come back as processing without a lease, which the sweeper treats as a lost attempt.

@@ -1,7 +1,7 @@
 import type { Readable } from 'node:stream';
 
 /**
- * Object storage for sources and results (DESIGN 3): a local folder with HMAC-signed URLs served by
+ * Object storage for sources and results (docs/design.md §3): a local folder with HMAC-signed URLs served by
  * the api (embedded), or MinIO/S3 with presigned URLs (distributed).
  */
 export interface StoredObjectInfo {

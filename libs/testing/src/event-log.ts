@@ -8,7 +8,7 @@ import { WorkQueueProjection, WorkQueueRepository } from '@upscaler/work-queue';
 import type { TestPostgres } from './postgres';
 
 /**
- * The middle tier's fixture (STYLE.md tiers): a real Postgres database with every migration and the
+ * The middle tier's fixture (contributing/STYLE.md tiers): a real Postgres database with every migration and the
  * event store as the services run it (read models, balances and the work queue applied inside each
  * append), plus the repositories, so a service class is tested against the store it really uses,
  * without Nest, HTTP or the other services.

@@ -1,6 +1,6 @@
 import sharp from 'sharp';
 
-/** Small deterministic test images, made in the test (STYLE.md). */
+/** Small deterministic test images, made in the test (contributing/STYLE.md). */
 export async function gradientImage(
   width: number,
   height: number,

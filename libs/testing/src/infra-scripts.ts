@@ -6,7 +6,7 @@ import { withFreshPortsOnConflict } from './ports';
 
 /**
  * Runs the repo's scripts/infra/*.sh, which install (cached), start and stop real Kafka and MinIO
- * servers: there is no Docker engine on our machines (DESIGN 5).
+ * servers: there is no Docker engine on our machines (docs/design.md §5).
  */
 export const INFRA_SCRIPTS_DIR = path.resolve(__dirname, '../../../scripts/infra');
 

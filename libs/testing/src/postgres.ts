@@ -9,7 +9,7 @@ import type { DataSource } from 'typeorm';
 import { createDataSource, runMigrations, startEmbeddedPostgres, type MigrationClass } from '@upscaler/platform';
 
 /**
- * A real Postgres for integration tests (DESIGN 5: tests run against the real parts): one embedded
+ * A real Postgres for integration tests (docs/design.md §5: tests run against the real parts): one embedded
  * cluster per test file in a temp dir, a fresh database per suite.
  *
  *   const pg = useTestPostgres();                         // beforeAll starts, afterAll stops

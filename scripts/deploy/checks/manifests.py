@@ -11,7 +11,7 @@ import sys
 import yaml
 
 COMPONENTS = ("api", "billing", "processor", "webhooks")
-# Environment variables that carry credentials: only ever from a Secret (DESIGN 6).
+# Environment variables that carry credentials: only ever from a Secret (docs/design.md §6).
 SECRET_ENV = {"DATABASE_URL", "UPSCALE_OPERATOR_TOKEN", "S3_ACCESS_KEY", "S3_SECRET_KEY"}
 
 

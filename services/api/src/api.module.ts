@@ -18,7 +18,7 @@ import { AddressRateLimitGuard, UnkeyedErrorRateLimit } from './rate-limit/unkey
 import { WebhookEndpointsController } from './webhooks/webhook-endpoints.controller';
 import { WebhookEndpointsService } from './webhooks/webhook-endpoints.service';
 
-/** The public /api/v1 API (spec 4) plus DESIGN 6's additions. Needs RuntimeModule. */
+/** The public /api/v1 API (spec 4) plus docs/design.md §6's additions. Needs RuntimeModule. */
 @Module({
   controllers: [
     JobsController,

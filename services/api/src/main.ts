@@ -3,5 +3,5 @@ import { exitOnStartFailure, runService } from '@upscaler/runtime';
 import { ApiModule } from './api.module';
 import { UnkeyedErrorRateLimit } from './rate-limit/unkeyed-rate-limit';
 
-/** Distributed entry point (DESIGN 3): this service alone, configured from the environment. */
+/** Distributed entry point (docs/design.md §3): this service alone, configured from the environment. */
 runService({ service: 'api', modules: [ApiModule], errorResponseHook: UnkeyedErrorRateLimit }).catch(exitOnStartFailure);

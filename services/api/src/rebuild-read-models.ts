@@ -2,7 +2,7 @@ import { createLogger, loadConfig } from '@upscaler/platform';
 import { buildRuntime, rebuildProjections } from '@upscaler/runtime';
 
 /**
- * `npm run rebuild-read-models` (DESIGN 2: projections are rebuildable from position 0): empties every
+ * `npm run rebuild-read-models` (docs/design.md §2: projections are rebuildable from position 0): empties every
  * inline projection (read models, balances, the work queue) and applies the whole event log again.
  * Run it with every service stopped (embedded mode owns its data dir; with DATABASE_URL, stop the
  * Deployments): appends made during a rebuild would be applied twice.

@@ -2,7 +2,7 @@ import { rmSync } from 'node:fs';
 import { ApiClient, createAccountWithKey, e2eMode, gradientImage, startService, type StartedService } from '@upscaler/testing';
 
 /**
- * The operator API (DESIGN 6): bearer UPSCALE_OPERATOR_TOKEN (here a fixed one given to the child),
+ * The operator API (docs/design.md §6): bearer UPSCALE_OPERATOR_TOKEN (here a fixed one given to the child),
  * never an `usk_` key. Accounts, credit grants, keys with a paid-plan rate limit, revocation.
  */
 

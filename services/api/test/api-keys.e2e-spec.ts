@@ -2,7 +2,7 @@ import { rmSync } from 'node:fs';
 import { ApiClient, createAccountWithKey, e2eMode, startService, type StartedService } from '@upscaler/testing';
 
 /**
- * API key self-service (DESIGN 6 "Account self-service"; spec 5): POST/GET/DELETE /api_keys with a
+ * API key self-service (docs/design.md §6 "Account self-service"; spec 5): POST/GET/DELETE /api_keys with a
  * `usk_` key holding keys:write / keys:read, for the caller's own account only, and GET /account.
  */
 

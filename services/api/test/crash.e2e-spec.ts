@@ -16,10 +16,10 @@ import {
 } from '@upscaler/testing';
 
 /**
- * DESIGN 3 "Nothing is lost on restart": the standalone is killed with SIGKILL while jobs are queued
+ * docs/design.md §3 "Nothing is lost on restart": the standalone is killed with SIGKILL while jobs are queued
  * and processing, then started again on the same data directory (its embedded Postgres must recover
  * from the crash). Every job reaches a final state, nothing is charged twice and no credit is lost
- * (DESIGN 2: granted = available + reserved + charged). Also: SIGTERM on a busy standalone hands the
+ * (docs/design.md §2: granted = available + reserved + charged). Also: SIGTERM on a busy standalone hands the
  * running job back after UPSCALE_SHUTDOWN_GRACE_MS, and after a restart it finishes once.
  */
 

@@ -13,7 +13,7 @@ import {
 } from '@upscaler/testing';
 
 /**
- * The account dashboard (DESIGN 4: "account owners manage keys and webhooks from the dashboard, a
+ * The account dashboard (docs/design.md §4: "account owners manage keys and webhooks from the dashboard, a
  * web page served by the api") in a real browser: Debian's Chromium driven by playwright-core,
  * against a real service over loopback HTTP. Every action is checked twice: on the page, and
  * through the API that the page claims to have changed.

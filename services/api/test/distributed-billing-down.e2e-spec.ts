@@ -6,7 +6,7 @@ import { eventually, expectError, isFinal, ledger, newAccount, settledLedger, wa
 
 /**
  * Issue 4, distributed mode: billing is a separate process answering reservations over Kafka
- * request/reply (DESIGN 2: "with a timeout and a clear 503 when billing does not answer"). With
+ * request/reply (docs/design.md §2: "with a timeout and a clear 503 when billing does not answer"). With
  * billing stopped, POST /upscale answers 503 billing_unavailable after UPSCALE_BILLING_TIMEOUT_MS and
  * reserves nothing; the requests it left in the topic are past their expiry when billing comes back,
  * so they reserve nothing later either; a submit after billing's return succeeds.

@@ -6,7 +6,7 @@ import { expectError, isFinal, newAccount, settledLedger, sleep, waitForJob } fr
  * Issue 4, distributed mode: the Kafka broker goes away while jobs flow and comes back on the same
  * data. Jobs accepted before and during the outage all succeed; a submit during the outage either
  * gets 202 or 503 billing_unavailable, and a 503 reserves nothing; the log holds exactly one
- * reservation and one JobSucceeded (its charge) per accepted job, and nothing is lost (DESIGN 2:
+ * reservation and one JobSucceeded (its charge) per accepted job, and nothing is lost (docs/design.md §2:
  * granted = available + reserved + charged, exactly one settlement per reservation). The processors
  * claim from the Postgres work queue, so the broker's absence does not stop work already queued.
  */

@@ -15,7 +15,7 @@ import {
 import { CheckedClient, eventually, isFinal, newAccount, settledLedger, waitForJob, type TestAccount } from './jobs-harness';
 
 /**
- * Issue 4, distributed mode: every consumer replayed from offset 0 changes nothing (DESIGN 2:
+ * Issue 4, distributed mode: every consumer replayed from offset 0 changes nothing (docs/design.md §2:
  * "consumers are idempotent: an event delivered twice changes nothing"). After real jobs (succeeded
  * and cancelled, with webhook deliveries), every service is stopped, every consumer group is reset to
  * the earliest offset and the relay's checkpoint is deleted, so the relay publishes the whole log a

@@ -16,7 +16,7 @@ import { pngWithGarbledIdat } from './jobs-images';
 
 /**
  * Spec 1: credits are reserved on submit, refunded when the job fails or is cancelled, and only
- * successful output is charged (2k 3, 3k 6, 4k 9). DESIGN 2: granted = balance + reserved + charged
+ * successful output is charged (2k 3, 3k 6, 4k 9). docs/design.md §2: granted = balance + reserved + charged
  * at any moment, and no account goes below zero.
  */
 

@@ -163,7 +163,7 @@ export async function newKey(
   return { id: res.body.id, key: res.body.key };
 }
 
-/** GET /account, checking DESIGN 2's invariant granted = balance + reserved + charged. */
+/** GET /account, checking docs/design.md §2's invariant granted = balance + reserved + charged. */
 export async function ledger(acct: TestAccount): Promise<{ balance: number; reserved: number; charged: number }> {
   const res = await acct.client.get('/account');
   expect(res.status).toBe(200);

@@ -4,7 +4,7 @@ import { expectError, isFinal, ledger, newAccount, settledLedger, startJobsServi
 
 /**
  * Spec 4.1, Idempotency-Key: a repeat of an earlier key returns the original job with 200; no second
- * job is created or charged. DESIGN 4: keys are scoped to the account, the same key with different
+ * job is created or charged. docs/design.md §4: keys are scoped to the account, the same key with different
  * parameters is rejected, two concurrent requests with one key create one job.
  */
 

@@ -18,7 +18,7 @@ import { gifImage, padPngTo } from './jobs-images';
 
 /**
  * Spec 4.1 B (JSON with image_url): the same size and format checks as an upload, after the fetch;
- * DESIGN 4: HTTPS only, SSRF-guarded (loopback refused unless UPSCALE_ALLOW_PRIVATE_NETWORKS=true).
+ * docs/design.md §4: HTTPS only, SSRF-guarded (loopback refused unless UPSCALE_ALLOW_PRIVATE_NETWORKS=true).
  */
 
 const MiB = 1024 * 1024;
@@ -308,7 +308,7 @@ describe('size limit on fetched images (spec 4.1 B rule, spec 8)', () => {
   });
 });
 
-describe('SSRF guard (DESIGN 4): UPSCALE_ALLOW_PRIVATE_NETWORKS not set', () => {
+describe('SSRF guard (docs/design.md §4): UPSCALE_ALLOW_PRIVATE_NETWORKS not set', () => {
   test.each([
     ['127.0.0.1', () => `${images.url}/cat.png`],
     ['localhost', () => `https://localhost:${images.port}/cat.png`],

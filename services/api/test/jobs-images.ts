@@ -2,7 +2,7 @@ import { crc32 } from 'node:zlib';
 import sharp from 'sharp';
 
 /**
- * Byte-level image fixtures for the jobs end-to-end suites: made in the test (STYLE.md), small in
+ * Byte-level image fixtures for the jobs end-to-end suites: made in the test (contributing/STYLE.md), small in
  * pixels even when large in bytes.
  */
 

@@ -4,8 +4,8 @@ import { CheckedClient, expectError, newAccount, newKey, sleep, startJobsService
 
 /**
  * Spec 8: 60 requests per minute per key by default, more on paid plans (a key's own
- * rate_limit_per_minute, DESIGN 6); every response reports the window in X-RateLimit-* headers; 429
- * carries Retry-After. DESIGN 6: UPSCALE_RATE_LIMIT_PER_MINUTE sets the default.
+ * rate_limit_per_minute, docs/design.md §6); every response reports the window in X-RateLimit-* headers; 429
+ * carries Retry-After. docs/design.md §6: UPSCALE_RATE_LIMIT_PER_MINUTE sets the default.
  *
  * Windows are fixed and aligned to the minute, so a test that counts requests first waits until its
  * requests cannot straddle two windows (a scheduling step, not an assertion about time).

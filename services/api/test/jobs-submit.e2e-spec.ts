@@ -113,7 +113,7 @@ describe('multipart upload (spec 4.1 A)', () => {
     },
   );
 
-  test('EXIF orientation is applied before upscaling (DESIGN 4): a 32x16 JPEG shown 16x32 comes out 32x64 at 2k', async () => {
+  test('EXIF orientation is applied before upscaling (docs/design.md §4): a 32x16 JPEG shown 16x32 comes out 32x64 at 2k', async () => {
     const acct = await newAccount(svc, { credits: 10 });
     const res = await acct.client.upload(await jpegRotatedByExif(32, 16), { format: 'png' }, { filename: 'rotated.jpg' });
     expect(res.status).toBe(202);
@@ -158,7 +158,7 @@ describe('format detected from the bytes (spec 1)', () => {
     }).toEqual({ format: 'png', width: 40, height: 24 });
   });
 
-  test('a grayscale input stays grayscale (DESIGN 4)', async () => {
+  test('a grayscale input stays grayscale (docs/design.md §4)', async () => {
     const acct = await newAccount(svc, { credits: 10 });
     const input = await grayPng(16, 16);
     expect((await sharp(input).metadata()).channels).toBe(1);
@@ -173,7 +173,7 @@ describe('format detected from the bytes (spec 1)', () => {
     }).toEqual({ channels: 1, space: 'b-w', width: 32 });
   });
 
-  test('an animated WebP: 400 animated_image, nothing reserved (DESIGN 4)', async () => {
+  test('an animated WebP: 400 animated_image, nothing reserved (docs/design.md §4)', async () => {
     const acct = await newAccount(svc, { credits: 10 });
     expectError(await acct.client.upload(await animatedWebp(), {}, { filename: 'anim.webp' }), 400, 'animated_image');
     expect(await ledger(acct)).toEqual({

@@ -14,7 +14,7 @@ import {
 
 /**
  * Spec 1, output size rule: when the engine refuses the requested target for an image, the service
- * falls back to the largest target it accepts; the job's target reports the one used. DESIGN 4: the
+ * falls back to the largest target it accepts; the job's target reports the one used. docs/design.md §4: the
  * credits of the target used are reserved; an image refused even at 2k gets a 4xx.
  *
  * UPSCALE_MAX_OUTPUT_PIXELS = 10,000: a 32x32 image gives 4,096 px at 2k, 9,216 at 3k, 16,384 at 4k;

@@ -2,8 +2,8 @@ import { rmSync } from 'node:fs';
 import { createAccountWithKey, e2eMode, startService, type StartedService } from '@upscaler/testing';
 
 /**
- * Webhook URLs under the SSRF guard with its default setting (DESIGN 4 "Webhooks": the same guard as
- * image URLs; DESIGN 6: UPSCALE_ALLOW_PRIVATE_NETWORKS defaults to false). A standalone of its own,
+ * Webhook URLs under the SSRF guard with its default setting (docs/design.md §4 "Webhooks": the same guard as
+ * image URLs; docs/design.md §6: UPSCALE_ALLOW_PRIVATE_NETWORKS defaults to false). A standalone of its own,
  * started without the switch.
  */
 

@@ -17,7 +17,7 @@ import {
 } from '@upscaler/testing';
 
 /**
- * Webhooks end to end (DESIGN 4 "Webhooks", DESIGN 6 "webhook endpoint"): a real standalone delivers
+ * Webhooks end to end (docs/design.md §4 "Webhooks", docs/design.md §6 "webhook endpoint"): a real standalone delivers
  * signed POSTs to a loopback HTTPS receiver whose certificate comes from a test CA the child trusts
  * through NODE_EXTRA_CA_CERTS. Retries use a short schedule (200, 400, 800 ms).
  */
@@ -99,7 +99,7 @@ async function finalDeliveryLog(client: ApiClient, endpointId: string, jobId: st
   });
 }
 
-/** The spec's signature computed from DESIGN 6's words alone, with node:crypto. */
+/** The spec's signature computed from docs/design.md §6's words alone, with node:crypto. */
 function expectedSignature(secret: string, id: string, timestamp: string, body: string): string {
   const key = Buffer.from(secret.slice('whsec_'.length), 'base64');
   return 'v1,' + createHmac('sha256', key).update(`${id}.${timestamp}.${body}`).digest('base64');

@@ -12,7 +12,7 @@ import { TOPICS, type EventTransport } from '@upscaler/messaging';
 import { eventMetadata, EVENT_STORE, TRANSPORT, CLOCK, type Clock } from '@upscaler/runtime';
 
 /**
- * Answers `upscale.billing.accounts.v1` (DESIGN 2: only billing writes account streams): opens
+ * Answers `upscale.billing.accounts.v1` (docs/design.md §2: only billing writes account streams): opens
  * accounts, grants credits and sets the concurrent-job limit for the api's operator routes. The
  * balance projection applies each in the append's transaction, so the api reads the result at once.
  */

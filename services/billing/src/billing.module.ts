@@ -4,7 +4,7 @@ import { ReservationSweeper } from './reservation.sweeper';
 import { ReserveResponder } from './reserve.responder';
 
 /**
- * The credit service (DESIGN 1), sole writer of account and reservation streams: accounts, grants and
+ * The credit service (docs/design.md §1), sole writer of account and reservation streams: accounts, grants and
  * limits for the operator API, reservations and their expiry. Charges and refunds are the
  * jobs' own final events, applied to the balances in the same transaction (settled on final).
  */

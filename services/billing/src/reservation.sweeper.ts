@@ -7,7 +7,7 @@ import { eventMetadata, EVENT_STORE, CLOCK, type Clock, CONFIG, LOGGER } from '@
 import { type AppConfig, type Logger } from '@upscaler/platform';
 
 /**
- * Releases a reservation whose job never appeared (DESIGN 2): every few seconds, reservations older
+ * Releases a reservation whose job never appeared (docs/design.md §2): every few seconds, reservations older
  * than UPSCALE_RESERVATION_TIMEOUT_MS that no job holds are refunded (reason expired). Read from
  * billing's own projection; the release re-checks inside its transaction, so a job appended meanwhile
  * keeps its credits (and a job appended after the release is refused: its credits are gone).

@@ -15,7 +15,7 @@ import { eventMetadata, EVENT_STORE, TRANSPORT, CLOCK, type Clock } from '@upsca
 import { inSpan } from '@upscaler/tracing';
 
 /**
- * Answers `upscale.billing.reserve.v1` (DESIGN 2): reserves a job's credits in the job's own
+ * Answers `upscale.billing.reserve.v1` (docs/design.md §2): reserves a job's credits in the job's own
  * `reservation-…` stream. The balance is checked by a guard inside the append's transaction (under
  * the log lock), so concurrent submits can never overdraw an account, and the cost does not depend on
  * how many jobs the account ever ran. Idempotent per job: asking twice reserves once.

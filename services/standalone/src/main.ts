@@ -8,7 +8,7 @@ import { WebhooksModule } from '../../webhooks/src/webhooks.module';
 import { resolveOperatorToken } from './operator-token';
 
 /**
- * `npm start`: the whole service in one process on embedded defaults (DESIGN 3). The standalone is
+ * `npm start`: the whole service in one process on embedded defaults (docs/design.md §3). The standalone is
  * the composition root: the one place that puts the four services together; they never import
  * each other.
  */

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { DEFAULT_REGISTRY } from '@upscaler/engine';
 import { createAccountWithKey, gradientImage, startService } from '@upscaler/testing';
 
-/** README quick start: the standalone prints its base URL and where the operator token is (DESIGN 6). */
+/** README quick start: the standalone prints its base URL and where the operator token is (docs/design.md §6). */
 function dataDir(): string {
   const d = mkdtempSync(join(tmpdir(), 'upscaler-start-'));
   chmodSync(d, 0o755);

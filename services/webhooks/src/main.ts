@@ -2,5 +2,5 @@ import './tracing';
 import { exitOnStartFailure, runService } from '@upscaler/runtime';
 import { WebhooksModule } from './webhooks.module';
 
-/** Distributed entry point (DESIGN 3): this service alone, configured from the environment. */
+/** Distributed entry point (docs/design.md §3): this service alone, configured from the environment. */
 runService({ service: 'webhooks', modules: [WebhooksModule] }).catch(exitOnStartFailure);

@@ -1,7 +1,7 @@
 import type { Scope } from '../job';
 
 /**
- * Credit events (DESIGN 2), data v1. An `account-…` stream holds the account's opening, its grants and
+ * Credit events (docs/design.md §2), data v1. An `account-…` stream holds the account's opening, its grants and
  * its settings: it grows with operator actions, never with jobs. A job's credits live in its own
  * `reservation-<job id>` stream (CreditsReserved, and CreditsRefunded when the job never appeared),
  * and the job's one-time final event is its charge or refund (job-events.ts). CreditsCharged, and

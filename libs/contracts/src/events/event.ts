@@ -1,4 +1,4 @@
-/** The envelope of the event log (DESIGN 2). `data` is versioned by `type` (suffix-free names, data v1). */
+/** The envelope of the event log (docs/design.md §2). `data` is versioned by `type` (suffix-free names, data v1). */
 export interface EventMetadata {
   /** Id of the command/request that caused this event (e.g. the HTTP request id). */
   causationId?: string;

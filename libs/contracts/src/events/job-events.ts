@@ -69,7 +69,7 @@ export interface JobSucceededData {
   finishedAt: string;
   durationMs: number;
   /**
-   * The settlement this final event is (DESIGN 2, settled on final): the account whose reservation it
+   * The settlement this final event is (docs/design.md §2, settled on final): the account whose reservation it
    * charges (succeeded) or refunds (failed, cancelled), and the job's credits. The balance projection
    * applies it in the same transaction, so no view shows the job final before its credits moved.
    * Absent on events written before 2026-11-24 (those were settled by CreditsCharged/CreditsRefunded).
@@ -85,7 +85,7 @@ export interface JobFailedData {
   finishedAt: string;
   durationMs: number | null;
   /**
-   * The settlement this final event is (DESIGN 2, settled on final): the account whose reservation it
+   * The settlement this final event is (docs/design.md §2, settled on final): the account whose reservation it
    * charges (succeeded) or refunds (failed, cancelled), and the job's credits. The balance projection
    * applies it in the same transaction, so no view shows the job final before its credits moved.
    * Absent on events written before 2026-11-24 (those were settled by CreditsCharged/CreditsRefunded).
@@ -100,7 +100,7 @@ export interface JobCancelledData {
   /** Null when it was cancelled before any processing started. */
   durationMs: number | null;
   /**
-   * The settlement this final event is (DESIGN 2, settled on final): the account whose reservation it
+   * The settlement this final event is (docs/design.md §2, settled on final): the account whose reservation it
    * charges (succeeded) or refunds (failed, cancelled), and the job's credits. The balance projection
    * applies it in the same transaction, so no view shows the job final before its credits moved.
    * Absent on events written before 2026-11-24 (those were settled by CreditsCharged/CreditsRefunded).

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /**
- * Request/reply contract `upscale.billing.accounts.v1` (DESIGN 2, one owner per stream): the api's
+ * Request/reply contract `upscale.billing.accounts.v1` (docs/design.md §2, one owner per stream): the api's
  * operator routes ask billing, the only writer of account streams, to open an account, grant credits
  * or set its concurrent-job limit. The api has validated the body already; billing's decider decides.
  */

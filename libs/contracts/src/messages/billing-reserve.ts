@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /**
- * Request/reply contract `upscale.billing.reserve.v1` (DESIGN 2): the api asks billing to reserve a
+ * Request/reply contract `upscale.billing.reserve.v1` (docs/design.md §2): the api asks billing to reserve a
  * job's credits before it answers POST /upscale. One validated schema per message (amplication style).
  */
 export const BillingReserveRequestSchema = z.object({

@@ -1,4 +1,4 @@
-/** Commands of an `account-…` stream (billing, DESIGN 2). `now` is an ISO 8601 UTC instant. */
+/** Commands of an `account-…` stream (billing, docs/design.md §2). `now` is an ISO 8601 UTC instant. */
 
 /** Operator API: POST /admin/accounts. Grants `credits` at once when > 0. */
 export interface OpenAccount {

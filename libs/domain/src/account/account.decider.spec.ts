@@ -9,7 +9,7 @@ const JOB = 'job_0190a1b2c3d47e8f9a0b1c2d3e4f0001';
 const opened: AccountEvent = { type: 'AccountOpened', data: { accountId: ACCT, name: 'Acme', openedAt: T0 } };
 const granted = (amount: number, ms = 0): AccountEvent => ({ type: 'CreditsGranted', data: { accountId: ACCT, amount, grantedAt: at(ms) } });
 
-describe('account decider (DESIGN 2: the account stream grows with operator actions only)', () => {
+describe('account decider (docs/design.md §2: the account stream grows with operator actions only)', () => {
   const spec = DeciderSpecification.for(accountDecider);
 
   it('opens the account and grants the starting credits', () => {

@@ -5,7 +5,7 @@ import type { AccountCommand, GrantCredits, OpenAccount, SetAccountLimits } from
 import { MAX_CONCURRENT_JOBS_LIMIT, initialAccountState, type AccountState } from './account.state';
 
 /**
- * An account's own stream (DESIGN 2; billing owns it): opening, grants, settings. It grows with
+ * An account's own stream (docs/design.md §2; billing owns it): opening, grants, settings. It grows with
  * operator actions only; a job's credits live in its `reservation-…` stream and its final event
  * (reservation.decider.ts, job.decider.ts), so the stream stays small whatever the account runs.
  */

@@ -1,6 +1,6 @@
 /**
  * An account as its own stream tells it: opened, named, its grants and settings. Balances are not
- * folded here: they move with every job, so they live in the balance projection (DESIGN 2), which
+ * folded here: they move with every job, so they live in the balance projection (docs/design.md §2), which
  * folds grants, reservations and the jobs' final events inside the transaction of each append.
  */
 export interface AccountState {

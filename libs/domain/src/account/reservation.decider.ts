@@ -3,7 +3,7 @@ import type { Decider } from '../decider';
 import { canonicalInstant } from '../shared/time';
 
 /**
- * A job's credits (DESIGN 2; billing owns `reservation-<job id>`): reserved once before the job is
+ * A job's credits (docs/design.md §2; billing owns `reservation-<job id>`): reserved once before the job is
  * accepted; settled by the job's own final event (charge or refund, job.decider.ts), or refunded here
  * when the job never appeared (the api gave it up, or it expired). At most two events, ever.
  *

@@ -2,7 +2,7 @@ import type { Scope } from '@upscaler/contracts';
 
 /**
  * Commands of an `apikey-…` stream. The full key (`usk_…`) never enters the log: the caller generates
- * it, shows it once, and passes only its prefix and SHA-256 here (DESIGN 4, keys stored as hashes).
+ * it, shows it once, and passes only its prefix and SHA-256 here (docs/design.md §4, keys stored as hashes).
  */
 export interface CreateApiKey {
   type: 'CreateApiKey';

@@ -5,7 +5,7 @@ import type { ApiKeyCommand, CreateApiKey, RevokeApiKey } from './api-key.comman
 import { initialApiKeyState, type ApiKeyState } from './api-key.state';
 import { MAX_RATE_LIMIT_PER_MINUTE, MIN_RATE_LIMIT_PER_MINUTE, isScope } from './scopes';
 
-/** API keys (spec 5; DESIGN 4 and 6): created once, revocable; revoking twice changes nothing. */
+/** API keys (spec 5; docs/design.md §4 and 6): created once, revocable; revoking twice changes nothing. */
 export const apiKeyDecider: Decider<ApiKeyState, ApiKeyCommand, ApiKeyEvent> = {
   eventTypes: API_KEY_EVENT_TYPES,
   initialState: initialApiKeyState,

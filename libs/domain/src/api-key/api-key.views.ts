@@ -2,7 +2,7 @@ import { DomainError, type ApiKeyView } from '@upscaler/contracts';
 import type { ApiKeyState } from './api-key.state';
 
 /**
- * DESIGN 6, API key object. `fullKey` is passed only when answering the creation request: the one
+ * docs/design.md §6, API key object. `fullKey` is passed only when answering the creation request: the one
  * time the key is shown (spec 5, rule 2). The hash never leaves the service.
  */
 export function toApiKeyView(state: ApiKeyState, fullKey?: string): ApiKeyView {

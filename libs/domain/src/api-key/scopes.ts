@@ -12,6 +12,6 @@ export function isScope(value: string): value is Scope {
   return (SCOPES as readonly string[]).includes(value);
 }
 
-/** The lowest and highest paid-plan rate a key may carry (DESIGN 6: at least 1 to 10,000). */
+/** The lowest and highest paid-plan rate a key may carry (docs/design.md §6: at least 1 to 10,000). */
 export const MIN_RATE_LIMIT_PER_MINUTE = 1;
 export const MAX_RATE_LIMIT_PER_MINUTE = 10_000;

@@ -209,7 +209,7 @@ function failed(
 }
 
 /**
- * What a final event settles (DESIGN 2, settled on final): the job's one-time finish is its charge
+ * What a final event settles (docs/design.md §2, settled on final): the job's one-time finish is its charge
  * (succeeded) or refund (failed, cancelled), carried with the account and credits so the balance
  * projection and every consumer need no other stream.
  */

@@ -9,7 +9,7 @@ export function creditsFor(target: Target): number {
  * Spec 1, output size rule: when the engine refuses the requested target for an image, the service
  * falls back to the largest target the engine accepts for it. `accepted` is what the engine accepts
  * for this image (any order). Null when it accepts none: the api then answers
- * `image_too_large_to_upscale` (DESIGN 4, engine refusal).
+ * `image_too_large_to_upscale` (docs/design.md §4, engine refusal).
  *
  * The engine refuses by output pixel count, so acceptance is monotone (if 4k is accepted, so are 3k
  * and 2k) and the fallback can only go down, never to a dearer target than the one requested.

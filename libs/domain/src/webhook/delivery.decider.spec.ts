@@ -36,7 +36,7 @@ const record = (statusCode: number | null, nowMs: number, jitter = 0.5, error: s
 const firstFailed = attempted({ attempt: 1, statusCode: 500, error: null, attemptedAt: at(0), outcome: 'retrying', nextAttemptAt: at(1_000) });
 const secondFailed = attempted({ attempt: 2, statusCode: 503, error: null, attemptedAt: at(1_000), outcome: 'retrying', nextAttemptAt: at(11_000) });
 
-describe('delivery decider (DESIGN 4: signed deliveries with retries)', () => {
+describe('delivery decider (docs/design.md §4: signed deliveries with retries)', () => {
   it('ScheduleDelivery records the body to send and makes the first attempt due at once', () => {
     const state = spec
       .given([])

@@ -6,7 +6,7 @@ import { initialDeliveryState, isFinalDeliveryStatus, type DeliveryOutcome, type
 import { DEFAULT_RETRY_SCHEDULE_MS, retryDelayMs } from './retry-schedule';
 
 /**
- * One webhook delivery and its retries (DESIGN 4). Outcome of each attempt:
+ * One webhook delivery and its retries (docs/design.md §4). Outcome of each attempt:
  * - 2xx: succeeded (final);
  * - 410 Gone: endpoint_gone (final; the sender then disables the endpoint);
  * - anything else, or no answer: retrying after the schedule's next wait with ±10 % jitter, or
@@ -31,7 +31,7 @@ function decide(command: DeliveryCommand, state: DeliveryState): DeliveryEvent[]
 }
 
 function schedule({ data }: ScheduleDelivery, state: DeliveryState): DeliveryEvent[] {
-  // The same job event consumed twice schedules one delivery (consumers are idempotent, DESIGN 2).
+  // The same job event consumed twice schedules one delivery (consumers are idempotent, docs/design.md §2).
   if (state.status !== 'none') return [];
   const { now, ...rest } = data;
   return [{ type: 'DeliveryScheduled', data: { ...rest, scheduledAt: canonicalInstant(now) } }];

@@ -2,7 +2,7 @@ import type { DeliveryAttemptView, DeliveryAttemptedData, DeliveryScheduledData 
 import type { DeliveryState } from './delivery.state';
 
 /**
- * One row of an endpoint's delivery log (DESIGN 6: status code, error, time, next retry). An attempt
+ * One row of an endpoint's delivery log (docs/design.md §6: status code, error, time, next retry). An attempt
  * has no id of its own in the log, so its id is the delivery id and the attempt number.
  */
 export function toDeliveryAttemptView(delivery: DeliveryScheduledData, attempt: DeliveryAttemptedData): DeliveryAttemptView {

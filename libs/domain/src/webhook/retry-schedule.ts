@@ -1,5 +1,5 @@
 /**
- * Webhook retries (DESIGN 4: exponential backoff with jitter for about three days). The first attempt
+ * Webhook retries (docs/design.md §4: exponential backoff with jitter for about three days). The first attempt
  * goes out as soon as the delivery is scheduled; entry i is the wait after attempt i+1 fails. So there
  * are 1 + 9 = 10 attempts, and the last one starts about 71 h 35 min (≈ 3 days) after the first:
  *

@@ -15,7 +15,7 @@ export interface CreateWebhookEndpoint {
   };
 }
 
-/** `deleted`: DELETE /webhook_endpoints/{id}; `gone`: a delivery answered 410 (DESIGN 4). */
+/** `deleted`: DELETE /webhook_endpoints/{id}; `gone`: a delivery answered 410 (docs/design.md §4). */
 export interface DisableWebhookEndpoint {
   type: 'DisableWebhookEndpoint';
   data: { reason: 'gone' | 'deleted'; now: string };

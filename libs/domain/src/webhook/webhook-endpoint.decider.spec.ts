@@ -40,7 +40,7 @@ const disabled = (reason: 'gone' | 'deleted'): WebhookEndpointEvent => ({
   data: { endpointId: WE, accountId: ACCT, reason, disabledAt: at(5_000) },
 });
 
-describe('webhook endpoint decider (DESIGN 4 and 6)', () => {
+describe('webhook endpoint decider (docs/design.md §4 and 6)', () => {
   it('CreateWebhookEndpoint registers an enabled endpoint with its secret', () => {
     spec.given([]).when(createCommand()).then([created]);
   });

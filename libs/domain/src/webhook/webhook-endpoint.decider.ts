@@ -5,7 +5,7 @@ import type { CreateWebhookEndpoint, DisableWebhookEndpoint, WebhookEndpointComm
 import { initialWebhookEndpointState, type WebhookEndpointState } from './webhook-endpoint.state';
 
 /**
- * A registered webhook endpoint (DESIGN 4 and 6): created enabled, disabled for good when deleted or
+ * A registered webhook endpoint (docs/design.md §4 and 6): created enabled, disabled for good when deleted or
  * when a delivery answers 410 Gone. Disabling twice changes nothing. URL policy (https, SSRF guard)
  * is the api's and the sender's concern, not this lifecycle's.
  */

@@ -2,7 +2,7 @@ import { DomainError, type WebhookEndpointView } from '@upscaler/contracts';
 import type { WebhookEndpointState } from './webhook-endpoint.state';
 
 /**
- * DESIGN 6, webhook endpoint object. The secret is included only with `includeSecret` (the creation
+ * docs/design.md §6, webhook endpoint object. The secret is included only with `includeSecret` (the creation
  * answer, the one time it is shown).
  */
 export function toWebhookEndpointView(state: WebhookEndpointState, options: { includeSecret?: boolean } = {}): WebhookEndpointView {

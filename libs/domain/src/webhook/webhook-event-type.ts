@@ -1,7 +1,7 @@
 import type { JobEvent, WebhookEventType } from '@upscaler/contracts';
 
 /**
- * The webhook event a job event gives rise to (DESIGN 4: job.succeeded, job.failed, job.cancelled;
+ * The webhook event a job event gives rise to (docs/design.md §4: job.succeeded, job.failed, job.cancelled;
  * spec 6: the service sends a POST when a job finishes). Non-final job events (and
  * any other event type) send nothing: null. Takes the event or just its type.
  */

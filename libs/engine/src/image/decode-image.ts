@@ -15,7 +15,7 @@ export class CorruptImageError extends Error {}
 export class PixelLimitError extends Error {}
 
 /**
- * Decodes to 8-bit sRGB (or gray) pixels the way users expect (DESIGN 4): EXIF orientation applied, embedded ICC
+ * Decodes to 8-bit sRGB (or gray) pixels the way users expect (docs/design.md §4): EXIF orientation applied, embedded ICC
  * profiles converted to sRGB (sharp does that whenever it transforms colour), grayscale kept single-band, alpha
  * kept, or flattened onto white when the output format has no transparency. `failOn: 'error'` makes libvips
  * abort on truncated or corrupt data instead of returning grey rows.

@@ -8,7 +8,7 @@ import { isAnimatedPng, sniffFormat } from './sniff-format';
 const DECODER_OF = { jpeg: 'jpeg', png: 'png', webp: 'webp', avif: 'heif' } as const;
 
 /**
- * Reads only the header (DESIGN 4, images): format from the bytes, oriented dimensions, channels, alpha,
+ * Reads only the header (docs/design.md §4, images): format from the bytes, oriented dimensions, channels, alpha,
  * animation. Refuses decompression bombs by their announced size before any pixel is decoded.
  */
 export async function probeImage(input: Buffer, maxInputPixels: number): Promise<ImageProbe> {

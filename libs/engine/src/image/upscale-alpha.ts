@@ -3,7 +3,7 @@ import type { RawImage } from './decode-image';
 
 /**
  * Alpha never goes through the network (it was trained on colour): it is resized on its own with Lanczos-3 to
- * the output size and written into the output's last channel (DESIGN 4: alpha preserved and upscaled properly).
+ * the output size and written into the output's last channel (docs/design.md §4: alpha preserved and upscaled properly).
  */
 export async function upscaleAlphaInto(src: RawImage, out: RawImage): Promise<void> {
   const C = src.channels;

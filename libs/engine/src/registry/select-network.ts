@@ -9,7 +9,7 @@ export interface InputTraits {
 }
 
 /**
- * The network id for a tier at a scale (DESIGN 7): the tier's own network, or its JPEG variant when the input is a
+ * The network id for a tier at a scale (docs/design.md §7): the tier's own network, or its JPEG variant when the input is a
  * JPEG saved at or below the variant's quality bound. Pure; undefined when the registry has no network there.
  */
 export function selectNetwork(registry: NetworkRegistry, quality: QualityTier, scale: number, input: InputTraits): string | undefined {

@@ -32,7 +32,7 @@ export interface PostgresEventStoreOptions {
   inlineProjections?: InlineProjection[];
 }
 
-/** The event log (DESIGN 2) on Postgres, through the TypeORM DataSource's pool (raw SQL). */
+/** The event log (docs/design.md §2) on Postgres, through the TypeORM DataSource's pool (raw SQL). */
 export class PostgresEventStore implements EventStore {
   private readonly listeners = new Set<(lastPosition: number) => void>();
   private listener: PgNotificationListener | undefined;

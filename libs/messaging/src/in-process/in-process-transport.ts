@@ -22,7 +22,7 @@ const defaultLog: TransportLog = (level, message, extra) => {
 };
 
 /**
- * The embedded transport (DESIGN 3): subscribers tail the same Postgres log the services append to
+ * The embedded transport (docs/design.md §3): subscribers tail the same Postgres log the services append to
  * (no relay, no broker), request/reply is a function call behind the same wire semantics as Kafka.
  */
 export class InProcessTransport implements EventTransport {

@@ -12,7 +12,7 @@ interface Waiting {
  * Request/reply inside one process, with the Kafka transport's semantics so code behaves the same in
  * both modes: payloads and results cross a JSON "wire" (no shared objects, Dates become strings), a
  * handler's error arrives as `RemoteHandlerError` (name, message, code), and when nobody answers
- * within the timeout the request rejects with `RequestTimeoutError` (DESIGN 2: 503 when billing does
+ * within the timeout the request rejects with `RequestTimeoutError` (docs/design.md §2: 503 when billing does
  * not answer). A request made while no handler is registered waits for one until its timeout.
  */
 export class InProcessRequestReply {

@@ -13,7 +13,7 @@ export interface SubscriptionLoopOptions {
 }
 
 /**
- * One durable consumer tailing the Postgres log (the embedded transport, DESIGN 3):
+ * One durable consumer tailing the Postgres log (the embedded transport, docs/design.md §3):
  * load checkpoint -> read a batch after it (the subscription's categories) -> handle each event in
  * order -> save checkpoint -> wait for a wake-up (onAppended) or the poll interval -> repeat.
  *

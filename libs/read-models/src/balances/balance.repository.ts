@@ -12,7 +12,7 @@ interface BalanceRow {
   max_concurrent_jobs: number | null;
 }
 
-/** An account as the API shows it (DESIGN 6), plus its concurrent-job limit (null: the default). */
+/** An account as the API shows it (docs/design.md §6), plus its concurrent-job limit (null: the default). */
 export interface AccountBalance extends AccountView {
   max_concurrent_jobs: number | null;
 }

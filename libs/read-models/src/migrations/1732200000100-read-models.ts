@@ -1,7 +1,7 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * Read models (DESIGN 2): the latest state of every stream, folded with the stream's own decider,
+ * Read models (docs/design.md §2): the latest state of every stream, folded with the stream's own decider,
  * plus the columns the queries filter on. Rebuildable from position 0 (`npm run rebuild-read-models`).
  */
 export class ReadModels1732200000100 implements MigrationInterface {
@@ -29,7 +29,7 @@ export class ReadModels1732200000100 implements MigrationInterface {
     await q.query(`CREATE UNIQUE INDEX read_models_lookup_idx ON read_models (category, lookup) WHERE lookup IS NOT NULL`);
     await q.query(`CREATE INDEX read_models_parent_idx ON read_models (category, parent_id, entity_id DESC)`);
     await q.query(`CREATE INDEX read_models_due_idx ON read_models (category, next_at) WHERE next_at IS NOT NULL`);
-    // Per-key request counters (rate limits correct across api replicas, DESIGN 4). Not business
+    // Per-key request counters (rate limits correct across api replicas, docs/design.md §4). Not business
     // state: rows are short-lived and pruned.
     await q.query(`
       CREATE TABLE rate_limit_windows (

@@ -1,7 +1,7 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * Balances (DESIGN 2, settled on final): one row per account and one per job's credits, written by the
+ * Balances (docs/design.md §2, settled on final): one row per account and one per job's credits, written by the
  * balance projection inside the transaction of every append that moves credits. GET /account reads
  * one row, whatever the account's history; reservations check the row under the log lock. The CHECKs
  * are the invariant's last line: no account below zero, granted = available + reserved + charged.

@@ -48,7 +48,7 @@ export class InstrumentedEventStore implements EventStore {
       case 'CreditsRefunded':
         m.credits.inc({ kind: 'refunded', reason: d.reason ?? '' }, d.amount ?? 0);
         break;
-      // A job's final event is its settlement (DESIGN 2): the charge or the refund of its credits.
+      // A job's final event is its settlement (docs/design.md §2): the charge or the refund of its credits.
       case 'JobSucceeded':
         m.jobsFinished.inc({ status: 'succeeded' });
         m.credits.inc({ kind: 'charged', reason: '' }, d.credits ?? 0);

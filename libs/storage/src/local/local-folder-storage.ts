@@ -25,7 +25,7 @@ const DEFAULT_CONTENT_TYPE = 'application/octet-stream';
 const MAX_TTL_SECONDS = 7 * 24 * 3600;
 
 /**
- * Object storage in a local folder (DESIGN 3, embedded mode), with HMAC-signed download URLs that
+ * Object storage in a local folder (docs/design.md §3, embedded mode), with HMAC-signed download URLs that
  * the api serves through `open()`. Layout: `<dir>/objects/<key>` holds the bytes,
  * `<dir>/meta/<key>.json` the content type, `<dir>/tmp/` the writes in progress. Every write goes to
  * a temp file that is fsynced and then renamed over the target, so a reader (or a crash) never sees

@@ -1,6 +1,6 @@
 import type { ClientOptions } from 'minio';
 
-/** Settings of the S3/MinIO adapter (DESIGN 6: S3_ENDPOINT, S3_PUBLIC_ENDPOINT, S3_ACCESS_KEY, S3_SECRET_KEY, S3_BUCKET). */
+/** Settings of the S3/MinIO adapter (docs/design.md §6: S3_ENDPOINT, S3_PUBLIC_ENDPOINT, S3_ACCESS_KEY, S3_SECRET_KEY, S3_BUCKET). */
 export interface S3StorageOptions {
   /** Where this service reaches the storage, e.g. `http://minio:9000`. */
   endpoint: string;

@@ -8,7 +8,7 @@ const DEFAULT_CONTENT_TYPE = 'application/octet-stream';
 const MAX_PRESIGN_SECONDS = 7 * 24 * 3600;
 
 /**
- * Object storage on MinIO or any S3 (DESIGN 3, distributed mode), through the `minio` client.
+ * Object storage on MinIO or any S3 (docs/design.md §3, distributed mode), through the `minio` client.
  * Downloads go straight from the storage to the user with presigned GET URLs.
  */
 export class S3Storage implements ObjectStorage {

@@ -4,7 +4,7 @@ import { CurrentPrincipal, type Principal } from '../auth/principal';
 import { RequireScope } from '../auth/scopes.decorator';
 import { AccountsService } from './accounts.service';
 
-/** GET /account: any valid key sees its own account (DESIGN 6). */
+/** GET /account: any valid key sees its own account (docs/design.md §6). */
 @Controller('api/v1/account')
 @UseGuards(ApiKeyGuard)
 export class AccountController {

@@ -18,7 +18,7 @@ const UpdateAccountBody = z.object({
 });
 
 /**
- * Operator API and GET /account (DESIGN 6). Accounts are `account-…` streams (opening, grants,
+ * Operator API and GET /account (docs/design.md §6). Accounts are `account-…` streams (opening, grants,
  * settings) that billing alone writes: the operator routes ask it over request/reply (503
  * billing_unavailable when it does not answer). Balances come from the balance projection, which the
  * append of every grant, reservation and final job event updates in its own transaction, so an
@@ -39,7 +39,7 @@ export class AccountsService {
     return this.forOperator(accountId);
   }
 
-  /** The account as its own keys see it (DESIGN 6's account object). */
+  /** The account as its own keys see it (docs/design.md §6's account object). */
   async get(accountId: string): Promise<AccountView> {
     const { max_concurrent_jobs: _limit, ...view } = await this.forOperator(accountId);
     return view;

@@ -3,7 +3,7 @@ import { OperatorGuard } from '../auth/operator.guard';
 import { ApiKeysService } from '../api-keys/api-keys.service';
 import { AccountsService } from './accounts.service';
 
-/** Operator API (DESIGN 6), bearer UPSCALE_OPERATOR_TOKEN. */
+/** Operator API (docs/design.md §6), bearer UPSCALE_OPERATOR_TOKEN. */
 @Controller('api/v1/admin')
 @UseGuards(OperatorGuard)
 export class AdminController {

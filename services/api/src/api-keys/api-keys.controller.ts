@@ -4,7 +4,7 @@ import { CurrentPrincipal, type Principal } from '../auth/principal';
 import { RequireScope } from '../auth/scopes.decorator';
 import { ApiKeysService } from './api-keys.service';
 
-/** Self-service keys (DESIGN 6): keys:write / keys:read, the caller's account only. */
+/** Self-service keys (docs/design.md §6): keys:write / keys:read, the caller's account only. */
 @Controller('api/v1/api_keys')
 @UseGuards(ApiKeyGuard)
 export class ApiKeysController {

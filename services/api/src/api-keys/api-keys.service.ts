@@ -15,7 +15,7 @@ const CreateKeyBody = z.object({
   rate_limit_per_minute: z.number().int().min(1).max(10_000).optional(),
 });
 
-/** API keys (DESIGN 6): `apikey-…` streams; the key is shown once, only its hash is stored. */
+/** API keys (docs/design.md §6): `apikey-…` streams; the key is shown once, only its hash is stored. */
 @Injectable()
 export class ApiKeysService {
   constructor(
@@ -26,7 +26,7 @@ export class ApiKeysService {
   ) {}
 
   /**
-   * `creatorKeyId`: the self-service caller. Its key cannot make a stronger one (DESIGN 4: scopes
+   * `creatorKeyId`: the self-service caller. Its key cannot make a stronger one (docs/design.md §4: scopes
    * limit what a key can do; spec 8: higher rates are a paid-plan matter, set by the operator): the
    * new key's scopes must be among the caller's, its rate limit at most the caller's, and unset it
    * inherits the caller's. The operator (no creator) may grant anything.

@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 
-/** Keys are `usk_` + 32 url-safe characters, shown once; only their SHA-256 is stored (DESIGN 4). */
+/** Keys are `usk_` + 32 url-safe characters, shown once; only their SHA-256 is stored (docs/design.md §4). */
 const KEY_PATTERN = /^usk_[A-Za-z0-9_-]{32}$/;
 
 export function generateApiKey(): { key: string; hash: string; prefix: string } {

@@ -5,7 +5,7 @@ import { DomainError } from '@upscaler/contracts';
 import { CONFIG } from '@upscaler/runtime';
 import type { AppConfig } from '@upscaler/platform';
 
-/** Operator API (DESIGN 6): bearer UPSCALE_OPERATOR_TOKEN, compared in constant time. */
+/** Operator API (docs/design.md §6): bearer UPSCALE_OPERATOR_TOKEN, compared in constant time. */
 @Injectable()
 export class OperatorGuard implements CanActivate {
   constructor(@Inject(CONFIG) private readonly config: AppConfig) {}

@@ -7,7 +7,7 @@ import { dashboardPage } from './assets/page.html';
 import { DASHBOARD_HEADERS } from './dashboard.headers';
 
 /**
- * The account dashboard (DESIGN 4): one static page plus its script and stylesheet. It needs no
+ * The account dashboard (docs/design.md §4): one static page plus its script and stylesheet. It needs no
  * auth of its own: the page asks for an API key and calls the public /api/v1 with it, so it can do
  * exactly what that key's scopes allow and nothing more.
  */

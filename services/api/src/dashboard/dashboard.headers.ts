@@ -1,5 +1,5 @@
 /**
- * Security headers of the dashboard's page and assets (DESIGN 4: "account owners manage keys and
+ * Security headers of the dashboard's page and assets (docs/design.md §4: "account owners manage keys and
  * webhooks from the dashboard"). The page handles API keys, so it runs under a strict policy:
  * - scripts and styles only from this origin (served at /dashboard/app.js and /dashboard/app.css,
  *   never inline), so an injected string can never execute;

@@ -5,7 +5,7 @@ import { SIGNED_DOWNLOADS } from '@upscaler/runtime';
 import type { SignedDownloadHandler } from '@upscaler/storage';
 
 /**
- * Signed downloads of the local-folder storage (embedded mode, DESIGN 3). The HMAC signature in the
+ * Signed downloads of the local-folder storage (embedded mode, docs/design.md §3). The HMAC signature in the
  * query is the authorisation: no API key, so a plain redirect can be followed.
  */
 @Controller('api/v1/files')

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { DomainError } from '@upscaler/contracts';
 
-/** Idempotency-Key (spec 4.1; DESIGN 4): any string of 1-255 printable characters, scoped to the account. */
+/** Idempotency-Key (spec 4.1; docs/design.md §4): any string of 1-255 printable characters, scoped to the account. */
 export function parseIdempotencyKey(header: unknown): string | null {
   if (header === undefined) return null;
   if (typeof header !== 'string' || header.length === 0 || header.length > 255 || !/^[\x20-\x7e]+$/.test(header)) {

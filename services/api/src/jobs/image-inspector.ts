@@ -7,7 +7,7 @@ import type { AppConfig } from '@upscaler/platform';
 /**
  * What the api asks of the engine at submit time, without loading any network: the format sniffed
  * from the bytes, header-level checks (bombs, animation) and the targets the engine accepts for
- * this image and output format (spec 1: the fallback rule is applied at submit, DESIGN 4).
+ * this image and output format (spec 1: the fallback rule is applied at submit, docs/design.md §4).
  */
 @Injectable()
 export class ImageInspector {

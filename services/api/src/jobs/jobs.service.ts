@@ -39,7 +39,7 @@ export interface SubmitOutcome {
   job: JobCreateView | JobView;
 }
 
-/** Orchestration of spec 4: load, decide, append, answer (STYLE.md). */
+/** Orchestration of spec 4: load, decide, append, answer (contributing/STYLE.md). */
 @Injectable()
 export class JobsService {
   constructor(
@@ -143,7 +143,7 @@ export class JobsService {
               height: probe.height,
             },
             idempotencyKey,
-            // created_at is the instant in the id: the list, ordered by id (DESIGN 4), is then newest
+            // created_at is the instant in the id: the list, ordered by id (docs/design.md §4), is then newest
             // first by created_at too, even for jobs submitted concurrently
             queuedAt: mintedAt(jobId),
           },

@@ -46,7 +46,7 @@ describe('POST /upscale fields (spec 4.1)', () => {
   });
 });
 
-describe('Idempotency-Key (DESIGN 4)', () => {
+describe('Idempotency-Key (docs/design.md §4)', () => {
   it('accepts 1-255 printable characters and refuses others', () => {
     expect(parseIdempotencyKey(undefined)).toBeNull();
     expect(parseIdempotencyKey('3f1c…'.replace('…', '-abc'))).toBe('3f1c-abc');

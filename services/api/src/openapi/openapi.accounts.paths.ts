@@ -11,7 +11,7 @@ import {
   type Json,
 } from './openapi.common';
 
-/** The operator's account writes go to billing, the owner of account streams (DESIGN 2). */
+/** The operator's account writes go to billing, the owner of account streams (docs/design.md §2). */
 const billingUnavailable = errorResponse(
   503,
   ['billing_unavailable'],
@@ -19,7 +19,7 @@ const billingUnavailable = errorResponse(
   'Billing (the owner of account streams) did not answer in time. The change may still be applied later: read the account before retrying a grant.',
 );
 
-/** DESIGN 6: account self-service (account.controller.ts, api-keys.controller.ts) and the operator API (admin.controller.ts). */
+/** docs/design.md §6: account self-service (account.controller.ts, api-keys.controller.ts) and the operator API (admin.controller.ts). */
 
 const createKeyBody: Json = {
   required: true,

@@ -1,7 +1,7 @@
 import { headersFor, type Json } from './openapi.common';
 
 /**
- * The account dashboard (DESIGN 4; dashboard/dashboard.controller.ts): a static page and its
+ * The account dashboard (docs/design.md §4; dashboard/dashboard.controller.ts): a static page and its
  * assets, no key, no rate limit. Listed so that the document covers every route of the api.
  */
 const SECURITY_HEADERS: Json = {

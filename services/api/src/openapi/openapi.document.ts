@@ -8,7 +8,7 @@ import { schemas } from './openapi.schemas';
 import { webhookDeliveries, webhookEndpointPaths } from './openapi.webhooks.paths';
 
 /**
- * The OpenAPI 3.1 document of the whole API (spec upscaling-api-v1 plus DESIGN 6's additions),
+ * The OpenAPI 3.1 document of the whole API (docs/spec/upscaling-api-v1.md plus the additions of docs/design.md §6),
  * served at GET /api/v1/openapi.json. Written by hand from the controllers, the views and
  * errors.ts; openapi.document.spec.ts keeps it honest against them.
  */

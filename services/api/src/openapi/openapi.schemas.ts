@@ -333,7 +333,7 @@ export const schemas: Record<string, Json> = {
   },
   WebhookPayload: {
     type: 'object',
-    description: 'The body of every webhook delivery (DESIGN 6).',
+    description: 'The body of every webhook delivery (docs/design.md §6).',
     required: ['type', 'timestamp', 'data'],
     properties: {
       type: ref('WebhookEventType'),

@@ -1,7 +1,7 @@
 import { WEBHOOK_EVENT_TYPES, type JobStatus, type WebhookEventType } from '@upscaler/contracts';
 import { apiKeySecurity, errorResponse, jsonResponse, keyedErrors, paramRef, ref, type Json } from './openapi.common';
 
-/** DESIGN 6: webhook endpoint registration (webhook-endpoints.controller.ts) and the deliveries themselves. */
+/** docs/design.md §6: webhook endpoint registration (webhook-endpoints.controller.ts) and the deliveries themselves. */
 
 export const webhookEndpointPaths: Record<string, Json> = {
   '/api/v1/webhook_endpoints': {

@@ -6,7 +6,7 @@ import type { AppConfig } from '@upscaler/platform';
 import { ReadModelRepository } from '@upscaler/read-models';
 
 /**
- * Fixed one-minute windows counted in Postgres, so the limit holds across api replicas (DESIGN 4).
+ * Fixed one-minute windows counted in Postgres, so the limit holds across api replicas (docs/design.md §4).
  * A request with a valid key counts against its key's window; a request answered without one (a missing or
  * wrong key, an unparsable body, an unknown /api/v1 route, the OpenAPI document) counts against its client
  * address's window at the default rate, so every public response reports a window (spec 8). Each such

@@ -4,7 +4,7 @@ import { CurrentPrincipal, type Principal } from '../auth/principal';
 import { RequireScope } from '../auth/scopes.decorator';
 import { WebhookEndpointsService } from './webhook-endpoints.service';
 
-/** Webhook endpoints (DESIGN 6): webhooks:write / webhooks:read. */
+/** Webhook endpoints (docs/design.md §6): webhooks:write / webhooks:read. */
 @Controller('api/v1/webhook_endpoints')
 @UseGuards(ApiKeyGuard)
 export class WebhookEndpointsController {

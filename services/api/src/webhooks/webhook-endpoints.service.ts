@@ -22,7 +22,7 @@ const CreateEndpointBody = z.object({
   description: z.string().max(500).optional(),
 });
 
-/** Webhook endpoints (DESIGN 6): `webhook-…` streams, secrets `whsec_…` shown once. */
+/** Webhook endpoints (docs/design.md §6): `webhook-…` streams, secrets `whsec_…` shown once. */
 @Injectable()
 export class WebhookEndpointsService {
   constructor(

@@ -3,7 +3,7 @@ import { DomainError } from '@upscaler/contracts';
 import { checkHttpsUrl, isAddressAllowed, type AddressPolicy } from '@upscaler/net';
 
 /**
- * Registration-time check of a webhook URL (DESIGN 4: the same SSRF guard as image URLs): https,
+ * Registration-time check of a webhook URL (docs/design.md §4: the same SSRF guard as image URLs): https,
  * no credentials, and no private address among those the host resolves to now. Every delivery is
  * checked again at connect time, so a later DNS change cannot slip through.
  */

@@ -1,7 +1,7 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * The append-only event log (DESIGN 2). Rows never change: a statement trigger refuses UPDATE,
+ * The append-only event log (docs/design.md §2). Rows never change: a statement trigger refuses UPDATE,
  * DELETE and TRUNCATE in the database itself, so no code path (or hand-written SQL) can rewrite
  * history. The oldest timestamp of the repo: every other module's migrations come after it.
  */

@@ -1,6 +1,6 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
-/** Consumer checkpoints (DESIGN 2): how far each durable consumer has read the log. */
+/** Consumer checkpoints (docs/design.md §2): how far each durable consumer has read the log. */
 export class CreateCheckpoints1700000000001 implements MigrationInterface {
   name = 'CreateCheckpoints1700000000001';
 

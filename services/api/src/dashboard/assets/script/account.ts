@@ -1,4 +1,4 @@
-/** Browser code: the account panel (GET /account, any valid key; DESIGN 6). */
+/** Browser code: the account panel (GET /account, any valid key; docs/design.md §6). */
 export const ACCOUNT_JS = String.raw`
 function renderAccount(a) {
   $('account-name').textContent = a.name;

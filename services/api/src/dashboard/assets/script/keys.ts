@@ -1,6 +1,6 @@
 /** Browser code: the API keys panel (GET/POST/DELETE /api_keys, scopes keys:read / keys:write). */
 export const KEYS_JS = String.raw`
-/** The key this page uses is recognised by its prefix (its first 12 characters, DESIGN 6). */
+/** The key this page uses is recognised by its prefix (its first 12 characters, docs/design.md §6). */
 function isThisKey(k) {
   return storedKey().slice(0, 12) === k.prefix;
 }
