@@ -19,12 +19,15 @@ const common = {
   // uuid 11+ ships ESM only: let swc transform it too.
   transformIgnorePatterns: ['/node_modules/(?!(uuid)/)'],
 };
+// Some integration and e2e tests run the converted UpscalerJS networks, which the install no longer makes: converted
+// on demand before the project's first test (cached by content hash; scripts/convert-models.js).
+const convertedNetworks = { globalSetup: '<rootDir>/scripts/convert-models.js' };
 module.exports = {
   // testTimeout is a global option (per-project values are ignored); unit specs finish far below it.
   testTimeout: 180000,
   projects: [
     { ...common, displayName: 'unit', testMatch: ['<rootDir>/{libs,services}/*/src/**/*.spec.ts', '<rootDir>/scripts/**/*.spec.ts'] },
-    { ...common, displayName: 'integration', testMatch: ['<rootDir>/{libs,services}/*/test/**/*.int-spec.ts'] },
-    { ...common, displayName: 'e2e', testMatch: ['<rootDir>/{libs,services}/*/test/**/*.e2e-spec.ts'] },
+    { ...common, ...convertedNetworks, displayName: 'integration', testMatch: ['<rootDir>/{libs,services}/*/test/**/*.int-spec.ts'] },
+    { ...common, ...convertedNetworks, displayName: 'e2e', testMatch: ['<rootDir>/{libs,services}/*/test/**/*.e2e-spec.ts'] },
   ],
 };

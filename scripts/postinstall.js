@@ -1,14 +1,13 @@
-// Runs after `npm ci` / `npm install`: converts the UpscalerJS TensorFlow.js networks to ONNX (once; cached
-// by content hash under models/), then copies our own trained networks (training/exports/*.onnx, committed)
-// beside them, so that models/ holds every network of the engine's registry. Dependency-free: it runs before
-// anything is built.
-const { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync } = require('node:fs');
+// Runs after `npm ci` / `npm install`: copies our own trained networks (training/exports/*.onnx, committed) into
+// models/, the folder the engine's registry resolves its files in. Dependency-free: it runs before anything is built.
+// The converted UpscalerJS networks are not made here: no quality tier runs them
+// (libs/engine/src/registry/default-registry.ts), so they stay out of the production install and images. The tests
+// and benchmarks that use them convert them on demand (scripts/convert-models.js, cached by content hash under
+// models/): jest's integration and e2e projects (globalSetup) and bench/engine/run.js.
+const { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } = require('node:fs');
 const { join } = require('node:path');
 
 const root = join(__dirname, '..');
-const converter = join(__dirname, 'convert-models.js');
-if (existsSync(converter)) require(converter);
-
 const exportsDir = join(root, 'training', 'exports');
 const modelsDir = process.env.UPSCALE_MODELS_DIR || join(root, 'models');
 if (existsSync(exportsDir)) {
@@ -21,5 +20,9 @@ if (existsSync(exportsDir)) {
     copyFileSync(from, to);
     copied++;
   }
+  // models/manifest.json is the converter's record (scripts/convert/convert-all.js); the engine finds the models
+  // folder by it (defaultModelsDir). Without a conversion it is an empty record.
+  const manifest = join(modelsDir, 'manifest.json');
+  if (!existsSync(manifest)) writeFileSync(manifest, `${JSON.stringify({ models: {} }, null, 2)}\n`);
   console.log(`[postinstall] trained networks: ${copied} copied into ${modelsDir}`);
 }

@@ -23,8 +23,9 @@ step "build, type check, lint"
 npm run -s build || { echo "build failed"; exit 1; }
 npm run -s typecheck || { echo "type check failed"; status=1; }
 npx eslint . || { echo "lint failed"; status=1; }
-# the converted networks are made by postinstall; make sure they exist (idempotent, cached)
-node scripts/postinstall.js || { echo "model conversion failed"; exit 1; }
+# The converted UpscalerJS networks (tests and benchmarks only, not installed): made on demand, cached. jest's
+# integration and e2e projects do it too (globalSetup); here a failure stops the run with its own message.
+node scripts/convert-models.js || { echo "model conversion failed"; exit 1; }
 
 run_tier() {
   local name=$1; shift

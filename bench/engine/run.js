@@ -2,6 +2,9 @@
 'use strict';
 const path = require('node:path');
 require('../register');
+// The benches compare against the converted UpscalerJS networks, which the install does not make: convert them now
+// (cached by content hash, instant when up to date).
+require('../../scripts/convert-models').ensureConverted();
 
 const [name, ...args] = process.argv.slice(2);
 if (!name) {

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Validates every deployment artifact OFFLINE (no cluster, no Docker). Exits non-zero on any problem.
-#   1. Dockerfiles: rendered from the template, hadolint, BuildKit's parser, multi-stage, non-root,
-#      models only where needed
+#   1. the Dockerfile (one, build argument SERVICE): hadolint, BuildKit's parser, multi-stage, non-root, and its
+#      assemble step run for each SERVICE in a scratch folder (models only where needed)
 #   2. Helm: `helm lint --strict` and `helm template` for every charts/upscaler/ci/*.yaml, output checked
 #      against the Kubernetes JSON schemas (kubernetes-validate --strict) and the chart's policies
 #   3. the schema refuses a deliberately broken values file (the check can fail)
@@ -48,12 +48,9 @@ kube() {
   done
 }
 
-step "Dockerfiles"
-run "services/*/Dockerfile match scripts/deploy/Dockerfile.template" "$here/render-dockerfiles.sh" --check
-for f in "$root"/services/*/Dockerfile; do
-  run "hadolint ${f#$root/}" "$HADOLINT" --no-color "$f"
-done
-run "images: multi-stage, node LTS slim, non-root, npm ci/build/prune, models in processor+standalone only" \
+step "Dockerfile"
+run "hadolint Dockerfile" "$HADOLINT" --no-color "$root/Dockerfile"
+run "images: one Dockerfile, multi-stage, node LTS slim, non-root, npm ci/build/prune; per SERVICE: models in processor+standalone only" \
   "$PYTHON" "$here/checks/dockerfiles.py" "$root"
 
 step "Helm chart"

@@ -35,7 +35,7 @@ describe('TF.js -> ONNX conversion (issue 2: converted output equals TF.js wasm 
   });
 });
 
-describe('convert-models (postinstall)', () => {
+describe('convert-models (on demand, for tests and benchmarks)', () => {
   it('converts once, then answers from its content-hash cache', () => {
     const dir = mkdtempSync(join(tmpdir(), 'models-'));
     try {

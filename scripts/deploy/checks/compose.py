@@ -36,9 +36,12 @@ def main():
         if s is None:
             problems.append(f"{name}: missing")
             continue
-        dockerfile = (s.get("build") or {}).get("dockerfile")
-        if dockerfile != f"services/{name}/Dockerfile" or not os.path.exists(os.path.join(root, dockerfile)):
-            problems.append(f"{name}: build.dockerfile {dockerfile!r} is not services/{name}/Dockerfile")
+        build = s.get("build") or {}
+        dockerfile = build.get("dockerfile")
+        if dockerfile != "Dockerfile" or not os.path.exists(os.path.join(root, dockerfile)):
+            problems.append(f"{name}: build.dockerfile {dockerfile!r} is not the repository's one Dockerfile")
+        if (build.get("args") or {}).get("SERVICE") != name:
+            problems.append(f"{name}: build.args.SERVICE is not {name!r}")
         if "healthcheck" not in s:
             problems.append(f"{name}: no healthcheck")
         deps = s.get("depends_on") or {}

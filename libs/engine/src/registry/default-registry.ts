@@ -1,8 +1,8 @@
 import type { NetworkRegistry } from './network-registry';
 
 /**
- * docs/design.md §7: which network each quality tier runs at each scale. The UpscalerJS networks (converted at install
- * time by scripts/convert-models.js) are the baseline; a network trained later replaces an entry here (or through
+ * docs/design.md §7: which network each quality tier runs at each scale. The UpscalerJS networks (converted on demand by
+ * scripts/convert-models.js, for tests and benchmarks) are the baseline; a network trained later replaces an entry here (or through
  * an UPSCALE_ENGINE_REGISTRY JSON file of the same shape) once it measures better on Set5, Set14 and BSD100
  * with bench/engine/quality.ts. Receptive radii are computed by the converter (models/manifest.json) and
  * checked against these values in registry.spec.ts.

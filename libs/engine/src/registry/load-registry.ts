@@ -42,14 +42,14 @@ export function resolveRegistry(registry: NetworkRegistry, modelsDir: string): M
       throw new Error(`registry: ${id} selfEnsemble must be true or false`);
     const path = isAbsolute(entry.file) ? entry.file : join(modelsDir, entry.file);
     if (!existsSync(path)) {
-      throw new Error(`engine model ${path} is missing: run \`node scripts/convert-models.js\` (npm ci runs it as postinstall)`);
+      throw new Error(`engine model ${path} is missing: our trained networks are copied there by npm ci's postinstall; the converted UpscalerJS ones are made by \`node scripts/convert-models.js\``);
     }
     out.set(id, { ...entry, id, path });
   }
   return out;
 }
 
-/** The repository's models/ folder (written by scripts/convert-models.js), found from this file upwards. */
+/** The repository's models/ folder (scripts/postinstall.js, scripts/convert-models.js), found from this file upwards. */
 export function defaultModelsDir(): string {
   if (process.env.UPSCALE_MODELS_DIR) return resolve(process.env.UPSCALE_MODELS_DIR);
   let dir = __dirname;
