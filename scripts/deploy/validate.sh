@@ -2,8 +2,11 @@
 # Validates every deployment artifact OFFLINE (no cluster, no Docker). Exits non-zero on any problem.
 #   1. the Dockerfile (one, build argument SERVICE): hadolint, BuildKit's parser, multi-stage, non-root, and its
 #      assemble step run for each SERVICE in a scratch folder (models only where needed)
-#   2. Helm: `helm lint --strict` and `helm template` for every charts/upscaler/ci/*.yaml, output checked
-#      against the Kubernetes JSON schemas (kubernetes-validate --strict) and the chart's policies
+#   2. Helm: `helm lint --strict` and `helm template` for every charts/upscaler/ci/*.yaml (ci/everything-values.yaml
+#      turns every option on), output checked against the Kubernetes JSON schemas (kubernetes-validate --strict),
+#      the Prometheus Operator's CRD schemas for its kinds (ServiceMonitor, PrometheusRule; strict too), and the
+#      chart's policies; the rendered alerting rules linted by promtool and unit-tested
+#      (scripts/deploy/test/alerts.test.yaml)
 #   3. the schema refuses a deliberately broken values file (the check can fail)
 #   4. kustomize: k8s/base up to date with the chart, base and overlays built and checked the same way
 #   5. docker-compose.yml against the compose-spec JSON schema, plus the compose policies
@@ -20,6 +23,8 @@ export HELM_KUBE_VERSION="${HELM_KUBE_VERSION:-1.33.0}"
 tool_env="$("$here/install-tools.sh")" || { echo "validate: tools are missing (install-tools.sh failed)" >&2; exit 2; }
 eval "$tool_env"
 export HELM PYTHON
+# ci/everything-values.yaml: the render whose rules the alert unit tests run on.
+ALERT_TESTS_VALUES="${ALERT_TESTS_VALUES:-everything-values}"
 out="$(mktemp -d)"
 trap 'rm -rf "$out"' EXIT
 
@@ -59,9 +64,24 @@ for values in "$chart"/ci/*.yaml; do
   name="$(basename "$values" .yaml)"
   run "helm lint --strict -f ci/$name.yaml" "$HELM" lint --strict --kube-version "$HELM_KUBE_VERSION" "$chart" -f "$values"
   if "$HELM" template upscaler "$chart" --kube-version "$HELM_KUBE_VERSION" --namespace upscaler -f "$values" >"$out/helm-$name.yaml" 2>"$out/helm-$name.err"; then
-    ok "helm template -f ci/$name.yaml ($(grep -c '^kind:' "$out/helm-$name.yaml") objects)"
-    kube "$out/helm-$name.yaml"
+    ok "helm template -f ci/$name.yaml ($(grep -c '^kind:' "$out/helm-$name.yaml") objects: $(grep '^kind:' "$out/helm-$name.yaml" | sort -u | cut -d' ' -f2 | paste -sd, -))"
+    # The operator's kinds against its CRDs; everything else (NetworkPolicy and the test Pod included) against
+    # the Kubernetes schemas.
+    run "custom resources against the Prometheus Operator CRD schemas: ci/$name.yaml ($(grep -cE "^kind: (ServiceMonitor|PrometheusRule)$" "$out/helm-$name.yaml") objects)" \
+      "$PYTHON" "$here/checks/crds.py" "$MONITORING_CRDS" "$out/helm-$name.yaml" "$out/helm-$name.core.yaml"
+    kube "$out/helm-$name.core.yaml"
     run "chart policies: ci/$name.yaml" "$PYTHON" "$here/checks/manifests.py" "$out/helm-$name.yaml"
+    if grep -q '^kind: PrometheusRule' "$out/helm-$name.yaml"; then
+      mkdir -p "$out/rules-$name"
+      "$PYTHON" "$here/checks/rules.py" "$out/helm-$name.yaml" "$out/rules-$name/rules.yaml"
+      run "promtool check rules: ci/$name.yaml ($(grep -c '^ *- alert:' "$out/rules-$name/rules.yaml") alerts)" \
+        "$PROMTOOL" check rules "$out/rules-$name/rules.yaml"
+      if [ "$name" = "$ALERT_TESTS_VALUES" ]; then
+        cp "$here/test/alerts.test.yaml" "$out/rules-$name/"
+        run "promtool test rules: scripts/deploy/test/alerts.test.yaml on ci/$name.yaml" \
+          "$PROMTOOL" test rules "$out/rules-$name/alerts.test.yaml"
+      fi
+    fi
   else
     fail "helm template -f ci/$name.yaml"; sed 's/^/     /' "$out/helm-$name.err"
   fi

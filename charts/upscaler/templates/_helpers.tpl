@@ -76,3 +76,29 @@ app.kubernetes.io/component: {{ .component }}
       name: {{ .ref.existingSecret }}
       key: {{ .ref.key }}
 {{- end -}}
+
+{{/*
+OTEL_RESOURCE_ATTRIBUTES of one component's container: the pod, its namespace and node (downward API variables
+set just above it), the Deployment, the container and the version, then config.otelResourceAttributes. Keys and
+values are percent-encoded where the W3C baggage format needs it (commas, equals signs, spaces).
+*/}}
+{{- define "upscaler.otelResourceAttributes" -}}
+{{- $root := .root -}}
+{{- $attrs := list
+  "k8s.pod.name=$(K8S_POD_NAME)"
+  "k8s.pod.uid=$(K8S_POD_UID)"
+  "k8s.namespace.name=$(K8S_NAMESPACE_NAME)"
+  "k8s.node.name=$(K8S_NODE_NAME)"
+  (printf "k8s.deployment.name=%s" (include "upscaler.componentName" .))
+  (printf "k8s.container.name=%s" .component)
+  (printf "service.version=%s" (default (default $root.Chart.AppVersion $root.Values.image.tag) (index $root.Values .component).image.tag))
+-}}
+{{- range $k, $v := $root.Values.config.otelResourceAttributes -}}
+{{- $attrs = append $attrs (printf "%s=%s" (include "upscaler.baggageEscape" $k) (include "upscaler.baggageEscape" (toString $v))) -}}
+{{- end -}}
+{{- join "," $attrs -}}
+{{- end -}}
+
+{{- define "upscaler.baggageEscape" -}}
+{{- . | replace "%" "%25" | replace "," "%2C" | replace "=" "%3D" | replace " " "%20" | replace ";" "%3B" | replace "\"" "%22" -}}
+{{- end -}}

@@ -79,6 +79,18 @@ spec:
             {{- include "upscaler.secretEnv" (dict "name" "S3_SECRET_KEY" "ref" $root.Values.secrets.s3SecretKey) | nindent 12 }}
             - name: OTEL_SERVICE_NAME
               value: {{ printf "upscaler-%s" $name | quote }}
+            # Where each span comes from (OpenTelemetry's k8s semantic conventions), from the downward API;
+            # Kubernetes expands $(VAR) from the variables above it.
+            - name: K8S_POD_NAME
+              valueFrom: {fieldRef: {fieldPath: metadata.name}}
+            - name: K8S_POD_UID
+              valueFrom: {fieldRef: {fieldPath: metadata.uid}}
+            - name: K8S_NAMESPACE_NAME
+              valueFrom: {fieldRef: {fieldPath: metadata.namespace}}
+            - name: K8S_NODE_NAME
+              valueFrom: {fieldRef: {fieldPath: spec.nodeName}}
+            - name: OTEL_RESOURCE_ATTRIBUTES
+              value: {{ include "upscaler.otelResourceAttributes" $ctx | quote }}
             # The service's own drain deadline: what is left of the grace period after the preStop
             # sleep, less 5 s so that it exits before the kubelet's SIGKILL.
             - name: UPSCALE_SHUTDOWN_GRACE_MS

@@ -19,6 +19,8 @@ interface Tools {
   PYTHON: string;
   KUBERNETES_VALIDATE: string;
   COMPOSE_SCHEMA: string;
+  PROMTOOL: string;
+  MONITORING_CRDS: string;
 }
 
 function run(
@@ -64,10 +66,27 @@ describe("deployment artifacts (issue 5)", () => {
       "default-values",
       "ingress-autoscaling-values",
       "external-secrets-values",
+      "everything-values",
     ]) {
       expect(out).toContain(`ok   helm lint --strict -f ci/${values}.yaml`);
       expect(out).toContain(`ok   chart policies: ci/${values}.yaml`);
     }
+    // Issue 17: every option on, the operator's kinds against its CRDs, the alerts linted and unit-tested.
+    expect(out).toMatch(
+      /^ok {3}helm template -f ci\/everything-values\.yaml \(\d+ objects: .*NetworkPolicy,Pod,.*PrometheusRule,.*ServiceMonitor\)$/m,
+    );
+    expect(out).toContain(
+      "ok   custom resources against the Prometheus Operator CRD schemas: ci/everything-values.yaml (2 objects)",
+    );
+    expect(out).toContain(
+      "ok   kubernetes 1.37.0 schemas: helm-everything-values.core.yaml",
+    );
+    expect(out).toContain(
+      "ok   promtool check rules: ci/everything-values.yaml (5 alerts)",
+    );
+    expect(out).toContain(
+      "ok   promtool test rules: scripts/deploy/test/alerts.test.yaml on ci/everything-values.yaml",
+    );
     expect(out).toContain(
       "ok   kubernetes 1.37.0 schemas: kustomize-k8s-overlays-production.yaml",
     );
@@ -141,6 +160,78 @@ describe("deployment artifacts (issue 5)", () => {
     expect(result.status).toBe(1);
     expect(result.stdout.trim()).toBe(
       `POLICY ${file}: Deployment/upscaler-processor: terminationGracePeriodSeconds 30 < 120 (a job must finish)`,
+    );
+  });
+
+  it("the CRD check rejects a misspelt field in a rendered ServiceMonitor and PrometheusRule", () => {
+    const rendered = run(tools.HELM, [
+      "template",
+      "upscaler",
+      chart,
+      ...kube,
+      "-f",
+      join(chart, "ci/everything-values.yaml"),
+    ]);
+    expect(rendered.status).toBe(0);
+    const broken = rendered.stdout
+      .replace("scrapeTimeout: 10s", "scrapeTimout: 10s")
+      .replace(
+        "runbook_url:",
+        "runbook_url: x\n          severity: 3\n          runbookUrl:",
+      );
+    expect(broken).not.toBe(rendered.stdout);
+    const file = join(work, "broken-crs.yaml");
+    writeFileSync(file, broken);
+    const result = run(tools.PYTHON, [
+      join(deploy, "checks/crds.py"),
+      tools.MONITORING_CRDS,
+      file,
+      join(work, "rest.yaml"),
+    ]);
+    expect(result.status).toBe(1);
+    expect(result.stdout).toContain(
+      `CRD ${file}: ServiceMonitor/upscaler: spec/endpoints/0: Additional properties are not allowed ('scrapeTimout' was unexpected)`,
+    );
+    expect(result.stdout).toMatch(
+      /CRD .*: PrometheusRule\/upscaler: spec\/groups\/0\/rules\/0: Additional properties are not allowed \('(severity|runbookUrl)', '(severity|runbookUrl)' were unexpected\)/,
+    );
+  });
+
+  it("the alert unit tests fail when an alert no longer fires where the runbook says (queue backlog threshold 20 -> 30)", () => {
+    const rendered = run(tools.HELM, [
+      "template",
+      "upscaler",
+      chart,
+      ...kube,
+      "--namespace",
+      "upscaler",
+      "-f",
+      join(chart, "ci/everything-values.yaml"),
+      "--set",
+      "metrics.prometheusRule.alerts.queueBacklog.threshold=30",
+    ]);
+    expect(rendered.status).toBe(0);
+    const manifests = join(work, "moved-threshold.yaml");
+    writeFileSync(manifests, rendered.stdout);
+    const rulesDir = mkdtempSync(join(work, "rules-"));
+    const extract = run(tools.PYTHON, [
+      join(deploy, "checks/rules.py"),
+      manifests,
+      join(rulesDir, "rules.yaml"),
+    ]);
+    expect(extract.status).toBe(0);
+    writeFileSync(
+      join(rulesDir, "alerts.test.yaml"),
+      readFileSync(join(deploy, "test/alerts.test.yaml")),
+    );
+    const result = run(tools.PROMTOOL, [
+      "test",
+      "rules",
+      join(rulesDir, "alerts.test.yaml"),
+    ]);
+    expect(result.status).toBe(1);
+    expect(result.stdout + result.stderr).toMatch(
+      /name: queue backlog above 20 for 10 minutes,\s+alertname: UpscalerQueueBacklog, time: 11m/,
     );
   });
 
