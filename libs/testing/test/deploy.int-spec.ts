@@ -36,6 +36,11 @@ function run(
   });
 }
 
+/** `helm template upscaler charts/upscaler` for the chart's Kubernetes version, with more arguments. */
+function helmTemplate(...args: string[]): SpawnSyncReturns<string> {
+  return run(tools.HELM, ["template", "upscaler", chart, ...kube, ...args]);
+}
+
 let tools: Tools;
 let work: string;
 
@@ -99,14 +104,7 @@ describe("deployment artifacts (issue 5)", () => {
   }, 600_000);
 
   it("the values schema refuses an inline secret, a negative replica count and a non-boolean flag", () => {
-    const result = run(tools.HELM, [
-      "template",
-      "upscaler",
-      chart,
-      ...kube,
-      "-f",
-      join(deploy, "test/broken-values.yaml"),
-    ]);
+    const result = helmTemplate("-f", join(deploy, "test/broken-values.yaml"));
     expect(result.status).toBe(1);
     expect(result.stderr).toContain(
       "values don't meet the specifications of the schema",
@@ -119,7 +117,7 @@ describe("deployment artifacts (issue 5)", () => {
   });
 
   it("the Kubernetes schema check rejects a misspelt field in a rendered Deployment", () => {
-    const rendered = run(tools.HELM, ["template", "upscaler", chart, ...kube]);
+    const rendered = helmTemplate();
     expect(rendered.status).toBe(0);
     const broken = rendered.stdout.replace(
       "revisionHistoryLimit: 5",
@@ -142,14 +140,10 @@ describe("deployment artifacts (issue 5)", () => {
   });
 
   it("the policy check rejects a processor that cannot finish its job (grace period 30 s < 120 s)", () => {
-    const rendered = run(tools.HELM, [
-      "template",
-      "upscaler",
-      chart,
-      ...kube,
+    const rendered = helmTemplate(
       "--set",
       "processor.terminationGracePeriodSeconds=30",
-    ]);
+    );
     expect(rendered.status).toBe(0);
     const file = join(work, "short-grace.yaml");
     writeFileSync(file, rendered.stdout);
@@ -164,14 +158,10 @@ describe("deployment artifacts (issue 5)", () => {
   });
 
   it("the CRD check rejects a misspelt field in a rendered ServiceMonitor and PrometheusRule", () => {
-    const rendered = run(tools.HELM, [
-      "template",
-      "upscaler",
-      chart,
-      ...kube,
+    const rendered = helmTemplate(
       "-f",
       join(chart, "ci/everything-values.yaml"),
-    ]);
+    );
     expect(rendered.status).toBe(0);
     const broken = rendered.stdout
       .replace("scrapeTimeout: 10s", "scrapeTimout: 10s")
@@ -198,18 +188,14 @@ describe("deployment artifacts (issue 5)", () => {
   });
 
   it("the alert unit tests fail when an alert no longer fires where the runbook says (queue backlog threshold 20 -> 30)", () => {
-    const rendered = run(tools.HELM, [
-      "template",
-      "upscaler",
-      chart,
-      ...kube,
+    const rendered = helmTemplate(
       "--namespace",
       "upscaler",
       "-f",
       join(chart, "ci/everything-values.yaml"),
       "--set",
       "metrics.prometheusRule.alerts.queueBacklog.threshold=30",
-    ]);
+    );
     expect(rendered.status).toBe(0);
     const manifests = join(work, "moved-threshold.yaml");
     writeFileSync(manifests, rendered.stdout);
