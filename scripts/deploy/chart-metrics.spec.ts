@@ -135,6 +135,10 @@ describe('the metrics the chart, dashboard, alerts and docs name are the ones th
       'upscaler_consumer_lag_events',
       'upscaler_http_requests_total',
       'upscaler_engine_duration_seconds_bucket',
+      // the runtime series under their standard names (no upscaler_process_ prefix), as stock dashboards read them
+      'process_cpu_seconds_total',
+      'process_resident_memory_bytes',
+      'nodejs_eventloop_lag_p99_seconds',
     ]) {
       expect(exported).toContain(s);
     }

@@ -1,4 +1,20 @@
-import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry, type Metric } from 'prom-client';
+
+let processSeries: Registry | undefined;
+
+/**
+ * prom-client's default process and Node.js series (`process_cpu_seconds_total`,
+ * `nodejs_eventloop_lag_seconds`, …) under their standard names, so that stock dashboards and alerts
+ * find them. Collected once per process however many Metrics it builds: they describe the process,
+ * and a second collection would start a second event-loop monitor and GC observer.
+ */
+function processRegistry(): Registry {
+  if (!processSeries) {
+    processSeries = new Registry();
+    collectDefaultMetrics({ register: processSeries });
+  }
+  return processSeries;
+}
 
 /**
  * Every Prometheus series of a service (docs/operations.md lists them with dashboard queries).
@@ -66,8 +82,11 @@ export class Metrics {
   });
 
   constructor(service: string) {
+    // The `service` label tells the services apart on every series, the process ones included: a
+    // registry applies its default labels when it renders, so the shared process series get ours.
     this.registry.setDefaultLabels({ service });
-    collectDefaultMetrics({ register: this.registry, prefix: 'upscaler_process_' });
+    // (getMetricsAsArray is typed as plain objects; they are the collectors themselves)
+    for (const m of processRegistry().getMetricsAsArray()) this.registry.registerMetric(m as unknown as Metric);
   }
 
   /** A gauge whose value is computed at scrape time. */
