@@ -20,6 +20,8 @@ export class FileSpanExporter implements SpanExporter {
           kind: s.kind,
           service: s.resource.attributes['service.name'],
           attributes: s.attributes,
+          // e.g. a Kafka consumer's per-message span links to the span that produced the message
+          links: s.links.map((l) => ({ traceId: l.context.traceId, spanId: l.context.spanId })),
           startMs: hrTimeToMilliseconds(s.startTime),
           durationMs: hrTimeToMilliseconds(s.duration),
           status: s.status.code,

@@ -1,4 +1,5 @@
-import { context, propagation, ROOT_CONTEXT, SpanStatusCode, trace, type Attributes, type Context } from '@opentelemetry/api';
+import { context, propagation, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Attributes, type Context, type Span } from '@opentelemetry/api';
+import { suppressTracing } from '@opentelemetry/core';
 
 /**
  * Trace context travels with the work (issue 5): in event metadata (`traceparent`, `tracestate`),
@@ -45,4 +46,35 @@ export async function inSpan<T>(name: string, attributes: Attributes, parent: Tr
       span.end();
     }
   });
+}
+
+/**
+ * Runs `fn` with every instrumentation silenced: no spans, and no trace context injected. For a batched Kafka
+ * send whose messages carry their own context (see `startProducerSpan`): the kafkajs instrumentation would make
+ * each message a child of the batch's context and overwrite its `traceparent` header.
+ */
+export function untraced<T>(fn: () => T): T {
+  return context.with(suppressTracing(context.active()), fn);
+}
+
+/**
+ * A PRODUCER span for one message of a batch, child of the trace that made it (`parent`, e.g. an event's
+ * metadata), and the W3C headers that carry that span to the consumers. Without a parent there is no span (a
+ * background batch starts no trace of its own) and the headers are empty; while tracing is off, the headers are
+ * the parent's own.
+ */
+export function startProducerSpan(
+  name: string,
+  attributes: Attributes,
+  parent: TraceCarrier | undefined | null,
+): { span: Span | undefined; headers: TraceCarrier } {
+  if (!parent?.traceparent) return { span: undefined, headers: {} };
+  const span = tracer.startSpan(name, { kind: SpanKind.PRODUCER, attributes }, contextFrom(parent));
+  const carrier: Record<string, string> = {};
+  propagation.inject(trace.setSpan(context.active(), span), carrier);
+  if (!carrier.traceparent) {
+    span.end();
+    return { span: undefined, headers: { traceparent: parent.traceparent, ...(parent.tracestate ? { tracestate: parent.tracestate } : {}) } };
+  }
+  return { span, headers: { traceparent: carrier.traceparent, ...(carrier.tracestate ? { tracestate: carrier.tracestate } : {}) } };
 }

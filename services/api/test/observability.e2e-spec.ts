@@ -140,6 +140,15 @@ describe('observability of a running service', () => {
     expect(all).toMatch(/upscaler_http_request_duration_seconds_bucket\{[^}]*route="\/api\/v1\/upscale"/);
     expect(all).toMatch(/upscaler_engine_duration_seconds_count\{[^}]*network="[a-z0-9-]+"[^}]*scale="2"[^}]*\} 1/);
     expect(all).toMatch(/upscaler_consumer_lag_events\{[^}]*consumer="/);
+    // Issue 17: the process and Node.js series under their standard names, once per process, labelled with the
+    // service that process runs (the standalone's four services share one process, hence one set).
+    const services = e2eMode() === 'standalone' ? ['standalone'] : ['api', 'billing', 'webhooks', 'processor', 'processor'];
+    for (const name of ['process_cpu_seconds_total', 'process_resident_memory_bytes', 'nodejs_eventloop_lag_p99_seconds', 'nodejs_heap_size_used_bytes']) {
+      const perProcess = texts.map((t) => t.split('\n').filter((l) => l.startsWith(`${name}{`)));
+      expect(perProcess.map((lines) => lines.length)).toEqual(services.map(() => 1));
+      expect(perProcess.map(([line]) => /service="([a-z]+)"/.exec(line!)?.[1]).sort()).toEqual([...services].sort());
+    }
+    expect(all).not.toMatch(/^upscaler_process_/m);
 
     // One trace follows the successful job from the HTTP request to the webhook delivery.
     const spans = await eventually(async () => {
@@ -157,6 +166,43 @@ describe('observability of a running service', () => {
     expect(server?.attributes).toMatchObject({ 'http.request.method': 'POST', 'url.path': '/api/v1/upscale', 'http.response.status_code': 202 });
     expect(spans.find((s) => s.name === 'api.submit').parentSpanId).toBe(server.spanId);
     expect(spans.find((s) => s.name === 'processor.job').attributes['upscaler.job_id']).toBe(ok.body.id);
+
+    // Issue 17: Postgres spans from the pg instrumentation, joined to the request: the submit's queries in the api's
+    // process (the event append among them) descend from the HTTP server span; so do billing's for the reserve.
+    const byId = new Map(spans.map((s) => [s.spanId, s]));
+    const descendsFrom = (s: any, ancestor: any): boolean => {
+      for (let p = byId.get(s.parentSpanId); p; p = byId.get(p.parentSpanId)) if (p.spanId === ancestor.spanId) return true;
+      return false;
+    };
+    const requestQueries = spans.filter((s) => s.attributes['db.system.name'] === 'postgresql' && descendsFrom(s, server));
+    const apiQueries = requestQueries.filter((s) => s.service === server.service);
+    expect(apiQueries.length).toBeGreaterThan(0);
+    expect(requestQueries.every((s) => s.kind === 2 /* CLIENT */)).toBe(true);
+    expect(apiQueries.some((s) => /^\s*INSERT INTO "?events"?/i.test(s.attributes['db.query.text']))).toBe(true);
+    const reserve = spans.find((s) => s.name === 'billing.reserve');
+    expect(requestQueries.some((s) => descendsFrom(s, reserve))).toBe(true);
+    // the processor's queries for the job are in the trace too, under processor.job
+    const job = spans.find((s) => s.name === 'processor.job');
+    expect(spans.some((s) => s.attributes['db.system.name'] === 'postgresql' && descendsFrom(s, job))).toBe(true);
+
+    if (e2eMode() === 'distributed') {
+      // Kafka spans from the kafkajs instrumentation: the api's reserve request is a PRODUCER span under the
+      // request, and billing's CONSUMER span for it is its child: the trace context crossed in the message headers.
+      const send = spans.find((s) => s.name === 'send upscale.billing.reserve.v1' && s.kind === 3 /* PRODUCER */);
+      expect(send).toBeDefined();
+      expect(descendsFrom(send, server)).toBe(true);
+      const received = spans.find((s) => s.name === 'process upscale.billing.reserve.v1' && s.parentSpanId === send.spanId);
+      expect(received).toMatchObject({ kind: 4 /* CONSUMER */, service: 'upscaler-billing' });
+      expect(spans.find((s) => s.name === 'billing.reserve').service).toBe('upscaler-billing');
+      // The relay publishes each event in the trace of the request that appended it (a PRODUCER span under
+      // api.submit for JobQueued), and the consumers' per-message spans link to it through the headers.
+      const submitted = spans.find((s) => s.name === 'send upscale.job-events.v1' && s.attributes['upscaler.event_type'] === 'JobQueued');
+      expect(submitted).toMatchObject({ kind: 3 });
+      expect(descendsFrom(submitted, server)).toBe(true);
+      const everySpan = readFileSync(tracesFile, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+      const linked = everySpan.filter((s) => s.name === 'process upscale.job-events.v1' && s.links.some((l: any) => l.spanId === submitted.spanId));
+      expect(linked.length).toBeGreaterThan(0);
+    }
 
     // JSON logs: the request line carries the request id and trace id; the processor line the job id.
     const requestId = ok.headers.get('x-request-id');

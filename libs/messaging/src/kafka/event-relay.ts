@@ -2,6 +2,8 @@ import type { StoredEvent } from '@upscaler/contracts';
 import type { EventStore } from '@upscaler/eventstore';
 import type { ClientConfig } from 'pg';
 import type { Admin, Kafka, Producer } from 'kafkajs';
+import { SpanStatusCode } from '@opentelemetry/api';
+import { startProducerSpan, untraced } from '@upscaler/tracing';
 import { TOPICS } from '../transport.port';
 import { AdvisoryLock } from './advisory-lock';
 import { encodeEventMessage } from './event-message.schema';
@@ -147,30 +149,51 @@ export class EventRelay {
       this.status.active = false;
       return 0;
     }
-    const byTopic = new Map<string, StoredEvent[]>();
+    // Each event is published in the trace of the request that made it: a PRODUCER span per event, child of the
+    // context in its metadata, whose W3C headers ride along so that Kafka-aware tooling (and the consumers'
+    // kafkajs instrumentation) sees the trace. The batch itself is sent untraced: the instrumentation would make
+    // every message a child of this loop and overwrite its traceparent.
+    const byTopic = new Map<string, Array<{ event: StoredEvent; trace: ReturnType<typeof startProducerSpan> }>>();
     for (const event of events) {
       const topic = TOPICS.events(categoryOf(event.streamId));
+      const trace = startProducerSpan(
+        `send ${topic}`,
+        {
+          'messaging.system': 'kafka',
+          'messaging.operation.type': 'send',
+          'messaging.operation.name': 'send',
+          'messaging.destination.name': topic,
+          'messaging.kafka.message.key': event.streamId,
+          'upscaler.event_type': event.type,
+          'upscaler.event_position': event.position,
+        },
+        event.metadata,
+      );
       const list = byTopic.get(topic) ?? [];
-      list.push(event);
+      list.push({ event, trace });
       byTopic.set(topic, list);
     }
-    await this.producer!.sendBatch({
-      acks: -1,
-      topicMessages: [...byTopic].map(([topic, list]) => ({
-        topic,
-        messages: list.map((event) => ({
-          key: event.streamId,
-          value: encodeEventMessage(event),
-          // W3C trace context rides along as headers too, so Kafka-aware tooling sees the trace.
-          headers: {
-            'event-type': event.type,
-            position: String(event.position),
-            ...(event.metadata?.traceparent ? { traceparent: event.metadata.traceparent } : {}),
-            ...(event.metadata?.tracestate ? { tracestate: event.metadata.tracestate } : {}),
-          },
-        })),
-      })),
-    });
+    const spans = [...byTopic.values()].flatMap((list) => list.flatMap(({ trace }) => (trace.span ? [trace.span] : [])));
+    try {
+      await untraced(() =>
+        this.producer!.sendBatch({
+          acks: -1,
+          topicMessages: [...byTopic].map(([topic, list]) => ({
+            topic,
+            messages: list.map(({ event, trace }) => ({
+              key: event.streamId,
+              value: encodeEventMessage(event),
+              headers: { 'event-type': event.type, position: String(event.position), ...trace.headers },
+            })),
+          })),
+        }),
+      );
+    } catch (err) {
+      for (const span of spans) span.setStatus({ code: SpanStatusCode.ERROR, message: (err as Error).message });
+      throw err;
+    } finally {
+      for (const span of spans) span.end();
+    }
     const last = events[events.length - 1]!.position;
     // Lost the lock during the send (session cut, or stop() gave up waiting and released it):
     // another replica owns the checkpoint now, and writing ours could move it back. The batch went

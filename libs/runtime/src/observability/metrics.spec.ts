@@ -48,7 +48,9 @@ describe('Metrics (issue 17: series that stock tools understand)', () => {
     const [ta, tb] = await Promise.all([a.registry.metrics(), b.registry.metrics()]);
     // Each scrape has each series once (one HELP, one sample), labelled with its own service only.
     expect(ta.match(/^# TYPE process_cpu_seconds_total /gm)).toHaveLength(1);
-    expect(samples(ta, 'process_cpu_seconds_total')).toEqual([expect.stringMatching(/^process_cpu_seconds_total\{service="api"\} [0-9.e-]+$/)]);
+    expect(samples(ta, 'process_cpu_seconds_total')).toEqual([
+      expect.stringMatching(/^process_cpu_seconds_total\{service="api"\} [0-9.e-]+$/),
+    ]);
     expect(samples(tb, 'process_cpu_seconds_total')).toEqual([
       expect.stringMatching(/^process_cpu_seconds_total\{service="standalone"\} [0-9.e-]+$/),
     ]);
