@@ -33,6 +33,14 @@ export const ERROR_CODES = {
   // 405 / 409
   method_not_allowed: { status: 405, message: 'Method not allowed.' },
   conflict: { status: 409, message: 'The job already reached a final state.' },
+  api_key_limit_reached: {
+    status: 409,
+    message: 'The account has as many active API keys as it may have; revoke one first.',
+  },
+  webhook_endpoint_limit_reached: {
+    status: 409,
+    message: 'The account has as many enabled webhook endpoints as it may have; delete one first.',
+  },
   result_not_ready: { status: 409, message: 'The job has no result yet: it has not succeeded.' },
   idempotency_in_progress: {
     status: 409,
@@ -43,6 +51,11 @@ export const ERROR_CODES = {
   unsupported_media_type: {
     status: 415,
     message: 'Unsupported image format: JPEG, PNG, WebP and AVIF are accepted (detected from the bytes).',
+  },
+  unsupported_charset: { status: 415, message: 'JSON bodies must be UTF-8.' },
+  unsupported_content_encoding: {
+    status: 415,
+    message: 'The Content-Encoding is not supported: send the body as is, or gzip, deflate or br.',
   },
   rate_limited: { status: 429, message: 'Rate limit exceeded; retry after the time in Retry-After.' },
   // 5xx

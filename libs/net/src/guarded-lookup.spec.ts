@@ -15,9 +15,19 @@ describe('the guarded lookup handed to net/tls', () => {
     expect(err).toMatchObject({ code: 'ERR_FORBIDDEN_ADDRESS', host: 'localhost', address: '127.0.0.1', range: 'loopback' });
   });
 
+  test('its message names the host only, never the address a name resolved to (callers show it to clients)', async () => {
+    const { err } = await resolveWith(createGuardedLookup({ allowPrivateNetworks: false }), 'localhost', true);
+    expect(err?.message).toBe('localhost resolves to a non-public address');
+    expect(new ForbiddenAddressError('10.1.2.3', '10.1.2.3', 'private').message).toBe('10.1.2.3 (private) is not a public address');
+  });
+
   test('hands the socket exactly the checked addresses, in the shape net asked for', async () => {
     const lookup = createGuardedLookup({ allowPrivateNetworks: true });
-    expect(await resolveWith(lookup, 'localhost', true)).toEqual({ err: null, address: [{ address: '127.0.0.1', family: 4 }], family: undefined });
+    expect(await resolveWith(lookup, 'localhost', true)).toEqual({
+      err: null,
+      address: [{ address: '127.0.0.1', family: 4 }],
+      family: undefined,
+    });
     expect(await resolveWith(lookup, 'localhost', false)).toEqual({ err: null, address: '127.0.0.1', family: 4 });
   });
 

@@ -2,7 +2,11 @@ import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import type { LookupFunction } from 'node:net';
 import { classifyAddress, isAddressAllowed, type AddressPolicy } from './ssrf-guard';
 
-/** Raised (through the socket's 'error') when a host resolves to, or is, a refused address. */
+/**
+ * Raised (through the socket's 'error') when a host resolves to, or is, a refused address. Its message names
+ * the host only: callers show it to clients (the webhook delivery log), and the address a name resolved to
+ * would be an oracle of internal DNS. `address` and `range` are kept for logs.
+ */
 export class ForbiddenAddressError extends Error {
   readonly code = 'ERR_FORBIDDEN_ADDRESS';
   constructor(
@@ -10,11 +14,7 @@ export class ForbiddenAddressError extends Error {
     readonly address: string,
     readonly range: string,
   ) {
-    super(
-      host === address
-        ? `${address} (${range}) is not a public address`
-        : `${host} resolves to ${address} (${range}), which is not a public address`,
-    );
+    super(host === address ? `${address} (${range}) is not a public address` : `${host} resolves to a non-public address`);
     this.name = 'ForbiddenAddressError';
   }
 }

@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { ForbiddenAddressError } from './guarded-lookup';
 import { openGuardedRequest, type CaOption } from './guarded-request';
@@ -78,10 +79,35 @@ function statusError(status: number | null): string | null {
   return `HTTP ${status}`;
 }
 
+/** Connection failures in words, without the address connected to (node's messages end with it). */
+const CONNECT_FAILURES: Record<string, string> = {
+  ECONNREFUSED: 'the connection was refused',
+  ECONNRESET: 'the connection was reset',
+  ETIMEDOUT: 'the connection timed out',
+  EHOSTUNREACH: 'the host is unreachable',
+  ENETUNREACH: 'the network is unreachable',
+  EADDRNOTAVAIL: 'the address is not available',
+};
+
+/**
+ * The delivery log's words for a failed attempt. The log is shown to the account, so it never carries the
+ * address a name resolved to (an oracle of internal DNS): refusals name the host, connection failures their
+ * errno code, and any address left in another message is blanked.
+ */
 function describeFailure(err: unknown, signal: AbortSignal, timeoutMs: number): string {
   if (signal.aborted && signal.reason instanceof AttemptTimeout) return `timed out after ${timeoutMs} ms`;
   if (err instanceof ForbiddenAddressError) return `refused: ${err.message}`;
-  const e = err as NodeJS.ErrnoException | undefined;
-  if (e?.code && e.message && !e.message.includes(e.code)) return `${e.code}: ${e.message}`;
-  return e?.message ?? String(err);
+  const e = err as (NodeJS.ErrnoException & { address?: unknown }) | undefined;
+  if (e?.code && (CONNECT_FAILURES[e.code] || e.syscall === 'connect')) {
+    return `${e.code}: ${CONNECT_FAILURES[e.code] ?? 'the connection failed'}`;
+  }
+  const message = withoutAddresses(e?.message ?? String(err));
+  if (e?.code && !message.includes(e.code)) return `${e.code}: ${message}`;
+  return message;
+}
+
+function withoutAddresses(message: string): string {
+  return message
+    .replace(/\[?[0-9a-f]*:[0-9a-f:.]*:[0-9a-f:.]*\]?(?::\d+)?/gi, (m) => (isIP(m.replace(/^\[|\](?::\d+)?$/g, '')) ? '(address)' : m))
+    .replace(/\b\d{1,3}(?:\.\d{1,3}){3}(?::\d+)?\b/g, '(address)');
 }

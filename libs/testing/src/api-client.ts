@@ -6,6 +6,14 @@ export interface ApiResponse<T = any> {
   text: string;
 }
 
+export interface ApiRequestInit {
+  json?: unknown;
+  form?: FormData;
+  raw?: string | Uint8Array;
+  headers?: Record<string, string>;
+  redirect?: 'manual' | 'follow' | 'error';
+}
+
 export class ApiClient {
   constructor(
     readonly apiUrl: string,
@@ -16,13 +24,16 @@ export class ApiClient {
     return new ApiClient(this.apiUrl, token);
   }
 
-  async request<T = any>(method: string, path: string, init: { json?: unknown; form?: FormData; headers?: Record<string, string>; redirect?: "manual" | "follow" | "error" } = {}): Promise<ApiResponse<T>> {
+  /** `raw`: bytes sent as they are, with only the headers given (content-type included). */
+  async request<T = any>(method: string, path: string, init: ApiRequestInit = {}): Promise<ApiResponse<T>> {
     const headers: Record<string, string> = { ...(init.headers ?? {}) };
     if (this.token && !('authorization' in Object.fromEntries(Object.entries(headers).map(([k, v]) => [k.toLowerCase(), v])))) {
       headers.authorization = `Bearer ${this.token}`;
     }
-    let body: string | FormData | undefined;
-    if (init.json !== undefined) {
+    let body: string | FormData | Uint8Array | undefined;
+    if (init.raw !== undefined) {
+      body = init.raw;
+    } else if (init.json !== undefined) {
       headers['content-type'] = 'application/json';
       body = JSON.stringify(init.json);
     } else if (init.form) {
@@ -50,7 +61,11 @@ export class ApiClient {
   }
 
   /** multipart upload of `image` plus optional fields. */
-  upload<T = any>(image: Buffer, fields: Record<string, string> = {}, opts: { filename?: string; contentType?: string; headers?: Record<string, string> } = {}) {
+  upload<T = any>(
+    image: Buffer,
+    fields: Record<string, string> = {},
+    opts: { filename?: string; contentType?: string; headers?: Record<string, string> } = {},
+  ) {
     const form = new FormData();
     form.append('image', new Blob([image], { type: opts.contentType ?? 'application/octet-stream' }), opts.filename ?? 'image.png');
     for (const [k, v] of Object.entries(fields)) form.append(k, v);

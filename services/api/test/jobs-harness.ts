@@ -1,5 +1,13 @@
 import { rmSync } from 'node:fs';
-import { ApiClient, e2eMode, gradientImage, startService, type ApiResponse, type StartedService } from '@upscaler/testing';
+import {
+  ApiClient,
+  e2eMode,
+  gradientImage,
+  startService,
+  type ApiRequestInit,
+  type ApiResponse,
+  type StartedService,
+} from '@upscaler/testing';
 import { openApiDocument, validateAgainstResponse } from '../src/openapi/openapi.document';
 
 /**
@@ -91,16 +99,7 @@ export class CheckedClient extends ApiClient {
     return new CheckedClient(this.apiUrl, token);
   }
 
-  override async request<T = any>(
-    method: string,
-    path: string,
-    init: {
-      json?: unknown;
-      form?: FormData;
-      headers?: Record<string, string>;
-      redirect?: 'manual' | 'follow' | 'error';
-    } = {},
-  ): Promise<ApiResponse<T>> {
+  override async request<T = any>(method: string, path: string, init: ApiRequestInit = {}): Promise<ApiResponse<T>> {
     const res = await super.request<T>(method, path, init);
     const problems = openApiProblems(method, templateOf(path), res);
     if (problems.length > 0) {

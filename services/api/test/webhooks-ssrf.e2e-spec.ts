@@ -38,6 +38,15 @@ describe('webhook URLs without UPSCALE_ALLOW_PRIVATE_NETWORKS', () => {
     expect((await client.get('/webhook_endpoints')).body.data).toEqual([]);
   });
 
+  it('the refusal of a name says it resolves to a non-public address, never which one (no oracle of internal DNS)', async () => {
+    const { client } = await createAccountWithKey(svc.apiUrl, svc.operatorToken, { scopes: ['webhooks:read', 'webhooks:write'] });
+    const r = await client.post('/webhook_endpoints', { url: 'https://localhost:8443/hook' });
+    expect([r.status, r.body.error]).toEqual([
+      400,
+      { code: 'invalid_request', message: 'url host localhost resolves to a non-public address.' },
+    ]);
+  });
+
   it('a public address is accepted (the guard refuses ranges, not everything)', async () => {
     const { client } = await createAccountWithKey(svc.apiUrl, svc.operatorToken, { scopes: ['webhooks:read', 'webhooks:write'] });
     const r = await client.post('/webhook_endpoints', { url: 'https://8.8.8.8/hook' });

@@ -85,6 +85,15 @@ describe('configuration is read and validated once at start-up', () => {
     );
   });
 
+  it('caps API keys and webhook endpoints per account: 20 and 10 by default, each at least 1', () => {
+    expect([loadConfig({}).maxApiKeysPerAccount, loadConfig({}).maxWebhookEndpointsPerAccount]).toEqual([20, 10]);
+    const c = loadConfig({ UPSCALE_MAX_API_KEYS_PER_ACCOUNT: '5', UPSCALE_MAX_WEBHOOK_ENDPOINTS_PER_ACCOUNT: '3' });
+    expect([c.maxApiKeysPerAccount, c.maxWebhookEndpointsPerAccount]).toEqual([5, 3]);
+    expect(() => loadConfig({ UPSCALE_MAX_API_KEYS_PER_ACCOUNT: '0', UPSCALE_MAX_WEBHOOK_ENDPOINTS_PER_ACCOUNT: 'ten' })).toThrow(
+      /UPSCALE_MAX_API_KEYS_PER_ACCOUNT: must be an integer from 1 to 10000[\s\S]*UPSCALE_MAX_WEBHOOK_ENDPOINTS_PER_ACCOUNT: must be an integer from 1 to 1000/,
+    );
+  });
+
   it('UPSCALE_ENGINE_REGISTRY and UPSCALE_MODELS_DIR are read once, as absolute paths (the processor hands them to the engine)', () => {
     const c = loadConfig({ UPSCALE_ENGINE_REGISTRY: 'training/exports/registry.json', UPSCALE_MODELS_DIR: '/srv/models' });
     expect([c.engineRegistry?.endsWith('/training/exports/registry.json'), c.engineRegistry?.startsWith('/'), c.modelsDir]).toEqual([true, true, '/srv/models']);

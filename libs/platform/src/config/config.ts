@@ -64,6 +64,8 @@ const envSchema = z.object({
   UPSCALE_SHUTDOWN_GRACE_MS: int(25_000, 0),
   UPSCALE_LEASE_MS: int(30_000, 1000, 3_600_000),
   UPSCALE_ACCOUNT_MAX_CONCURRENT_JOBS: int(0, 0, 1000),
+  UPSCALE_MAX_API_KEYS_PER_ACCOUNT: int(20, 1, 10_000),
+  UPSCALE_MAX_WEBHOOK_ENDPOINTS_PER_ACCOUNT: int(10, 1, 1000),
   DATABASE_URL: optionalString,
   KAFKA_BROKERS: optionalString,
   KAFKA_PARTITIONS: int(6, 1, 1000),
@@ -115,6 +117,10 @@ export interface AppConfig {
   leaseMs: number;
   /** Default per-account limit on jobs running at once across all processors (0: no limit). */
   accountMaxConcurrentJobs: number;
+  /** Active (unrevoked) API keys an account may have (docs/api.md "Limits"). */
+  maxApiKeysPerAccount: number;
+  /** Enabled webhook endpoints an account may have (docs/api.md "Limits"). */
+  maxWebhookEndpointsPerAccount: number;
   logLevel: string;
   /** Distributed mode is on when DATABASE_URL/KAFKA_BROKERS/S3_ENDPOINT are set (each adapter on its own). */
   databaseUrl: string | undefined;
@@ -189,6 +195,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     shutdownGraceMs: e.UPSCALE_SHUTDOWN_GRACE_MS,
     leaseMs: e.UPSCALE_LEASE_MS,
     accountMaxConcurrentJobs: e.UPSCALE_ACCOUNT_MAX_CONCURRENT_JOBS,
+    maxApiKeysPerAccount: e.UPSCALE_MAX_API_KEYS_PER_ACCOUNT,
+    maxWebhookEndpointsPerAccount: e.UPSCALE_MAX_WEBHOOK_ENDPOINTS_PER_ACCOUNT,
     logLevel: e.LOG_LEVEL,
     databaseUrl: e.DATABASE_URL,
     kafka: e.KAFKA_BROKERS

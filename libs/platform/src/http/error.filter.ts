@@ -2,6 +2,7 @@ import { ArgumentsHost, Catch, ExceptionFilter, HttpException, HttpStatus } from
 import type { Request, Response } from 'express';
 import { DomainError, ERROR_CODES, errorBody, type ErrorCode } from '@upscaler/contracts';
 import type { Logger } from '../logging/logger';
+import { classifyBodyParserError } from './body-parser-errors';
 import type { ErrorResponseHook } from './error-response.hook';
 
 /**
@@ -29,7 +30,7 @@ export class ErrorFilter implements ExceptionFilter {
   }
 
   private answer(exception: unknown, req: Request, res: Response): void {
-    const { code, status, message, headers } = this.classify(exception);
+    const { code, status, message, headers } = this.classify(exception, req);
     if (status >= 500) {
       this.logger.error({ err: exception, path: req.originalUrl, requestId: req.headers['x-request-id'] }, 'request failed');
     }
@@ -38,7 +39,7 @@ export class ErrorFilter implements ExceptionFilter {
     res.status(status).json(errorBody(code, message));
   }
 
-  private classify(e: unknown): { code: ErrorCode; status: number; message?: string; headers: Record<string, string> } {
+  private classify(e: unknown, req: Request): { code: ErrorCode; status: number; message?: string; headers: Record<string, string> } {
     if (e instanceof DomainError) {
       const headers: Record<string, string> = {};
       const retryAfter = e.details?.retryAfterSeconds;
@@ -51,12 +52,9 @@ export class ErrorFilter implements ExceptionFilter {
     if (typeof multerCode === 'string' && multerCode.startsWith('LIMIT_')) {
       return { code: 'invalid_request', status: 400, message: (e as Error).message, headers: {} };
     }
-    // body-parser (JSON): too large / unparsable
-    const type = (e as { type?: unknown })?.type;
-    if (type === 'entity.too.large') return { code: 'payload_too_large', status: 413, headers: {} };
-    if (type === 'entity.parse.failed') {
-      return { code: 'invalid_request', status: 400, message: 'The body is not valid JSON.', headers: {} };
-    }
+    // body-parser (JSON and form bodies): charset, Content-Encoding, size, syntax
+    const body = classifyBodyParserError(e, req);
+    if (body) return { ...body, headers: {} };
     if (e instanceof HttpException) {
       const status = e.getStatus();
       if (status === HttpStatus.NOT_FOUND) return { code: 'route_not_found', status, headers: {} };

@@ -47,6 +47,7 @@ export class ApiKeysService {
       }
       rateLimitPerMinute ??= creator.rateLimitPerMinute;
     }
+    await this.assertRoomForAnotherKey(accountId);
     const keyId = newId('key');
     const secret = generateApiKey();
     const { newState } = await handleCommand(this.store, streams.apiKey(keyId), apiKeyDecider, {
@@ -63,6 +64,25 @@ export class ApiKeysService {
       },
     });
     return { ...toApiKeyView(newState as ApiKeyState), key: secret.key };
+  }
+
+  /**
+   * docs/api.md "Limits": at most UPSCALE_MAX_API_KEYS_PER_ACCOUNT active keys (revoked ones do not count). Counted
+   * from the read model, which the create of each key updates in its own transaction: creates racing each other
+   * can pass the limit together, by at most the number of them.
+   */
+  private async assertRoomForAnotherKey(accountId: string): Promise<void> {
+    const max = this.config.maxApiKeysPerAccount;
+    const active = (await this.readModels.all<ApiKeyState>('apikey', { accountId })).filter((r) => r.state.status === 'active').length;
+    if (active >= max) {
+      throw new DomainError(
+        'api_key_limit_reached',
+        `The account already has ${active} active API keys, the most it may have; revoke one first.`,
+        {
+          max,
+        },
+      );
+    }
   }
 
   async list(accountId: string): Promise<{ object: 'list'; data: ApiKeyView[]; has_more: false; next_cursor: null }> {

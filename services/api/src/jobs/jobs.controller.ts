@@ -6,6 +6,7 @@ import { DomainError, MAX_UPLOAD_BYTES } from '@upscaler/contracts';
 import { ApiKeyGuard } from '../auth/api-key.guard';
 import { CurrentPrincipal, type Principal } from '../auth/principal';
 import { RequireScope } from '../auth/scopes.decorator';
+import { singleValuedQuery } from '../http/parse-query';
 import { parseIdempotencyKey } from './idempotency';
 import { JobsService } from './jobs.service';
 import { parseSubmitFields, sanitizeFilename } from './submit-request';
@@ -49,8 +50,8 @@ export class JobsController {
 
   @Get('jobs')
   @RequireScope('jobs:read')
-  list(@CurrentPrincipal() p: Principal, @Query() q: Record<string, unknown>) {
-    return this.jobs.list(p, q);
+  list(@CurrentPrincipal() p: Principal, @Query() q: unknown) {
+    return this.jobs.list(p, singleValuedQuery(q, ['limit', 'starting_after', 'status']));
   }
 
   @Get('jobs/:id')
@@ -64,10 +65,10 @@ export class JobsController {
   async result(
     @CurrentPrincipal() p: Principal,
     @Param('id') id: string,
-    @Query('redirect') redirect: unknown,
-    @Query('asset') asset: unknown,
+    @Query() q: unknown,
     @Res({ passthrough: true }) res: Response,
   ) {
+    const { redirect, asset } = singleValuedQuery(q, ['redirect', 'asset']);
     const wantsRedirect = parseBoolean(redirect, 'redirect', true);
     if (asset !== undefined && asset !== 'result' && asset !== 'source') {
       throw new DomainError('invalid_request', 'asset must be result or source.');

@@ -2,6 +2,7 @@ import { SCOPES } from '@upscaler/contracts';
 import {
   apiKeySecurity,
   errorResponse,
+  jsonBodyErrors,
   jsonResponse,
   keyedErrors,
   operatorErrors,
@@ -46,6 +47,15 @@ const createKeyBody: Json = {
 
 const keyCreated = 'The key, with `key` in full: the only time it is shown. Store it now.';
 
+/** docs/api.md "Limits": active keys per account (UPSCALE_MAX_API_KEYS_PER_ACCOUNT). */
+const keyLimitReached = (rateLimit: 'always' | 'never'): Json =>
+  errorResponse(
+    409,
+    ['api_key_limit_reached'],
+    rateLimit,
+    'The account already has as many active (unrevoked) keys as UPSCALE_MAX_API_KEYS_PER_ACCOUNT allows (20 by default). Revoked keys do not count.',
+  );
+
 export const accountPaths: Record<string, Json> = {
   '/api/v1/account': {
     get: {
@@ -71,6 +81,8 @@ export const accountPaths: Record<string, Json> = {
       responses: {
         '201': jsonResponse(keyCreated, ref('ApiKeyCreated'), 'always'),
         '400': errorResponse(400, ['invalid_request'], 'always', 'The body does not match the schema (or is not JSON).'),
+        '409': keyLimitReached('always'),
+        ...jsonBodyErrors('always'),
         ...keyedErrors({ scoped: true }),
       },
     },
@@ -125,6 +137,7 @@ export const accountPaths: Record<string, Json> = {
       responses: {
         '201': jsonResponse('The new account.', ref('AdminAccount'), 'never'),
         '400': errorResponse(400, ['invalid_request'], 'never'),
+        ...jsonBodyErrors('never'),
         '503': billingUnavailable,
         ...operatorErrors(),
       },
@@ -168,6 +181,7 @@ export const accountPaths: Record<string, Json> = {
         '200': jsonResponse('The account, updated.', ref('AdminAccount'), 'never'),
         '400': errorResponse(400, ['invalid_request'], 'never'),
         '404': errorResponse(404, ['not_found'], 'never', 'No account with that id.'),
+        ...jsonBodyErrors('never'),
         '503': billingUnavailable,
         ...operatorErrors(),
       },
@@ -201,6 +215,7 @@ export const accountPaths: Record<string, Json> = {
           'The body is checked before the account: a bad body answers 400 even for an unknown account.',
         ),
         '404': errorResponse(404, ['not_found'], 'never', 'No account with that id.'),
+        ...jsonBodyErrors('never'),
         '503': billingUnavailable,
         ...operatorErrors(),
       },
@@ -218,6 +233,8 @@ export const accountPaths: Record<string, Json> = {
         '201': jsonResponse(keyCreated, ref('ApiKeyCreated'), 'never'),
         '400': errorResponse(400, ['invalid_request'], 'never'),
         '404': errorResponse(404, ['not_found'], 'never', 'No account with that id (checked before the body).'),
+        '409': keyLimitReached('never'),
+        ...jsonBodyErrors('never'),
         ...operatorErrors(),
       },
     },

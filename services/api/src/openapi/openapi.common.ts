@@ -113,3 +113,23 @@ export function operatorErrors(): Json {
     '500': errorResponse(500, ['internal_error'], 'never'),
   };
 }
+
+/**
+ * What every route with a JSON body can answer before it runs (docs/api.md "Request bodies"): a body over
+ * 100 kB (413), a charset other than UTF-8 or a Content-Encoding other than gzip, deflate or br (415).
+ * `extra415`: the route's own 415 codes (POST /upscale: unsupported_media_type).
+ */
+export function jsonBodyErrors(rateLimit: RateLimitHeaders, opts: { extra415?: ErrorCode[]; note413?: string } = {}): Json {
+  const before = rateLimit === 'always' ? " Answered before the key is checked (the client address's window)." : '';
+  return {
+    '413': errorResponse(413, ['payload_too_large'], rateLimit, (opts.note413 ?? 'The JSON body is over 100 kB.') + before),
+    '415': errorResponse(
+      415,
+      [...(opts.extra415 ?? []), 'unsupported_charset', 'unsupported_content_encoding'],
+      rateLimit,
+      'unsupported_charset: the Content-Type names a charset other than UTF-8; unsupported_content_encoding: a ' +
+        'Content-Encoding other than gzip, deflate or br.' +
+        before,
+    ),
+  };
+}

@@ -1,5 +1,15 @@
 import { JOB_STATUSES, MAX_UPLOAD_BYTES, OUTPUT_FORMATS, QUALITY_TIERS, SIGNED_URL_TTL_SECONDS, TARGETS } from '@upscaler/contracts';
-import { apiKeySecurity, errorResponse, headersFor, jsonResponse, keyedErrors, paramRef, ref, type Json } from './openapi.common';
+import {
+  apiKeySecurity,
+  errorResponse,
+  headersFor,
+  jsonBodyErrors,
+  jsonResponse,
+  keyedErrors,
+  paramRef,
+  ref,
+  type Json,
+} from './openapi.common';
 
 /** Spec 4: the job endpoints (jobs.controller.ts). */
 
@@ -104,13 +114,10 @@ export const jobPaths: Record<string, Json> = {
           'always',
           'Another request with this Idempotency-Key is still being processed.',
         ),
-        '413': errorResponse(
-          413,
-          ['payload_too_large'],
-          'always',
-          "The image (uploaded or fetched) is over 10 MB, or a JSON body is over 100 kB (answered before the key is checked, reporting the client address's window).",
-        ),
-        '415': errorResponse(415, ['unsupported_media_type'], 'always'),
+        ...jsonBodyErrors('always', {
+          extra415: ['unsupported_media_type'],
+          note413: 'The image (uploaded or fetched) is over 10 MB, or a JSON body is over 100 kB; the message names which.',
+        }),
         '503': errorResponse(503, ['billing_unavailable'], 'always'),
         ...keyedErrors({ scoped: true }),
       },
@@ -145,7 +152,7 @@ export const jobPaths: Record<string, Json> = {
           400,
           ['invalid_request', 'invalid_cursor'],
           'always',
-          'limit or status out of range, or starting_after not a job of this account.',
+          'limit or status out of range, a parameter given more than once or as a list (status[]=…), or starting_after not a job of this account.',
         ),
         ...keyedErrors({ scoped: true }),
       },
@@ -218,7 +225,12 @@ export const jobPaths: Record<string, Json> = {
           }),
         },
         '200': jsonResponse('The signed link (redirect=false).', ref('ResultLink'), 'always', noStore),
-        '400': errorResponse(400, ['invalid_request'], 'always', 'redirect is not a boolean, or asset is not result or source.'),
+        '400': errorResponse(
+          400,
+          ['invalid_request'],
+          'always',
+          'redirect is not a boolean, asset is not result or source, or either is given more than once or as a list.',
+        ),
         '404': errorResponse(404, ['job_not_found'], 'always'),
         '409': errorResponse(409, ['result_not_ready'], 'always', 'asset=result and the job has not succeeded (yet, or ever).'),
         ...keyedErrors({ scoped: true }),

@@ -1,5 +1,5 @@
 import { WEBHOOK_EVENT_TYPES, type JobStatus, type WebhookEventType } from '@upscaler/contracts';
-import { apiKeySecurity, errorResponse, jsonResponse, keyedErrors, paramRef, ref, type Json } from './openapi.common';
+import { apiKeySecurity, errorResponse, jsonBodyErrors, jsonResponse, keyedErrors, paramRef, ref, type Json } from './openapi.common';
 
 /** docs/design.md §6: webhook endpoint registration (webhook-endpoints.controller.ts) and the deliveries themselves. */
 
@@ -45,8 +45,17 @@ export const webhookEndpointPaths: Record<string, Json> = {
           400,
           ['invalid_request'],
           'always',
-          'The body does not match the schema, the URL is not https, or it resolves to a non-public address.',
+          'The body does not match the schema, the URL is not https, or it resolves to a non-public address (the message ' +
+            'names the host, never the addresses it resolves to).',
         ),
+        '409': errorResponse(
+          409,
+          ['webhook_endpoint_limit_reached'],
+          'always',
+          'The account already has as many enabled endpoints as UPSCALE_MAX_WEBHOOK_ENDPOINTS_PER_ACCOUNT allows (10 by default). ' +
+            'Deleted (disabled) endpoints do not count.',
+        ),
+        ...jsonBodyErrors('always'),
         ...keyedErrors({ scoped: true }),
       },
     },
@@ -112,7 +121,12 @@ export const webhookEndpointPaths: Record<string, Json> = {
       ],
       responses: {
         '200': jsonResponse('Delivery attempts (next_cursor is always null).', ref('DeliveryAttemptList'), 'always'),
-        '400': errorResponse(400, ['invalid_request'], 'always', 'limit is not an integer from 1 to 100.'),
+        '400': errorResponse(
+          400,
+          ['invalid_request'],
+          'always',
+          'limit is not an integer from 1 to 100, or is given more than once or as a list (limit[]=…).',
+        ),
         '404': errorResponse(404, ['not_found'], 'always', 'No webhook endpoint with that id in this account.'),
         ...keyedErrors({ scoped: true }),
       },

@@ -1,5 +1,6 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query, UseGuards } from '@nestjs/common';
 import { ApiKeyGuard } from '../auth/api-key.guard';
+import { singleValuedQuery } from '../http/parse-query';
 import { CurrentPrincipal, type Principal } from '../auth/principal';
 import { RequireScope } from '../auth/scopes.decorator';
 import { WebhookEndpointsService } from './webhook-endpoints.service';
@@ -37,7 +38,7 @@ export class WebhookEndpointsController {
 
   @Get(':id/deliveries')
   @RequireScope('webhooks:read')
-  deliveries(@CurrentPrincipal() p: Principal, @Param('id') id: string, @Query() q: Record<string, unknown>) {
-    return this.endpoints.deliveries(p.accountId, id, q);
+  deliveries(@CurrentPrincipal() p: Principal, @Param('id') id: string, @Query() q: unknown) {
+    return this.endpoints.deliveries(p.accountId, id, singleValuedQuery(q, ['limit']));
   }
 }

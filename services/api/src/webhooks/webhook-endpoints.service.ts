@@ -36,6 +36,7 @@ export class WebhookEndpointsService {
     const input = parseBody(CreateEndpointBody, body);
     // Same SSRF rules as image URLs: https only, and no private address when it resolves now.
     await assertWebhookUrlAllowed(input.url, { allowPrivateNetworks: this.config.allowPrivateNetworks });
+    await this.assertRoomForAnotherEndpoint(accountId);
     const endpointId = newId('we');
     const secret = generateWebhookSecret();
     const { newState } = await handleCommand(this.store, streams.webhookEndpoint(endpointId), webhookEndpointDecider, {
@@ -51,6 +52,24 @@ export class WebhookEndpointsService {
       },
     });
     return { ...toWebhookEndpointView(newState as WebhookEndpointState), secret };
+  }
+
+  /**
+   * docs/api.md "Limits": at most UPSCALE_MAX_WEBHOOK_ENDPOINTS_PER_ACCOUNT enabled endpoints (deleted ones stay
+   * listed as disabled and do not count). Counted from the read model, as for API keys: creates racing each
+   * other can pass the limit together, by at most the number of them.
+   */
+  private async assertRoomForAnotherEndpoint(accountId: string): Promise<void> {
+    const max = this.config.maxWebhookEndpointsPerAccount;
+    const rows = await this.readModels.all<WebhookEndpointState>('webhook', { accountId });
+    const enabled = rows.filter((r) => r.state.status === 'enabled').length;
+    if (enabled >= max) {
+      throw new DomainError(
+        'webhook_endpoint_limit_reached',
+        `The account already has ${enabled} enabled webhook endpoints, the most it may have; delete one first.`,
+        { max },
+      );
+    }
   }
 
   async list(accountId: string) {

@@ -11,7 +11,15 @@ export async function assertWebhookUrlAllowed(raw: string, policy: AddressPolicy
   const check = checkHttpsUrl(raw);
   if (!check.ok) throw new DomainError('invalid_request', `url ${check.reason}.`);
   const { host, isLiteral } = check.target;
-  const addresses = isLiteral ? [host] : await lookup(host, { all: true }).then((a) => a.map((x) => x.address), () => []);
+  const addresses = isLiteral
+    ? [host]
+    : await lookup(host, { all: true }).then(
+        (a) => a.map((x) => x.address),
+        () => [],
+      );
   const refused = addresses.find((a) => !isAddressAllowed(a, policy));
-  if (refused) throw new DomainError('invalid_request', `url resolves to ${refused}, which is not a public address.`);
+  if (refused === undefined) return;
+  // The answer names the host the caller gave, never the address a name resolved to (no oracle of internal DNS).
+  if (isLiteral) throw new DomainError('invalid_request', `url host ${host} is not a public address.`);
+  throw new DomainError('invalid_request', `url host ${host} resolves to a non-public address.`);
 }
