@@ -1,12 +1,19 @@
-"""Train an SR network on CPU with periodic, resumable checkpoints.
+"""Train an SR network (CPU, or a CUDA GPU with --device cuda) with periodic, resumable checkpoints.
 
   nice -n 19 python train.py --name x2_fast --scale 2 --arch plain_c32_b3 --iters 300000
   nice -n 19 python train.py --name x2_fast --resume          # continues from runs/x2_fast/last.pt
+  python train.py --name x2_fast --data packs/sr_data.npz --device cuda --workers 14 --out $OUT  # gpu_train.sh
 
 Every --ckpt-minutes: runs/<name>/last.pt (model + Adam + iteration, to resume), a quick Y-PSNR
 on Set5 and on held-out BSD200 images (appended to metrics.jsonl), and best.pt (weights of the
 checkpoint with the best held-out PSNR). The run is deterministic given --seed: batches are a
 function of (seed, iteration) and the torch RNG state is saved.
+
+Images come from the dataset folders, or with --data from a file made by pack_data.py (the same arrays
+in the same order: the same batches). --device cuda trains on the GPU (cuDNN autotuning, TF32 off so
+float32 stays float32, --bf16-until autocasts on the GPU); checkpoints hold CPU tensors either way, so
+a run may move between devices on --resume. --workers N makes the batches in N processes ahead of the
+GPU (same batches). --out DIR puts the run in DIR/<name> (gpu_train.sh: the device tool's $OUT).
 """
 import argparse
 import json
@@ -21,7 +28,7 @@ import torch.nn.functional as F
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from sr.checkpoint import save_atomic  # noqa: E402
-from sr.data import PatchSampler  # noqa: E402
+from sr.data import Batches, PatchSampler, set_images  # noqa: E402
 from sr.images import list_set, load_rgb  # noqa: E402
 from sr.imresize import imresize, modcrop  # noqa: E402
 from sr.degrade import photo_lr  # noqa: E402
@@ -34,24 +41,52 @@ HOLDOUT = 8  # last BSD200 images (sorted by name) kept out of training for mode
 
 def quick_eval(model, scale, pairs):
     model.eval()
+    dev = next(model.parameters(), torch.empty(0)).device
     ps = []
     with torch.no_grad():
         for lr, hr in pairs:
-            x = torch.from_numpy(lr).permute(2, 0, 1)[None].float()
-            y = model(x).clamp(0, 255).round()[0].permute(1, 2, 0).to(torch.uint8).numpy()
+            x = torch.from_numpy(lr).permute(2, 0, 1)[None].float().to(dev)
+            y = model(x).clamp(0, 255).round()[0].permute(1, 2, 0).to(torch.uint8).cpu().numpy()
             ps.append(psnr_y(y, hr, scale))
     model.train()
     return round(float(np.mean(ps)), 3)
 
 
 def eval_pairs(files, scale, degradation, seed):
+    """(LR, HR) pairs of whole images; `files` are paths or HxWx3 uint8 arrays (from a pack)."""
     out = []
     rng = np.random.default_rng([seed, 999])
     for f in files:
-        hr = modcrop(load_rgb(f), scale)
+        hr = modcrop(f if isinstance(f, np.ndarray) else load_rgb(f), scale)
         lr = photo_lr(hr, scale, rng) if degradation == 'photo' else imresize(hr, 1.0 / scale)
         out.append((lr, hr))
     return out
+
+
+def to_cpu(obj):
+    """A state dict (nested dicts / lists of tensors) with every tensor on the CPU: device-free checkpoints."""
+    if isinstance(obj, torch.Tensor):
+        return obj.detach().cpu()
+    if isinstance(obj, dict):
+        return {k: to_cpu(v) for k, v in obj.items()}
+    if isinstance(obj, (list, tuple)):
+        return type(obj)(to_cpu(v) for v in obj)
+    return obj
+
+
+def pick_device(name: str) -> torch.device:
+    if name == 'cuda':
+        if not torch.cuda.is_available():
+            sys.exit(f'--device cuda: no usable CUDA device here (torch {torch.__version__}, built for CUDA '
+                     f'{torch.version.cuda}: torch.cuda.is_available() is False). Train with --device cpu, or '
+                     'on the lent GPU machine with training/gpu_train.sh (training/README.md).')
+        torch.backends.cudnn.benchmark = True  # fixed patch shapes: let cuDNN pick the fastest kernels
+        torch.backends.cudnn.allow_tf32 = False  # float32 means float32 (bf16 only through --bf16-until)
+        torch.backends.cuda.matmul.allow_tf32 = False
+    return torch.device(name)
+
+
+PER_INVOCATION = ('threads', 'ckpt_minutes', 'max_minutes', 'stop_at', 'data', 'device', 'workers')
 
 
 def main():
@@ -72,14 +107,21 @@ def main():
     ap.add_argument('--init', help='warm-start weights from a checkpoint (same arch, shapes that match)')
     ap.add_argument('--grow-from', help='warm-start by growing a smaller trained PlainSR checkpoint '
                     '(same function at step 0, sr/grow.py)')
-    ap.add_argument('--max-minutes', type=float, default=0, help='stop (after a checkpoint) after this long')
+    ap.add_argument('--max-minutes', type=float, default=0, help='checkpoint and stop once this long has passed')
     ap.add_argument('--stop-at', type=int, default=0, help='checkpoint and stop at this iteration')
     ap.add_argument('--bf16-until', type=int, default=0,
                     help='mixed precision: bfloat16 autocast (fp32 weights, optimiser and loss) for iterations '
                          'below this one, float32 from it on; ~2.7x faster on CPUs with AMX')
+    ap.add_argument('--data', help='packed images (pack_data.py) instead of the dataset folders; same batches')
+    ap.add_argument('--device', choices=['cpu', 'cuda'], default='cpu')
+    ap.add_argument('--workers', type=int, default=0,
+                    help='processes making batches ahead (0: in the training process); same batches')
+    ap.add_argument('--out', help='directory that holds the run (DIR/<name>/) instead of training/runs '
+                    '(or $SR_RUNS_DIR)')
     a = ap.parse_args()
+    dev = pick_device(a.device)
 
-    runs = Path(os.environ.get('SR_RUNS_DIR', Path(__file__).resolve().parent / 'runs'))
+    runs = Path(a.out or os.environ.get('SR_RUNS_DIR', Path(__file__).resolve().parent / 'runs'))
     run = runs / a.name
     run.mkdir(parents=True, exist_ok=True)
     torch.set_num_threads(a.threads)
@@ -87,31 +129,25 @@ def main():
     if a.resume:
         ck = torch.load(last, map_location='cpu', weights_only=False)
         cfg = ck['meta']['config']
-        cfg.update({k: getattr(a, k) for k in ('threads', 'ckpt_minutes', 'max_minutes', 'stop_at')})
+        cfg.update({k: getattr(a, k) for k in PER_INVOCATION})
         if a.bf16_until:  # a resumed run may switch its remaining bulk to mixed precision
             cfg['bf16_until'] = a.bf16_until
             cfg.setdefault('bf16_from', ck['iteration'])
     else:
         if last.exists():
             sys.exit(f'{last} exists: use --resume or another --name')
-        cfg = {k: v for k, v in vars(a).items() if k not in ('resume', 'name')}
+        cfg = {k: v for k, v in vars(a).items() if k not in ('resume', 'name', 'out')}
         if a.bf16_until:
             cfg['bf16_from'] = 0
     cfg.setdefault('bf16_until', 0)  # configs saved before the option existed
+    for k, v in (('data', None), ('device', 'cpu'), ('workers', 0)):
+        cfg.setdefault(k, v)
     c = argparse.Namespace(**cfg)
     torch.manual_seed(c.seed)
     model = build(c.arch, c.scale).to(memory_format=torch.channels_last)  # faster CPU convs
-    opt = torch.optim.Adam(model.parameters(), lr=c.lr)
-    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=c.lr, total_steps=c.iters, pct_start=0.02,
-                                                anneal_strategy='cos', div_factor=10, final_div_factor=100)
-    it, train_sec, best = 0, 0.0, -1.0
+    # weights are set on the CPU (same initialisation on every device), then moved
     if a.resume:
         model.load_state_dict(ck['model'])
-        opt.load_state_dict(ck['opt'])
-        sched.load_state_dict(ck['sched'])
-        torch.set_rng_state(ck['torch_rng'])
-        it, train_sec, best = ck['iteration'], ck['train_seconds'], ck['best_val']
-        print(f'resumed at iteration {it} ({train_sec / 60:.1f} min trained, best val {best})', flush=True)
     elif c.init:
         src = torch.load(c.init, map_location='cpu', weights_only=False)['model']
         own = model.state_dict()
@@ -122,58 +158,90 @@ def main():
         small = build(src['meta']['arch'], c.scale)
         small.load_state_dict(src['model'])
         grow(small, model)
+    model = model.to(dev)
+    opt = torch.optim.Adam(model.parameters(), lr=c.lr)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=c.lr, total_steps=c.iters, pct_start=0.02,
+                                                anneal_strategy='cos', div_factor=10, final_div_factor=100)
+    it, train_sec, best = 0, 0.0, -1.0
+    if a.resume:
+        opt.load_state_dict(ck['opt'])  # moves Adam's moments to the parameters' device
+        sched.load_state_dict(ck['sched'])
+        torch.set_rng_state(ck['torch_rng'])
+        it, train_sec, best = ck['iteration'], ck['train_seconds'], ck['best_val']
+        print(f'resumed at iteration {it} ({train_sec / 60:.1f} min trained, best val {best})', flush=True)
     meta = {'arch': c.arch, 'scale': c.scale, 'degradation': c.degradation, 'config': cfg,
             'params_train': count_params(model)}
-    sampler = PatchSampler(c.sets.split(','), c.scale, c.patch, c.degradation, exclude_last=HOLDOUT)
-    val = eval_pairs(list_set('BSD200')[-HOLDOUT:], c.scale, c.degradation, c.seed)
-    set5 = eval_pairs(list_set('Set5'), c.scale, 'bicubic', c.seed)
+    pack = None
+    if c.data:
+        from sr.pack import Pack
+        pack = Pack(c.data)
+        for s in c.sets.split(',') + ['BSD200', 'Set5']:
+            pack.names(s)  # fails early, naming what to pack, if a set is missing
+    sampler = PatchSampler(c.sets.split(','), c.scale, c.patch, c.degradation, exclude_last=HOLDOUT, pack=pack)
+    held_out = set_images('BSD200', pack)[-HOLDOUT:] if pack else list_set('BSD200')[-HOLDOUT:]
+    val = eval_pairs(held_out, c.scale, c.degradation, c.seed)
+    set5 = eval_pairs(set_images('Set5', pack) if pack else list_set('Set5'), c.scale, 'bicubic', c.seed)
+    data_id = f'pack {pack.content_sha256[:16]}' if pack else 'folders'
     print(f'{a.name}: {c.arch} x{c.scale} {c.degradation}, {count_params(model)} train-time params, '
-          f'{len(sampler.images)} training images', flush=True)
+          f'{len(sampler.images)} training images ({data_id}), device {dev}', flush=True)
+    batches = Batches(sampler, (c.sets.split(','), c.scale, c.patch, c.degradation, HOLDOUT, c.data),
+                      c.seed, c.batch, it, workers=c.workers)
 
     def checkpoint():
         nonlocal best
         v = quick_eval(model, c.scale, val)
         s5 = quick_eval(model, c.scale, set5) if c.degradation == 'bicubic' else None
-        state = {'meta': meta, 'model': model.state_dict(), 'opt': opt.state_dict(),
+        weights = to_cpu(model.state_dict())  # no-op on the CPU
+        state = {'meta': meta, 'model': weights, 'opt': to_cpu(opt.state_dict()),
                  'sched': sched.state_dict(), 'torch_rng': torch.get_rng_state(), 'iteration': it,
                  'train_seconds': train_sec, 'best_val': max(best, v)}
         if v > best:
             best = v
             state['best_val'] = best
-            save_atomic({'meta': meta, 'model': model.state_dict(), 'iteration': it,
+            save_atomic({'meta': meta, 'model': weights, 'iteration': it,
                          'train_seconds': train_sec, 'val_psnr': v, 'set5_psnr': s5}, run / 'best.pt')
         save_atomic(state, last)
         rec = {'iteration': it, 'train_minutes': round(train_sec / 60, 2), 'lr': sched.get_last_lr()[0],
                'cpu_minutes_this_process': round(time.process_time() / 60, 2),
-               'threads': c.threads, 'loss': round(loss_avg, 4), 'val_psnr': v, 'set5_psnr': s5, 'best_val': best,
+               'threads': c.threads, 'device': dev.type, 'data': data_id, 'loss': round(loss_avg, 4),
+               'val_psnr': v, 'set5_psnr': s5, 'best_val': best,
                'time': time.strftime('%Y-%m-%dT%H:%M:%S')}
         with open(run / 'metrics.jsonl', 'a') as f:
             f.write(json.dumps(rec) + '\n')
         print(json.dumps(rec), flush=True)
 
+    def tensor(a):  # uint8 N x 3 x h x w (channels-last memory) -> float32 on the device, same values
+        if dev.type == 'cpu':
+            return torch.from_numpy(a.astype(np.float32))
+        return torch.from_numpy(a).pin_memory().to(dev, non_blocking=True).float()
+
     loss_avg, t_ck, t_start = 0.0, time.time(), time.time()
     model.train()
-    while it < c.iters:
-        t0 = time.time()
-        lr_np, hr_np = sampler.batch(c.seed, it, c.batch)
-        with torch.autocast('cpu', dtype=torch.bfloat16, enabled=it < c.bf16_until):
-            out = model(torch.from_numpy(lr_np).contiguous(memory_format=torch.channels_last))
-        loss = F.l1_loss(out.float(), torch.from_numpy(hr_np))
-        opt.zero_grad(set_to_none=True)
-        loss.backward()
-        opt.step()
-        sched.step()
-        it += 1
-        train_sec += time.time() - t0
-        loss_avg = 0.98 * loss_avg + 0.02 * loss.item() if it > 1 else loss.item()
-        if it % 100 == 0:
-            print(f'it {it} loss {loss_avg:.3f} {train_sec / it:.3f}s/it', flush=True)
-        stop = it == getattr(c, 'stop_at', 0)
-        if time.time() - t_ck >= c.ckpt_minutes * 60 or it == c.iters or stop:
-            checkpoint()
-            t_ck = time.time()
-            if stop or (c.max_minutes and time.time() - t_start >= c.max_minutes * 60):
-                break
+    try:
+        while it < c.iters:
+            t0 = time.time()
+            lr_u8, hr_u8 = batches.get(it)
+            with torch.autocast(dev.type, dtype=torch.bfloat16, enabled=it < c.bf16_until):
+                out = model(tensor(lr_u8).contiguous(memory_format=torch.channels_last))
+            loss = F.l1_loss(out.float(), tensor(hr_u8))
+            opt.zero_grad(set_to_none=True)
+            loss.backward()
+            opt.step()
+            sched.step()
+            it += 1
+            loss_avg = 0.98 * loss_avg + 0.02 * loss.item() if it > 1 else loss.item()  # .item() waits for the GPU
+            train_sec += time.time() - t0
+            if it % 100 == 0:
+                print(f'it {it} loss {loss_avg:.3f} {train_sec / it:.3f}s/it', flush=True)
+            stop = it == getattr(c, 'stop_at', 0)
+            late = bool(c.max_minutes) and time.time() - t_start >= c.max_minutes * 60  # on time (gpu_train.sh)
+            if time.time() - t_ck >= c.ckpt_minutes * 60 or it == c.iters or stop or late:
+                checkpoint()
+                t_ck = time.time()
+                if stop or late:
+                    break
+    finally:
+        batches.close()
     print('done' if it >= c.iters else 'stopped', it, flush=True)
 
 
