@@ -6,6 +6,7 @@ from the folders. The GPU path itself cannot run here (CUDA stubs: torch.cuda.is
 False); what can be checked is that --device cuda refuses clearly."""
 import json
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -184,3 +185,46 @@ def test_checkpoint_tensors_go_to_cpu():
     out = to_cpu(state)
     assert out['b'][1] == 3 and out['c']['d'][1] == 'x' and isinstance(out['c']['d'], tuple)
     assert torch.equal(out['a'], state['a'])
+
+
+def test_gpu_train_script(tmp_path, full_pack):
+    """gpu_train.sh's plumbing with a stand-in for the GPU machine's python3 (its CUDA probe passes and
+    train.py gets --device cpu): the run lands in $OUT/<name>/, a copy brought back resumes in a fresh
+    $OUT, and missing pieces fail with a message."""
+    shim = tmp_path / 'python3'
+    shim.write_text('#!/usr/bin/env bash\n'
+                    'if [ "$1" = -c ]; then echo "stand-in python3"; exit 0; fi\n'
+                    'a=(); for x in "$@"; do [ "$x" = cuda ] && x=cpu; a+=("$x"); done\n'
+                    f'exec {sys.executable} "${{a[@]}}"\n')
+    shim.chmod(0o755)
+    env = dict(os.environ, PYTHON=str(shim), SR_PACK=str(full_pack), WORKERS='1', SR_RUNS_DIR=str(tmp_path / 'runs'))
+
+    def call(out, *args, **change):
+        e = dict(env, OUT=str(out), **change)
+        return subprocess.run(['bash', str(TRAINING / 'gpu_train.sh'), *args], env={k: v for k, v in e.items() if v},
+                              capture_output=True, text=True)
+
+    r = call(tmp_path / 'out1', '--name', 'g', *ARGS, '--stop-at', '2')
+    assert r.returncode == 0, r.stdout + r.stderr
+    run = tmp_path / 'out1' / 'g'
+    assert sorted(p.name for p in run.iterdir()) == ['best.pt', 'last.pt', 'metrics.jsonl', 'train.log']
+    ck = torch.load(run / 'last.pt', weights_only=False)
+    cfg = ck['meta']['config']
+    assert ck['iteration'] == 2 and cfg['data'] == str(full_pack) and cfg['workers'] == 1 and cfg['max_minutes'] == 8
+    assert 'training images (pack ' in (run / 'train.log').read_text()
+
+    shutil.copytree(run, tmp_path / 'runs' / 'g')  # the files brought back, in training/runs/<name>
+    r = call(tmp_path / 'out2', '--name', 'g', '--resume')
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert torch.load(tmp_path / 'out2' / 'g' / 'last.pt', weights_only=False)['iteration'] == 5
+    assert len((tmp_path / 'out2' / 'g' / 'metrics.jsonl').read_text().splitlines()) == 2
+
+    r = call(tmp_path / 'o', *ARGS)
+    assert r.returncode == 2 and '--name NAME is required' in r.stderr
+    r = call(tmp_path / 'o', '--name', 'x', *ARGS, SR_PACK=str(tmp_path / 'none.npz'))
+    assert r.returncode == 2 and 'pack_data.py' in r.stderr
+    r = call('', '--name', 'x', *ARGS)
+    assert r.returncode != 0 and 'OUT is not set' in r.stderr
+    r = call(tmp_path / 'o', '--name', 'x', *ARGS, PYTHON=sys.executable)  # the real probe: no CUDA here
+    assert r.returncode == 3 and 'no CUDA device' in r.stdout
+    assert not (tmp_path / 'o').exists()
