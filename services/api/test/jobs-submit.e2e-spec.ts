@@ -337,6 +337,23 @@ describe('an image that decodes in the header but is corrupt inside (spec 3: fai
     });
   });
 
+  test('a JPEG whose scan ends early but is closed by its end marker fails with corrupt_image, refunded (not upscaled grey and charged)', async () => {
+    const acct = await newAccount(svc, { credits: 10 });
+    const jpeg = await gradientImage(256, 256, 'jpeg');
+    // The header still promises 256x256; libjpeg reads the missing rows as grey and only warns.
+    const shortScan = Buffer.concat([jpeg.subarray(0, Math.floor(jpeg.length / 2)), Buffer.from([0xff, 0xd9])]);
+    expect((await sharp(shortScan).metadata()).width).toBe(256);
+    const res = await acct.client.upload(shortScan, {}, { filename: 'short-scan.jpg' });
+    expect(res.status).toBe(202);
+    const job = await waitForJob(acct.client, res.body.id, isFinal);
+    expect({ status: job.status, code: job.error?.code, result: job.result }).toEqual({
+      status: 'failed',
+      code: 'corrupt_image',
+      result: null,
+    });
+    expect(await settledLedger(acct)).toEqual({ balance: 10, reserved: 0, charged: 0 });
+  });
+
   test('a truncated JPEG is accepted, then fails with corrupt_image and its credits are refunded', async () => {
     const acct = await newAccount(svc, { credits: 10 });
     const jpeg = await gradientImage(64, 64, 'jpeg');
