@@ -4,13 +4,14 @@
 // published one within 0.05 dB (checked and printed).
 // Usage: nice -n 10 node bench/engine/run.js quality [--sets Set5,Set14,BSD100] [--networks ours,slim,medium,thick]
 //        [--scales 2,3,4] [--model path/to/net.onnx:SCALE[:name[:ensemble]]]... [--jpeg Q] [--json out.json]
-// "ours" = every network we trained that models/ holds at that scale (models/ours-*-x<scale>.onnx).
+// "ours" = every network we trained that models/ holds at that scale (models/ours-*-x<scale>.onnx), each followed by
+// its int8 version where one ships (models/ours-*-x<scale>-int8.onnx, issue 15).
 // A --model ending in ":ensemble" runs with the engine's eight-way geometric self-ensemble (inference/dihedral.ts).
 // --jpeg Q: the low-resolution input is JPEG-compressed at quality Q (4:2:0, as cameras and phones save) before
 // the upscale, to score networks on the inputs real users upload (issue 6's photo variant).
 // --json: also writes every row (ours and published) and the harness check as JSON; training/release.py builds
 // the model cards' tables from it.
-import { readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as ort from 'onnxruntime-node';
 import sharp from 'sharp';
@@ -44,7 +45,8 @@ async function runNetwork(session: ort.InferenceSession, lr: Plane, scale: numbe
   const planar = new Float32Array(3 * n);
   const c = lr.channels;
   for (let i = 0; i < n; i++) for (let k = 0; k < 3; k++) planar[k * n + i] = lr.data[i * c + (c >= 3 ? k : 0)];
-  const once = async (p: Float32Array, h: number, w: number) => (await session.run({ input: new ort.Tensor('float32', p, [1, 3, h, w]) })).output.data as Float32Array;
+  const once = async (p: Float32Array, h: number, w: number) =>
+    (await session.run({ input: new ort.Tensor('float32', p, [1, 3, h, w]) })).output.data as Float32Array;
   // The engine's own self-ensemble (inference/dihedral.ts), on the whole image.
   const o = ensemble ? await selfEnsemble(once, planar, lr.height, lr.width, scale) : await once(planar, lr.height, lr.width);
   const m = n * scale * scale;
@@ -79,8 +81,13 @@ async function main(): Promise<void> {
       if (n === 'ours') {
         for (const f of readdirSync(MODELS_DIR)
           .filter((x) => x.startsWith('ours-') && x.endsWith(`-x${s}.onnx`))
-          .sort())
+          .sort()) {
           candidates.push({ name: f.replace(`-x${s}.onnx`, ''), scale: s, path: join(MODELS_DIR, f) });
+          // Its int8 version, where one ships (issue 15), printed beside it.
+          const int8 = f.replace(/\.onnx$/, '-int8.onnx');
+          if (existsSync(join(MODELS_DIR, int8)))
+            candidates.push({ name: `${f.replace(`-x${s}.onnx`, '')} int8`, scale: s, path: join(MODELS_DIR, int8) });
+        }
       } else candidates.push({ name: `esrgan-${n}`, scale: s, path: join(MODELS_DIR, `esrgan-${n}-x${s}.onnx`) });
     }
   }
@@ -159,7 +166,9 @@ async function main(): Promise<void> {
       sets.map((set) => ({ name: c.name, path: c.path ?? null, scale: c.scale, set, ...results.get(key(c, set)) })),
     );
     const published = Object.entries(PUBLISHED).flatMap(([name, bySet]) =>
-      scales.flatMap((s) => sets.flatMap((set) => (bySet[set]?.[s] ? [{ name, scale: s, set, psnr: bySet[set][s][0], ssim: bySet[set][s][1] }] : []))),
+      scales.flatMap((s) =>
+        sets.flatMap((set) => (bySet[set]?.[s] ? [{ name, scale: s, set, psnr: bySet[set][s][0], ssim: bySet[set][s][1] }] : [])),
+      ),
     );
     const input = jpeg ? `JPEG q${jpeg} 4:2:0` : 'clean';
     writeFileSync(json, JSON.stringify({ machine: machineLine(), input, rows: rowsOut, published, harnessCheck: checks }, null, 1) + '\n');

@@ -2,9 +2,10 @@
 // (CPU, intra-op threads = cores), (2) the same weights on TF.js with the wasm backend, (3) sharp's plain Lanczos
 // resize; prints the ratios. Usage: nice -n 10 node bench/engine/run.js speed [--networks slim,medium,thick]
 // [--scales 2,3,4] [--size 96] [--thick-size 48] [--ours-size 256] [--repeat 2] [--no-tfjs]
-// "ours" / "ours-balanced" are the networks we trained (training/, models/ours-fast-x<s>.onnx,
-// models/ours-balanced-x<s>.onnx): they have no TF.js twin, so their TF.js columns are empty; they run at a larger
-// input because they are fast enough to measure on one.
+// "ours" / "ours-balanced" / "ours-photo" are the networks we trained (training/, models/ours-fast-x<s>.onnx,
+// models/ours-balanced-x<s>.onnx, ...): they have no TF.js twin, so their TF.js columns are empty; they run at a larger
+// input because they are fast enough to measure on one. Where an int8 version ships (models/<id>-x<s>-int8.onnx,
+// issue 15) it is timed in the same loop, its runs alternating with the float32 file's, and printed beside it.
 import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
@@ -26,8 +27,24 @@ async function best(repeat: number, fn: () => Promise<unknown>): Promise<number>
   return min;
 }
 
+/** best() of two functions at once, their runs alternating; the second may be absent (NaN). */
+async function bestOfPair(repeat: number, a: () => Promise<unknown>, b?: () => Promise<unknown>): Promise<[number, number]> {
+  await a();
+  await b?.();
+  const min = [Infinity, Infinity];
+  for (let i = 0; i < repeat; i++) {
+    for (const [k, fn] of [a, b].entries()) {
+      if (!fn) continue;
+      const t = performance.now();
+      await fn();
+      min[k] = Math.min(min[k], performance.now() - t);
+    }
+  }
+  return [min[0], b ? min[1] : NaN];
+}
+
 async function main(): Promise<void> {
-  const networks = arg('networks', 'ours,ours-balanced,slim,medium,thick').split(',');
+  const networks = arg('networks', 'ours,ours-balanced,ours-photo,slim,medium,thick').split(',');
   const scales = arg('scales', '2,3,4').split(',').map(Number);
   const repeat = Number(arg('repeat', '2'));
   const withTfjs = !process.argv.includes('--no-tfjs');
@@ -47,14 +64,15 @@ async function main(): Promise<void> {
       const n = size * size;
       const planar = new Float32Array(3 * n);
       for (let i = 0; i < n; i++) for (let c = 0; c < 3; c++) planar[c * n + i] = rgb[i * 3 + c];
-      const session = await ort.InferenceSession.create(join(MODELS_DIR, file), {
-        intraOpNumThreads: threads,
-        interOpNumThreads: 1,
-        graphOptimizationLevel: opt,
-      });
+      const open = (f: string) =>
+        ort.InferenceSession.create(join(MODELS_DIR, f), { intraOpNumThreads: threads, interOpNumThreads: 1, graphOptimizationLevel: opt });
+      const session = await open(file);
+      const int8File = `${id}-x${scale}-int8.onnx`;
+      const int8 = ours && existsSync(join(MODELS_DIR, int8File)) ? await open(int8File) : undefined;
       const tensor = new ort.Tensor('float32', planar, [1, 3, size, size]);
-      const ortMs = await best(repeat, () => session.run({ input: tensor }));
-      await session.release();
+      // float32 and int8 alternate run by run, so a change in the machine's load hits both alike.
+      const [ortMs, int8Ms] = await bestOfPair(repeat, () => session.run({ input: tensor }), int8 && (() => int8.run({ input: tensor })));
+      await Promise.all([session.release(), int8?.release()]);
       let tfMs = NaN;
       const tfjsTwin = withTfjs && !ours;
       if (tfjsTwin) {
@@ -75,6 +93,8 @@ async function main(): Promise<void> {
         ours ? `${id} x${scale}` : `${network} x${scale}`,
         `${size}x${size}`,
         (ortMs / outMp).toFixed(0),
+        int8 ? (int8Ms / outMp).toFixed(0) : '-',
+        int8 ? (int8Ms / ortMs).toFixed(2) : '-',
         tfjsTwin ? (tfMs / outMp).toFixed(0) : '-',
         tfjsTwin ? `${(tfMs / ortMs).toFixed(1)}x` : '-',
         (sharpMs / outMp).toFixed(1),
@@ -86,7 +106,20 @@ async function main(): Promise<void> {
   console.log(
     `ONNX Runtime ${ort.env.versions?.common ?? ''} threads=${threads} graphOptimizationLevel=${opt}; TF.js wasm backend; min of ${repeat} runs after a warm-up`,
   );
-  printTable(['network', 'input', 'ORT ms/out MP', 'TF.js wasm ms/out MP', 'TF.js / ORT', 'sharp lanczos3 ms/out MP', 'ORT / sharp'], rows);
+  printTable(
+    [
+      'network',
+      'input',
+      'ORT float32 ms/out MP',
+      'ORT int8 ms/out MP',
+      'int8 / float32',
+      'TF.js wasm ms/out MP',
+      'TF.js / ORT',
+      'sharp lanczos3 ms/out MP',
+      'ORT / sharp',
+    ],
+    rows,
+  );
 }
 
 main().catch((e) => {

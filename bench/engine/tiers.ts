@@ -1,10 +1,12 @@
 // Tiers: what a job costs end to end in the engine (decode, tiles, self-ensemble where the registry asks for it,
-// encode) for every quality tier x target, on one PNG input, in one run, with each tier's cost as a ratio to `fast`
-// at the same target. Usage: nice -n 10 node bench/engine/run.js tiers [--size 384] [--repeat 2]
+// encode) for every quality tier x target, on one PNG input, in one run, at both precisions (issue 15): an engine
+// running float32 (every int8 network's float32 parent) and one running int8 (UPSCALE_ENGINE_PRECISION), their
+// runs alternating. Each cost is also a ratio to float32 `fast` at the same target.
+// Usage: nice -n 10 node bench/engine/run.js tiers [--size 384] [--repeat 2]
 //        [--registry file.json] [--tiers fast,balanced,best] [--targets 2k,3k,4k]
 import sharp from 'sharp';
 import type { QualityTier, Target } from '@upscaler/contracts';
-import { createEngine } from '@upscaler/engine';
+import { createEngine, type UpscaleEngine, type UpscaleResult } from '@upscaler/engine';
 import { noiseImage } from '../../libs/engine/test/onnx-helpers';
 import { arg } from './args';
 import { machineLine, printTable } from './table';
@@ -15,7 +17,10 @@ async function main(): Promise<void> {
   const tiers = arg('tiers', 'fast,balanced,best').split(',') as QualityTier[];
   const targets = arg('targets', '2k,3k,4k').split(',') as Target[];
   const registry = arg('registry', '') || undefined;
-  const engine = await createEngine({ registry });
+  const engines: Record<'float32' | 'int8', UpscaleEngine> = {
+    float32: await createEngine({ registry, precision: 'float32' }),
+    int8: await createEngine({ registry, precision: 'int8' }),
+  };
   const input = await sharp(Buffer.from(Uint8Array.from(noiseImage(size, size, 7))), { raw: { width: size, height: size, channels: 3 } })
     .png()
     .toBuffer();
@@ -25,33 +30,57 @@ async function main(): Promise<void> {
     for (const target of targets) {
       let fastMs = NaN;
       for (const quality of tiers) {
-        const run = () => engine.upscale({ input, target, format: 'png', quality });
-        const first = await run(); // warm-up: session creation, arena growth
-        let ms = Infinity;
-        for (let i = 0; i < repeat; i++) {
-          const t = performance.now();
-          await run();
-          ms = Math.min(ms, performance.now() - t);
+        const first: Partial<Record<'float32' | 'int8', UpscaleResult>> = {};
+        const ms = { float32: Infinity, int8: Infinity };
+        for (let i = 0; i <= repeat; i++) {
+          for (const p of ['float32', 'int8'] as const) {
+            const t = performance.now();
+            const r = await engines[p].upscale({ input, target, format: 'png', quality });
+            if (i === 0)
+              first[p] = r; // warm-up: session creation, arena growth
+            else ms[p] = Math.min(ms[p], performance.now() - t);
+          }
         }
-        const outMp = (first.width * first.height) / 1e6;
-        if (quality === 'fast') fastMs = ms;
+        const { float32, int8 } = first as Record<'float32' | 'int8', UpscaleResult>;
+        const outMp = (float32.width * float32.height) / 1e6;
+        if (quality === 'fast') fastMs = ms.float32;
+        const vsFast = (x: number) => (Number.isNaN(fastMs) ? '-' : `${(x / fastMs).toFixed(1)}x`);
         rows.push([
           target,
           quality,
-          first.network,
           `${size}x${size}`,
-          first.tiles,
-          (ms / outMp).toFixed(0),
-          Number.isNaN(fastMs) ? '-' : `${(ms / fastMs).toFixed(1)}x`,
+          float32.tiles,
+          float32.network,
+          (ms.float32 / outMp).toFixed(0),
+          int8.network,
+          (ms.int8 / outMp).toFixed(0),
+          (ms.int8 / ms.float32).toFixed(2),
+          vsFast(ms.float32),
+          vsFast(ms.int8),
         ]);
         console.error(`done ${target} ${quality}`);
       }
     }
   } finally {
-    await engine.close();
+    await Promise.all([engines.float32.close(), engines.int8.close()]);
   }
-  console.log(`engine.upscale, PNG in and out, min of ${repeat} runs after a warm-up`);
-  printTable(['target', 'tier', 'network', 'input', 'tiles', 'ms per output MP', 'vs fast'], rows);
+  console.log(`engine.upscale, PNG in and out, min of ${repeat} runs after a warm-up, float32 and int8 engines alternating`);
+  printTable(
+    [
+      'target',
+      'tier',
+      'input',
+      'tiles',
+      'float32 network',
+      'ms/out MP',
+      'int8 network',
+      'ms/out MP',
+      'int8 / float32',
+      'float32 vs fast',
+      'int8 vs float32 fast',
+    ],
+    rows,
+  );
 }
 
 main().catch((e) => {

@@ -99,6 +99,10 @@ spec:
             - name: UPSCALE_ENGINE_THREADS
               value: {{ $c.engineThreads | quote }}
             {{- end }}
+            {{- if hasKey $c "enginePrecision" }}
+            - name: UPSCALE_ENGINE_PRECISION
+              value: {{ $c.enginePrecision | quote }}
+            {{- end }}
             {{- range $k, $v := $c.extraEnv }}
             - name: {{ $k }}
               value: {{ $v | quote }}

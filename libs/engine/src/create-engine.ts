@@ -1,3 +1,4 @@
+import { existsSync, readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { CONTENT_TYPE_OF_FORMAT, QUALITY_TIERS, SCALE_OF_TARGET, type QualityTier, type Target } from '@upscaler/contracts';
 import { EngineError } from './engine-errors';
@@ -9,6 +10,7 @@ import { InferenceClient } from './inference/inference-client';
 import { acceptedTargets, DEFAULT_MAX_INPUT_PIXELS, DEFAULT_MAX_OUTPUT_PIXELS } from './limits';
 import { defaultModelsDir, readRegistry, resolveRegistry } from './registry/load-registry';
 import type { NetworkRegistry } from './registry/network-registry';
+import { effectivePrecision, hasInt8DotProduct, networkAtPrecision, PRECISION_SETTINGS, type PrecisionSetting } from './registry/precision';
 import { selectNetwork } from './registry/select-network';
 
 export interface EngineOptions {
@@ -24,6 +26,16 @@ export interface EngineOptions {
   defaultQuality?: QualityTier;
   /** A registry object, or the path of a JSON file of the same shape (UPSCALE_ENGINE_REGISTRY). */
   registry?: NetworkRegistry | string;
+  /**
+   * UPSCALE_ENGINE_PRECISION: `auto` (default) runs the registry's int8 networks where the CPU has an int8
+   * dot-product instruction, `float32` always runs their float32 parents, `int8` runs them on any CPU.
+   */
+  precision?: PrecisionSetting;
+}
+
+/** /proc/cpuinfo where there is one (Linux); elsewhere no flags are known and `auto` runs float32. */
+function cpuinfo(): string {
+  return existsSync('/proc/cpuinfo') ? readFileSync('/proc/cpuinfo', 'utf8') : '';
 }
 
 function positiveInt(name: string, v: number | undefined, fallback: number): number {
@@ -40,9 +52,18 @@ export async function createEngine(options: EngineOptions = {}): Promise<Upscale
   const networks = resolveRegistry(registry, options.modelsDir ?? defaultModelsDir());
   const defaultQuality = options.defaultQuality ?? registry.defaultQuality;
   if (!QUALITY_TIERS.includes(defaultQuality)) throw new Error(`engine: unknown default quality ${defaultQuality}`);
+  const setting = options.precision ?? 'auto';
+  if (!PRECISION_SETTINGS.includes(setting))
+    throw new Error(`engine: precision must be one of ${PRECISION_SETTINGS.join(', ')}, got ${setting}`);
+  const precision = effectivePrecision(setting, setting === 'auto' && hasInt8DotProduct(cpuinfo()));
   const client = new InferenceClient({ threads });
 
-  const tiers = Object.fromEntries(QUALITY_TIERS.map((q) => [q, { ...registry.tiers[q] }])) as Record<QualityTier, Record<number, string>>;
+  const tiers = Object.fromEntries(
+    QUALITY_TIERS.map((q) => [
+      q,
+      Object.fromEntries(Object.entries(registry.tiers[q]).map(([s, id]) => [s, networkAtPrecision(registry, id, precision)])),
+    ]),
+  ) as Record<QualityTier, Record<number, string>>;
 
   return {
     probe: (input: Buffer): Promise<ImageProbe> => probeImage(input, maxInputPixels),
@@ -67,7 +88,8 @@ export async function createEngine(options: EngineOptions = {}): Promise<Upscale
       }
       const quality = req.quality ?? defaultQuality;
       const jpegQuality = probe.format === 'jpeg' ? estimateJpegQuality(req.input) : undefined;
-      const id = selectNetwork(registry, quality, scale, { format: probe.format, jpegQuality });
+      const listed = selectNetwork(registry, quality, scale, { format: probe.format, jpegQuality });
+      const id = listed && networkAtPrecision(registry, listed, precision);
       const net = id ? networks.get(id) : undefined;
       if (!net) throw new EngineError('engine_error', `no network for quality ${quality} at x${scale}`);
       const r = await client.run(
@@ -98,7 +120,7 @@ export async function createEngine(options: EngineOptions = {}): Promise<Upscale
       };
     },
 
-    describe: () => ({ defaultQuality, maxOutputPixels, tiers }),
+    describe: () => ({ defaultQuality, maxOutputPixels, tiers, precision }),
 
     close: () => client.close(),
   };

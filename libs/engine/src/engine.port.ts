@@ -1,4 +1,5 @@
 import type { InputFormat, OutputFormat, QualityTier, Target } from '@upscaler/contracts';
+import type { Precision } from './registry/precision';
 
 /** What the engine learns from the header without decoding pixels (cheap; used at submit time). */
 export interface ImageProbe {
@@ -37,7 +38,12 @@ export interface UpscaleEngine {
   /** The targets the engine accepts for these (oriented) dimensions, ascending (spec 1: refusal rule). */
   acceptedTargets(width: number, height: number): Target[];
   upscale(req: UpscaleRequest): Promise<UpscaleResult>;
-  /** The default tier and the network each tier runs at each scale. */
-  describe(): { defaultQuality: QualityTier; maxOutputPixels: number; tiers: Record<QualityTier, Record<number, string>> };
+  /** The default tier, the precision the engine runs at, and the network each tier runs at each scale (at that precision). */
+  describe(): {
+    defaultQuality: QualityTier;
+    maxOutputPixels: number;
+    tiers: Record<QualityTier, Record<number, string>>;
+    precision: Precision;
+  };
   close(): Promise<void>;
 }

@@ -8,6 +8,14 @@ export { DEFAULT_REGISTRY } from './registry/default-registry';
 export { readRegistry } from './registry/load-registry';
 export type { JpegVariant, NetworkEntry, NetworkRegistry } from './registry/network-registry';
 export { selectNetwork, type InputTraits } from './registry/select-network';
+export {
+  effectivePrecision,
+  hasInt8DotProduct,
+  networkAtPrecision,
+  PRECISION_SETTINGS,
+  type Precision,
+  type PrecisionSetting,
+} from './registry/precision';
 export { estimateJpegQuality } from './image/jpeg-quality';
 export * from './quality';
 export { probeImage } from './image/probe-image';

@@ -47,18 +47,50 @@ function crc32(buf: Buffer): number {
 describe('engine: images as users expect (docs/design.md §4)', () => {
   let engine: UpscaleEngine;
   beforeAll(async () => {
-    engine = await createEngine({ maxInputPixels: 1_000_000, maxOutputPixels: 4_000_000 });
+    // int8 on any CPU, so the networks named below do not depend on the machine (`auto` would follow its VNNI flag).
+    engine = await createEngine({ maxInputPixels: 1_000_000, maxOutputPixels: 4_000_000, precision: 'int8' });
   });
   afterAll(() => engine.close());
 
   describe('probe', () => {
     it('detects JPEG, PNG, WebP and AVIF from the bytes, with oriented size, channels and alpha', async () => {
       const img = noisy(30, 20);
-      expect(await engine.probe(await img.clone().jpeg().toBuffer())).toEqual({ format: 'jpeg', width: 30, height: 20, channels: 3, hasAlpha: false, animated: false });
-      expect(await engine.probe(await img.clone().png().toBuffer())).toEqual({ format: 'png', width: 30, height: 20, channels: 3, hasAlpha: false, animated: false });
-      expect(await engine.probe(await img.clone().ensureAlpha(0.5).webp().toBuffer())).toEqual({ format: 'webp', width: 30, height: 20, channels: 4, hasAlpha: true, animated: false });
-      expect(await engine.probe(await img.clone().avif({ effort: 0 }).toBuffer())).toEqual({ format: 'avif', width: 30, height: 20, channels: 3, hasAlpha: false, animated: false });
-      const gray = await sharp(Buffer.alloc(30 * 20, 99), { raw: { width: 30, height: 20, channels: 1 } }).toColourspace('b-w').png().toBuffer();
+      expect(await engine.probe(await img.clone().jpeg().toBuffer())).toEqual({
+        format: 'jpeg',
+        width: 30,
+        height: 20,
+        channels: 3,
+        hasAlpha: false,
+        animated: false,
+      });
+      expect(await engine.probe(await img.clone().png().toBuffer())).toEqual({
+        format: 'png',
+        width: 30,
+        height: 20,
+        channels: 3,
+        hasAlpha: false,
+        animated: false,
+      });
+      expect(await engine.probe(await img.clone().ensureAlpha(0.5).webp().toBuffer())).toEqual({
+        format: 'webp',
+        width: 30,
+        height: 20,
+        channels: 4,
+        hasAlpha: true,
+        animated: false,
+      });
+      expect(await engine.probe(await img.clone().avif({ effort: 0 }).toBuffer())).toEqual({
+        format: 'avif',
+        width: 30,
+        height: 20,
+        channels: 3,
+        hasAlpha: false,
+        animated: false,
+      });
+      const gray = await sharp(Buffer.alloc(30 * 20, 99), { raw: { width: 30, height: 20, channels: 1 } })
+        .toColourspace('b-w')
+        .png()
+        .toBuffer();
       expect(await engine.probe(gray)).toMatchObject({ channels: 1, hasAlpha: false });
     });
 
@@ -68,10 +100,20 @@ describe('engine: images as users expect (docs/design.md §4)', () => {
       expect(await codeOf(engine.probe(await img.clone().tiff().toBuffer()))).toBe('unsupported_media_type');
       const bmp = Buffer.concat([Buffer.from('BM'), Buffer.alloc(52)]);
       expect(await codeOf(engine.probe(bmp))).toBe('unsupported_media_type');
-      expect(await codeOf(engine.probe(Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" width="8" height="8"/>')))).toBe('unsupported_media_type');
-      const heic = Buffer.concat([Buffer.from([0, 0, 0, 24]), Buffer.from('ftypheic'), Buffer.alloc(4), Buffer.from('mif1heic'), Buffer.alloc(32)]);
+      expect(await codeOf(engine.probe(Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" width="8" height="8"/>')))).toBe(
+        'unsupported_media_type',
+      );
+      const heic = Buffer.concat([
+        Buffer.from([0, 0, 0, 24]),
+        Buffer.from('ftypheic'),
+        Buffer.alloc(4),
+        Buffer.from('mif1heic'),
+        Buffer.alloc(32),
+      ]);
       expect(await codeOf(engine.probe(heic))).toBe('unsupported_media_type');
-      expect(await codeOf(engine.upscale({ input: await img.clone().gif().toBuffer(), target: '2k', format: 'png', quality: 'fast' }))).toBe('unsupported_media_type');
+      expect(
+        await codeOf(engine.upscale({ input: await img.clone().gif().toBuffer(), target: '2k', format: 'png', quality: 'fast' })),
+      ).toBe('unsupported_media_type');
     });
 
     it('answers invalid_image for a recognised signature with an unreadable header', async () => {
@@ -83,13 +125,17 @@ describe('engine: images as users expect (docs/design.md §4)', () => {
       const png = await noisy(8, 8).png().toBuffer();
       const bomb = withPngSize(png, 50_000, 50_000);
       expect(await codeOf(engine.probe(bomb))).toBe('image_dimensions_too_large');
-      expect(await codeOf(engine.upscale({ input: bomb, target: '2k', format: 'png', quality: 'fast' }))).toBe('image_dimensions_too_large');
+      expect(await codeOf(engine.upscale({ input: bomb, target: '2k', format: 'png', quality: 'fast' }))).toBe(
+        'image_dimensions_too_large',
+      );
     });
 
     it('refuses animated WebP and APNG (animated_image)', async () => {
       const a = await noisy(8, 8, 1).png().toBuffer();
       const b = await noisy(8, 8, 2).png().toBuffer();
-      const webp = await sharp([a, b], { join: { animated: true } }).webp().toBuffer();
+      const webp = await sharp([a, b], { join: { animated: true } })
+        .webp()
+        .toBuffer();
       expect(await codeOf(engine.probe(webp))).toBe('animated_image');
       expect(await codeOf(engine.probe(makeApng(a)))).toBe('animated_image');
       expect(await codeOf(engine.upscale({ input: webp, target: '2k', format: 'png', quality: 'fast' }))).toBe('animated_image');
@@ -118,16 +164,29 @@ describe('engine: images as users expect (docs/design.md §4)', () => {
       }
     });
 
-    it('describes its tiers, default tier and limit', () => {
+    it('describes its tiers, default tier, limit and precision: the int8 networks, or at float32 their parents', async () => {
       expect(engine.describe()).toEqual({
         defaultQuality: 'fast',
         maxOutputPixels: 4_000_000,
+        precision: 'int8',
         tiers: {
-          fast: { 2: 'ours-fast-x2', 3: 'ours-fast-x3', 4: 'ours-fast-x4' },
+          fast: { 2: 'ours-fast-x2-int8', 3: 'ours-fast-x3-int8', 4: 'ours-fast-x4-int8' },
           balanced: { 2: 'ours-balanced-x2', 3: 'ours-balanced-x3', 4: 'ours-balanced-x4' },
           best: { 2: 'ours-balanced-x2-ensemble', 3: 'ours-balanced-x3-ensemble', 4: 'ours-balanced-x4-ensemble' },
         },
       });
+      const float32 = await createEngine({ precision: 'float32' });
+      try {
+        expect([float32.describe().precision, float32.describe().tiers.fast]).toEqual([
+          'float32',
+          { 2: 'ours-fast-x2', 3: 'ours-fast-x3', 4: 'ours-fast-x4' },
+        ]);
+        const input = await noisy(20, 12).png().toBuffer();
+        expect((await float32.upscale({ input, target: '2k', format: 'png', quality: 'fast' })).network).toBe('ours-fast-x2');
+        expect((await engine.upscale({ input, target: '2k', format: 'png', quality: 'fast' })).network).toBe('ours-fast-x2-int8');
+      } finally {
+        await float32.close();
+      }
     });
   });
 
@@ -149,10 +208,17 @@ describe('engine: images as users expect (docs/design.md §4)', () => {
       ] as const) {
         const r = await engine.upscale({ input, target, format, quality: 'fast' });
         // The input is a JPEG at sharp's default quality 80: at x2 and x4 the fast tier runs its photo variants (x3 has none).
-        const network = { 2: 'ours-photo-x2', 3: 'ours-fast-x3', 4: 'ours-photo-x4' }[scale];
+        const network = { 2: 'ours-photo-x2-int8', 3: 'ours-fast-x3-int8', 4: 'ours-photo-x4-int8' }[scale];
         expect([r.contentType, r.width, r.height, r.scale, r.network]).toEqual([`image/${format}`, 24 * scale, 16 * scale, scale, network]);
         const m = await sharp(r.output).metadata();
-        expect([m.format, m.width, m.height, m.exif, m.icc, m.xmp]).toEqual([decoder, 24 * scale, 16 * scale, undefined, undefined, undefined]);
+        expect([m.format, m.width, m.height, m.exif, m.icc, m.xmp]).toEqual([
+          decoder,
+          24 * scale,
+          16 * scale,
+          undefined,
+          undefined,
+          undefined,
+        ]);
       }
     });
 
@@ -175,7 +241,10 @@ describe('engine: images as users expect (docs/design.md §4)', () => {
     });
 
     it('converts colour to sRGB through the embedded ICC profile', async () => {
-      const input = await sharp({ create: { width: 24, height: 24, channels: 3, background: { r: 200, g: 60, b: 40 } } }).withIccProfile('p3').png().toBuffer();
+      const input = await sharp({ create: { width: 24, height: 24, channels: 3, background: { r: 200, g: 60, b: 40 } } })
+        .withIccProfile('p3')
+        .png()
+        .toBuffer();
       const stored = Array.from((await sharp(input, { ignoreIcc: true }).raw().toBuffer()).subarray(0, 3));
       const srgb = Array.from((await sharp(input).toColourspace('srgb').raw().toBuffer()).subarray(0, 3));
       // The profile matters: the stored (P3) numbers are far from their sRGB meaning.
@@ -188,7 +257,10 @@ describe('engine: images as users expect (docs/design.md §4)', () => {
 
     it('keeps grayscale single-channel', async () => {
       const gray = Buffer.from(Uint8Array.from(noiseImage(20, 20, 4).subarray(0, 400)));
-      const input = await sharp(gray, { raw: { width: 20, height: 20, channels: 1 } }).toColourspace('b-w').png().toBuffer();
+      const input = await sharp(gray, { raw: { width: 20, height: 20, channels: 1 } })
+        .toColourspace('b-w')
+        .png()
+        .toBuffer();
       expect((await sharp(input).metadata()).channels).toBe(1);
       const r = await engine.upscale({ input, target: '2k', format: 'png', quality: 'fast' });
       const m = await sharp(r.output).metadata();
@@ -204,7 +276,9 @@ describe('engine: images as users expect (docs/design.md §4)', () => {
           const p = (y * w + x) * 4;
           rgba.set([30, 90, 200, x < w / 2 ? 0 : Math.round((255 * y) / (h - 1))], p);
         }
-      const input = await sharp(rgba, { raw: { width: w, height: h, channels: 4 } }).png().toBuffer();
+      const input = await sharp(rgba, { raw: { width: w, height: h, channels: 4 } })
+        .png()
+        .toBuffer();
       const alpha = Buffer.alloc(w * h);
       for (let i = 0; i < w * h; i++) alpha[i] = rgba[i * 4 + 3];
       const expectedAlpha = await sharp(alpha, { raw: { width: w, height: h, channels: 1 } })
@@ -237,7 +311,10 @@ describe('engine: images as users expect (docs/design.md §4)', () => {
         const whole = await big.clone().toFormat(format).toBuffer();
         const cut = whole.subarray(0, Math.floor(whole.length * 0.6));
         expect(await engine.probe(cut)).toMatchObject({ width: 64, height: 64 });
-        expect([format, await codeOf(engine.upscale({ input: cut, target: '2k', format: 'png', quality: 'fast' }))]).toEqual([format, 'corrupt_image']);
+        expect([format, await codeOf(engine.upscale({ input: cut, target: '2k', format: 'png', quality: 'fast' }))]).toEqual([
+          format,
+          'corrupt_image',
+        ]);
       }
     });
 
@@ -301,7 +378,9 @@ describe('engine: images as users expect (docs/design.md §4)', () => {
         expect(performance.now() - t0).toBeLessThan(fullMs * 0.8);
         const pre = new AbortController();
         pre.abort();
-        await expect(tiny.upscale({ input, target: '2k', format: 'png', quality: 'fast', signal: pre.signal })).rejects.toBeInstanceOf(EngineCancelledError);
+        await expect(tiny.upscale({ input, target: '2k', format: 'png', quality: 'fast', signal: pre.signal })).rejects.toBeInstanceOf(
+          EngineCancelledError,
+        );
         expect((await tiny.upscale({ input, target: '2k', format: 'png', quality: 'fast' })).width).toBe(320);
       } finally {
         await tiny.close();

@@ -17,9 +17,14 @@ const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 /**
  * The Set5, Set14 and BSD100 PSNR a model card records (written with the ONNX file by training/release.py) in the
  * row of `network` (a registry id, or another row's label). A `-ensemble` registry entry runs the file of the
- * network without the suffix, whose card has the ensemble's row.
+ * network without the suffix, whose card has the ensemble's row; an `-int8` network's rows are in its float32
+ * parent's card (training/int8_card.py).
  */
-function recordedPsnr(network: string, protocol = 'bicubic', cardOf = network.replace(/-ensemble$/, '')): [number, number, number] {
+function recordedPsnr(
+  network: string,
+  protocol = 'bicubic',
+  cardOf = network.replace(/-ensemble$/, '').replace(/-int8$/, ''),
+): [number, number, number] {
   const card = readFileSync(join(__dirname, '..', '..', '..', 'docs', 'model-cards', `${cardOf}.md`), 'utf8');
   const cell = '([0-9.]+) / [0-9.]+';
   const row = new RegExp(`^\\| ${escape(network)} \\| ${escape(protocol)} \\| ${cell} \\| ${cell} \\| ${cell} \\|`, 'm').exec(card);
@@ -67,31 +72,34 @@ async function meanPsnr(
 }
 
 describe('trained networks in the engine', () => {
+  // int8 on any CPU: the networks named below do not depend on the machine's VNNI flag (`auto` would follow it).
   let engine: UpscaleEngine;
+  let float32: UpscaleEngine;
   beforeAll(async () => {
-    engine = await createEngine({});
+    engine = await createEngine({ precision: 'int8' });
+    float32 = await createEngine({ precision: 'float32' });
   });
   afterAll(async () => {
-    await engine.close();
+    await Promise.all([engine.close(), float32.close()]);
   });
 
   it.each([
-    [2, '2k', 'fast', 'ours-fast-x2'],
-    [3, '3k', 'fast', 'ours-fast-x3'],
-    [4, '4k', 'fast', 'ours-fast-x4'],
     [2, '2k', 'balanced', 'ours-balanced-x2'],
     [3, '3k', 'balanced', 'ours-balanced-x3'],
     [4, '4k', 'balanced', 'ours-balanced-x4'],
     [2, '2k', 'best', 'ours-balanced-x2-ensemble'],
     [3, '3k', 'best', 'ours-balanced-x3-ensemble'],
     [4, '4k', 'best', 'ours-balanced-x4-ensemble'],
-  ] as const)('x%i (%s), quality %s, runs %s and scores the Set5 PSNR of its model card (Y, shave = scale)', async (scale, target, quality, network) => {
-    const recorded = recordedSet5(network);
-    expect(recorded).toBeGreaterThan({ 2: 36, 3: 32, 4: 30 }[scale]);
-    const { mean, networks } = await meanPsnr(engine, await set5(scale), scale, target, quality);
-    expect(networks).toEqual([network]);
-    expect(Math.abs(mean - recorded)).toBeLessThanOrEqual(0.05);
-  });
+  ] as const)(
+    'x%i (%s), quality %s, runs %s and scores the Set5 PSNR of its model card (Y, shave = scale)',
+    async (scale, target, quality, network) => {
+      const recorded = recordedSet5(network);
+      expect(recorded).toBeGreaterThan({ 2: 36, 3: 32, 4: 30 }[scale]);
+      const { mean, networks } = await meanPsnr(engine, await set5(scale), scale, target, quality);
+      expect(networks).toEqual([network]);
+      expect(Math.abs(mean - recorded)).toBeLessThanOrEqual(0.05);
+    },
+  );
 
   it.each([2, 3, 4] as const)('x%i: each tier runs a network that beats the tier below on Set5, Set14 and BSD100', (scale) => {
     const { fast, balanced, best } = DEFAULT_REGISTRY.tiers;
@@ -106,45 +114,76 @@ describe('trained networks in the engine', () => {
     expect(ours.map((p, i) => p - thick[i] > 0.5)).toEqual([true, true, true]);
   });
 
-  it.each([
-    [2, '2k'],
-    [4, '4k'],
-  ] as const)(
-    'x%i (%s) runs the photo variant for JPEGs saved at quality 85 or below and scores the JPEG q75 Set5 PSNR of its card',
-    async (scale, target) => {
-      const recorded = recordedSet5(`ours-photo-x${scale}`, 'bicubic + JPEG q75');
-      const q75 = await meanPsnr(engine, await set5(scale, 75), scale, target);
-      expect(q75.networks).toEqual([`ours-photo-x${scale}`]);
+  // Each case at both precisions: int8 runs the -int8 networks, float32 their parents (same ids without -int8).
+  const atBoth = <T extends readonly unknown[]>(cases: T[]) =>
+    cases.flatMap(
+      (c) =>
+        [
+          [...c, 'int8'],
+          [...c, 'float32'],
+        ] as const,
+    );
+  const suffix = (precision: 'int8' | 'float32') => (precision === 'int8' ? '-int8' : '');
+  const engineAt = (precision: 'int8' | 'float32') => (precision === 'int8' ? engine : float32);
+
+  it.each(
+    atBoth([
+      [2, '2k'],
+      [3, '3k'],
+      [4, '4k'],
+    ] as const),
+  )('x%i (%s), quality fast, at %s runs its network and scores the Set5 PSNR of its card', async (scale, target, precision) => {
+    const network = `ours-fast-x${scale}${suffix(precision)}`;
+    const { mean, networks } = await meanPsnr(engineAt(precision), await set5(scale), scale, target, 'fast');
+    expect(networks).toEqual([network]);
+    expect(Math.abs(mean - recordedSet5(network))).toBeLessThanOrEqual(0.05);
+  });
+
+  it.each(
+    atBoth([
+      [2, '2k'],
+      [4, '4k'],
+    ] as const),
+  )(
+    'x%i (%s) at %s runs the photo variant for JPEGs saved at quality 85 or below and scores the JPEG q75 Set5 PSNR of its card',
+    async (scale, target, precision) => {
+      const e = engineAt(precision);
+      const photo = `ours-photo-x${scale}${suffix(precision)}`;
+      const recorded = recordedSet5(photo, 'bicubic + JPEG q75');
+      const q75 = await meanPsnr(e, await set5(scale, 75), scale, target);
+      expect(q75.networks).toEqual([photo]);
       expect(Math.abs(q75.mean - recorded)).toBeLessThanOrEqual(0.05);
-      expect((await meanPsnr(engine, await set5(scale, 85), scale, target)).networks).toEqual([`ours-photo-x${scale}`]);
+      expect((await meanPsnr(e, await set5(scale, 85), scale, target)).networks).toEqual([photo]);
       // A JPEG saved at q95 is nearly clean: the bicubic-trained network is better there and runs.
-      expect((await meanPsnr(engine, await set5(scale, 95), scale, target)).networks).toEqual([`ours-fast-x${scale}`]);
+      expect((await meanPsnr(e, await set5(scale, 95), scale, target)).networks).toEqual([`ours-fast-x${scale}${suffix(precision)}`]);
     },
   );
 
-  it.each([
-    [2, '2k'],
-    [4, '4k'],
-  ] as const)(
-    'x%i (%s), quality best, runs the self-ensembled photo variant for a JPEG q75 and scores its card\'s row; q95 runs the best tier\'s network',
-    async (scale, target) => {
-      const network = `ours-photo-x${scale}-ensemble`;
+  it.each(
+    atBoth([
+      [2, '2k'],
+      [4, '4k'],
+    ] as const),
+  )(
+    "x%i (%s), quality best, at %s runs the self-ensembled photo variant for a JPEG q75 and scores its card's row; q95 runs the best tier's network",
+    async (scale, target, precision) => {
+      const network = `ours-photo-x${scale}${suffix(precision)}-ensemble`;
       const recorded = recordedSet5(network, 'bicubic + JPEG q75');
-      expect(recorded).toBeGreaterThan(recordedSet5(`ours-photo-x${scale}`, 'bicubic + JPEG q75'));
-      const q75 = await meanPsnr(engine, await set5(scale, 75), scale, target, 'best');
+      expect(recorded).toBeGreaterThan(recordedSet5(`ours-photo-x${scale}${suffix(precision)}`, 'bicubic + JPEG q75'));
+      const q75 = await meanPsnr(engineAt(precision), await set5(scale, 75), scale, target, 'best');
       expect(q75.networks).toEqual([network]);
       expect(Math.abs(q75.mean - recorded)).toBeLessThanOrEqual(0.05);
-      const q95 = await meanPsnr(engine, await set5(scale, 95), scale, target, 'best');
+      const q95 = await meanPsnr(engineAt(precision), await set5(scale, 95), scale, target, 'best');
       expect(q95.networks).toEqual([`ours-balanced-x${scale}-ensemble`]);
     },
   );
 
   it('training/exports/registry.json (an UPSCALE_ENGINE_REGISTRY file) puts our networks in every tier where they win', async () => {
     const registryFile = join(__dirname, '..', '..', '..', 'training', 'exports', 'registry.json');
-    const alt = await createEngine({ registry: registryFile });
+    const alt = await createEngine({ registry: registryFile, precision: 'int8' });
     try {
       expect(alt.describe().tiers).toEqual({
-        fast: { 2: 'ours-fast-x2', 3: 'ours-fast-x3', 4: 'ours-fast-x4' },
+        fast: { 2: 'ours-fast-x2-int8', 3: 'ours-fast-x3-int8', 4: 'ours-fast-x4-int8' },
         balanced: { 2: 'ours-balanced-x2', 3: 'ours-balanced-x3', 4: 'ours-balanced-x4' },
         best: { 2: 'ours-balanced-x2-ensemble', 3: 'ours-balanced-x3-ensemble', 4: 'ours-balanced-x4-ensemble' },
       });
@@ -161,7 +200,7 @@ describe('trained networks in the engine', () => {
       }
       expect(file.jpegVariants).toEqual(DEFAULT_REGISTRY.jpegVariants);
       const [{ input }] = await set5(2, 75);
-      expect((await alt.upscale({ input, target: '2k', format: 'png', quality: 'best' })).network).toBe('ours-photo-x2-ensemble');
+      expect((await alt.upscale({ input, target: '2k', format: 'png', quality: 'best' })).network).toBe('ours-photo-x2-int8-ensemble');
     } finally {
       await alt.close();
     }

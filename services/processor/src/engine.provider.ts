@@ -1,14 +1,17 @@
 import { Inject, Injectable, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
 import { createEngine, type UpscaleEngine } from '@upscaler/engine';
-import { CONFIG } from '@upscaler/runtime';
-import type { AppConfig } from '@upscaler/platform';
+import { CONFIG, LOGGER } from '@upscaler/runtime';
+import type { AppConfig, Logger } from '@upscaler/platform';
 
 /** One engine per processor process (its worker holds one ONNX session per network). */
 @Injectable()
 export class EngineProvider implements OnModuleInit, OnApplicationShutdown {
   private instance: UpscaleEngine | undefined;
 
-  constructor(@Inject(CONFIG) private readonly config: AppConfig) {}
+  constructor(
+    @Inject(CONFIG) private readonly config: AppConfig,
+    @Inject(LOGGER) private readonly logger: Logger,
+  ) {}
 
   async onModuleInit(): Promise<void> {
     this.instance = await createEngine({
@@ -18,7 +21,11 @@ export class EngineProvider implements OnModuleInit, OnApplicationShutdown {
       defaultQuality: this.config.defaultQuality,
       registry: this.config.engineRegistry,
       modelsDir: this.config.modelsDir,
+      precision: this.config.enginePrecision,
     });
+    // Which arithmetic this processor runs (auto follows the CPU's VNNI flag: docs/engine.md, "Precision").
+    const { precision, tiers } = this.instance.describe();
+    this.logger.info({ precision, setting: this.config.enginePrecision, tiers }, `engine runs ${precision} networks`);
   }
 
   get engine(): UpscaleEngine {

@@ -38,6 +38,68 @@ export const DEFAULT_REGISTRY: NetworkRegistry = {
     'ours-photo-x4': { file: 'ours-photo-x4.onnx', scale: 4, receptiveRadius: 6, tile: 256 },
     'ours-photo-x2-ensemble': { file: 'ours-photo-x2.onnx', scale: 2, receptiveRadius: 6, tile: 256, selfEnsemble: true },
     'ours-photo-x4-ensemble': { file: 'ours-photo-x4.onnx', scale: 4, receptiveRadius: 6, tile: 256, selfEnsemble: true },
+    // int8 versions (issue 15; training/quant.py, export_int8.py): QDQ files with int8 weights per channel and uint8
+    // activations, each within 0.03 dB of its float32 parent on Set5, Set14 and BSD100 (its model card's int8
+    // section) at about a third of its CPU on cores with VNNI. Where the engine runs float32
+    // (UPSCALE_ENGINE_PRECISION, precision.ts) each gives way to the parent it names.
+    'ours-fast-x2-int8': {
+      file: 'ours-fast-x2-int8.onnx',
+      scale: 2,
+      receptiveRadius: 6,
+      tile: 256,
+      precision: 'int8',
+      float32: 'ours-fast-x2',
+    },
+    'ours-fast-x3-int8': {
+      file: 'ours-fast-x3-int8.onnx',
+      scale: 3,
+      receptiveRadius: 6,
+      tile: 256,
+      precision: 'int8',
+      float32: 'ours-fast-x3',
+    },
+    'ours-fast-x4-int8': {
+      file: 'ours-fast-x4-int8.onnx',
+      scale: 4,
+      receptiveRadius: 6,
+      tile: 256,
+      precision: 'int8',
+      float32: 'ours-fast-x4',
+    },
+    'ours-photo-x2-int8': {
+      file: 'ours-photo-x2-int8.onnx',
+      scale: 2,
+      receptiveRadius: 6,
+      tile: 256,
+      precision: 'int8',
+      float32: 'ours-photo-x2',
+    },
+    'ours-photo-x4-int8': {
+      file: 'ours-photo-x4-int8.onnx',
+      scale: 4,
+      receptiveRadius: 6,
+      tile: 256,
+      precision: 'int8',
+      float32: 'ours-photo-x4',
+    },
+    'ours-photo-x2-int8-ensemble': {
+      file: 'ours-photo-x2-int8.onnx',
+      scale: 2,
+      receptiveRadius: 6,
+      tile: 256,
+      selfEnsemble: true,
+      precision: 'int8',
+      float32: 'ours-photo-x2-ensemble',
+    },
+    'ours-photo-x4-int8-ensemble': {
+      file: 'ours-photo-x4-int8.onnx',
+      scale: 4,
+      receptiveRadius: 6,
+      tile: 256,
+      selfEnsemble: true,
+      precision: 'int8',
+      float32: 'ours-photo-x4-ensemble',
+    },
     'esrgan-slim-x2': { file: 'esrgan-slim-x2.onnx', scale: 2, receptiveRadius: 10, tile: 256 },
     'esrgan-slim-x3': { file: 'esrgan-slim-x3.onnx', scale: 3, receptiveRadius: 10, tile: 256 },
     'esrgan-slim-x4': { file: 'esrgan-slim-x4.onnx', scale: 4, receptiveRadius: 10, tile: 256 },
@@ -54,7 +116,8 @@ export const DEFAULT_REGISTRY: NetworkRegistry = {
     // trained networks "become the quality tiers where they win"). Three price points of CPU, each tier beating the
     // one below on all three sets: fast runs one pass of the fast networks; balanced one pass of ours-balanced
     // (2-3x fast); best the same self-ensembled (+0.1-0.2 dB more, eight times balanced's CPU).
-    fast: { 2: 'ours-fast-x2', 3: 'ours-fast-x3', 4: 'ours-fast-x4' },
+    // Tiers name the int8 networks where one ships; a float32 engine runs their parents (same ids without -int8).
+    fast: { 2: 'ours-fast-x2-int8', 3: 'ours-fast-x3-int8', 4: 'ours-fast-x4-int8' },
     balanced: { 2: 'ours-balanced-x2', 3: 'ours-balanced-x3', 4: 'ours-balanced-x4' },
     best: { 2: 'ours-balanced-x2-ensemble', 3: 'ours-balanced-x3-ensemble', 4: 'ours-balanced-x4-ensemble' },
   },
@@ -64,8 +127,11 @@ export const DEFAULT_REGISTRY: NetworkRegistry = {
   // ours-fast on JPEGs, so balanced runs them too. Best runs them self-ensembled, which beats both one pass of them
   // and the self-ensembled ours-balanced on all three sets at q75 and q85 (and ties the latter at q90).
   jpegVariants: {
-    fast: { 2: { network: 'ours-photo-x2', maxJpegQuality: 85 }, 4: { network: 'ours-photo-x4', maxJpegQuality: 85 } },
-    balanced: { 2: { network: 'ours-photo-x2', maxJpegQuality: 85 }, 4: { network: 'ours-photo-x4', maxJpegQuality: 85 } },
-    best: { 2: { network: 'ours-photo-x2-ensemble', maxJpegQuality: 85 }, 4: { network: 'ours-photo-x4-ensemble', maxJpegQuality: 85 } },
+    fast: { 2: { network: 'ours-photo-x2-int8', maxJpegQuality: 85 }, 4: { network: 'ours-photo-x4-int8', maxJpegQuality: 85 } },
+    balanced: { 2: { network: 'ours-photo-x2-int8', maxJpegQuality: 85 }, 4: { network: 'ours-photo-x4-int8', maxJpegQuality: 85 } },
+    best: {
+      2: { network: 'ours-photo-x2-int8-ensemble', maxJpegQuality: 85 },
+      4: { network: 'ours-photo-x4-int8-ensemble', maxJpegQuality: 85 },
+    },
   },
 };

@@ -5,7 +5,7 @@ import { resolveRegistry } from './load-registry';
 import type { NetworkRegistry } from './network-registry';
 
 const dir = mkdtempSync(join(tmpdir(), 'registry-'));
-for (const f of ['a2.onnx', 'a3.onnx', 'a4.onnx', 'photo2.onnx']) writeFileSync(join(dir, f), '');
+for (const f of ['a2.onnx', 'a3.onnx', 'a4.onnx', 'photo2.onnx', 'a2-int8.onnx']) writeFileSync(join(dir, f), '');
 const entry = (file: string, scale: number) => ({ file, scale, receptiveRadius: 6, tile: 256 });
 const tier = { 2: 'a2', 3: 'a3', 4: 'a4' };
 const base: NetworkRegistry = {
@@ -63,5 +63,41 @@ describe('resolveRegistry', () => {
     ]);
     const bad = { ...twice, networks: { ...twice.networks, a2e: { ...entry('a2.onnx', 2), selfEnsemble: 8 as unknown as boolean } } };
     expect(() => resolveRegistry(bad, dir)).toThrow('registry: a2e selfEnsemble must be true or false');
+  });
+
+  describe("int8 networks (issue 15: the registry records each network's precision)", () => {
+    const int8 = { ...entry('a2-int8.onnx', 2), precision: 'int8' as const, float32: 'a2' };
+    const withInt8 = (n: object) => ({
+      ...base,
+      networks: { ...base.networks, a2i: { ...int8, ...n } },
+      tiers: { ...base.tiers, fast: { ...tier, 2: 'a2i' } },
+    });
+
+    it('resolves an int8 tier network together with its float32 parent, which the engine may run instead', () => {
+      const r = resolveRegistry(withInt8({}), dir);
+      expect([...r.keys()].sort()).toEqual(['a2', 'a2i', 'a3', 'a4']);
+      expect([r.get('a2i')?.precision, r.get('a2i')?.path, r.get('a2')?.precision]).toEqual(['int8', join(dir, 'a2-int8.onnx'), undefined]);
+      // The parent's file is checked too: a float32 engine would run it.
+      const noParentFile = { ...withInt8({}), networks: { ...withInt8({}).networks, a2: entry('gone.onnx', 2) } };
+      expect(() => resolveRegistry(noParentFile, dir)).toThrow(`engine model ${join(dir, 'gone.onnx')} is missing`);
+    });
+
+    it('refuses an int8 network without a parent, with an unknown or non-float32 parent, or one shaped differently', () => {
+      expect(() => resolveRegistry(withInt8({ float32: undefined }), dir)).toThrow(
+        'registry: int8 network a2i needs `float32`, the id of its float32 parent',
+      );
+      expect(() => resolveRegistry(withInt8({ float32: 'nope' }), dir)).toThrow('registry: int8 network a2i needs `float32`');
+      expect(() => resolveRegistry(withInt8({ float32: 'a2i' }), dir)).toThrow('registry: the parent of a2i (a2i) is not float32');
+      expect(() => resolveRegistry(withInt8({ receptiveRadius: 8 }), dir)).toThrow(
+        'registry: a2i and its float32 parent a2 differ in scale, receptiveRadius or selfEnsemble',
+      );
+      expect(() => resolveRegistry(withInt8({ selfEnsemble: true }), dir)).toThrow('differ in scale, receptiveRadius or selfEnsemble');
+    });
+
+    it('refuses an unknown precision, and a parent named by a network that is not int8', () => {
+      expect(() => resolveRegistry(withInt8({ precision: 'int4' }), dir)).toThrow('registry: a2i precision must be one of float32, int8');
+      const f32WithParent = { ...base, networks: { ...base.networks, a2: { ...entry('a2.onnx', 2), float32: 'a3' } } };
+      expect(() => resolveRegistry(f32WithParent, dir)).toThrow('registry: a2 names a float32 parent but is not int8');
+    });
   });
 });

@@ -3,6 +3,7 @@ import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { QUALITY_TIERS, SCALE_OF_TARGET, type QualityTier } from '@upscaler/contracts';
 import { DEFAULT_REGISTRY } from './default-registry';
 import type { NetworkEntry, NetworkRegistry } from './network-registry';
+import { PRECISIONS } from './precision';
 
 export interface ResolvedNetwork extends NetworkEntry {
   id: string;
@@ -17,7 +18,11 @@ export function readRegistry(path?: string): NetworkRegistry {
   return JSON.parse(readFileSync(path, 'utf8')) as NetworkRegistry;
 }
 
-/** Checks every tier has a network at every scale, each JPEG variant is sound, and each file exists; answers absolute paths. */
+/**
+ * Checks every tier has a network at every scale, each JPEG variant is sound, each int8 network names a matching
+ * float32 parent, and each file exists (the parents' too: the engine may run them, precision.ts); answers
+ * absolute paths.
+ */
 export function resolveRegistry(registry: NetworkRegistry, modelsDir: string): Map<string, ResolvedNetwork> {
   const out = new Map<string, ResolvedNetwork>();
   if (!QUALITY_TIERS.includes(registry.defaultQuality)) throw new Error(`registry: unknown default tier ${registry.defaultQuality}`);
@@ -35,18 +40,38 @@ export function resolveRegistry(registry: NetworkRegistry, modelsDir: string): M
     const entry = id ? registry.networks[id] : undefined;
     if (!id || !entry) throw new Error(`registry: tier ${tier} has no ${what} for x${scale}`);
     if (entry.scale !== scale) throw new Error(`registry: ${id} is x${entry.scale}, listed under x${scale}`);
+    // The parent is appended to the list this loop walks, so it is checked like any listed network.
+    if (entry.precision === 'int8') listed.push({ tier, scale, id: float32Parent(registry, id, entry), what: `float32 parent of ${id}` });
     if (!(Number.isInteger(entry.receptiveRadius) && entry.receptiveRadius >= 0 && Number.isInteger(entry.tile) && entry.tile > 0)) {
       throw new Error(`registry: ${id} needs an integer receptiveRadius >= 0 and tile > 0`);
     }
     if (entry.selfEnsemble !== undefined && typeof entry.selfEnsemble !== 'boolean')
       throw new Error(`registry: ${id} selfEnsemble must be true or false`);
+    if (entry.precision !== undefined && !PRECISIONS.includes(entry.precision))
+      throw new Error(`registry: ${id} precision must be one of ${PRECISIONS.join(', ')}`);
+    if (entry.float32 !== undefined && entry.precision !== 'int8')
+      throw new Error(`registry: ${id} names a float32 parent but is not int8`);
     const path = isAbsolute(entry.file) ? entry.file : join(modelsDir, entry.file);
     if (!existsSync(path)) {
-      throw new Error(`engine model ${path} is missing: our trained networks are copied there by npm ci's postinstall; the converted UpscalerJS ones are made by \`node scripts/convert-models.js\``);
+      throw new Error(
+        `engine model ${path} is missing: our trained networks are copied there by npm ci's postinstall; the converted UpscalerJS ones are made by \`node scripts/convert-models.js\``,
+      );
     }
     out.set(id, { ...entry, id, path });
   }
   return out;
+}
+
+/** The float32 network an int8 one stands in for: listed, float32, and the same function shape (scale, halo, ensemble). */
+function float32Parent(registry: NetworkRegistry, id: string, entry: NetworkEntry): string {
+  const parentId = entry.float32;
+  const parent = parentId ? registry.networks[parentId] : undefined;
+  if (!parentId || !parent) throw new Error(`registry: int8 network ${id} needs \`float32\`, the id of its float32 parent`);
+  if ((parent.precision ?? 'float32') !== 'float32') throw new Error(`registry: the parent of ${id} (${parentId}) is not float32`);
+  if (parent.scale !== entry.scale || parent.receptiveRadius !== entry.receptiveRadius || !!parent.selfEnsemble !== !!entry.selfEnsemble) {
+    throw new Error(`registry: ${id} and its float32 parent ${parentId} differ in scale, receptiveRadius or selfEnsemble`);
+  }
+  return parentId;
 }
 
 /** The repository's models/ folder (scripts/postinstall.js, scripts/convert-models.js), found from this file upwards. */

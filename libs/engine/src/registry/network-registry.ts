@@ -1,4 +1,5 @@
 import type { QualityTier } from '@upscaler/contracts';
+import type { Precision } from './precision';
 
 /** One ONNX network: NCHW float32 RGB in, RGB out, both on the 0-255 scale, output = input x scale. */
 export interface NetworkEntry {
@@ -18,6 +19,15 @@ export interface NetworkEntry {
    * Set5 (docs/engine.md). The same ONNX file may be listed twice, with and without it.
    */
   selfEnsemble?: boolean;
+  /**
+   * The arithmetic the file runs in (default float32). An int8 file (QDQ: int8 weights per channel, uint8
+   * activations; training/export_int8.py) was fine-tuned from a float32 network and scores within 0.03 dB of it
+   * (its model card); it names that network in `float32`, which the engine runs instead when it runs float32
+   * (precision.ts). Same scale, radius and tile as the parent.
+   */
+  precision?: Precision;
+  /** For an int8 network: the registry id of its float32 parent. */
+  float32?: string;
   description?: string;
 }
 

@@ -99,4 +99,10 @@ describe('configuration is read and validated once at start-up', () => {
     expect([c.engineRegistry?.endsWith('/training/exports/registry.json'), c.engineRegistry?.startsWith('/'), c.modelsDir]).toEqual([true, true, '/srv/models']);
     expect([loadConfig({}).engineRegistry, loadConfig({}).modelsDir]).toEqual([undefined, undefined]);
   });
+
+  it('UPSCALE_ENGINE_PRECISION is auto, float32 or int8 (default auto); anything else is refused at start', () => {
+    expect(['auto', 'float32', 'int8'].map((v) => loadConfig({ UPSCALE_ENGINE_PRECISION: v }).enginePrecision)).toEqual(['auto', 'float32', 'int8']);
+    expect(loadConfig({}).enginePrecision).toBe('auto');
+    expect(() => loadConfig({ UPSCALE_ENGINE_PRECISION: 'fp16' })).toThrow(/UPSCALE_ENGINE_PRECISION/);
+  });
 });

@@ -55,6 +55,7 @@ const envSchema = z.object({
   UPSCALE_ENGINE_THREADS: int(0, 0, 256),
   UPSCALE_DEFAULT_QUALITY: z.enum(['fast', 'balanced', 'best']).optional(),
   UPSCALE_ENGINE_REGISTRY: optionalString,
+  UPSCALE_ENGINE_PRECISION: z.enum(['auto', 'float32', 'int8']).default('auto'),
   UPSCALE_MODELS_DIR: optionalString,
   UPSCALE_BILLING_TIMEOUT_MS: int(5000, 50, 120_000),
   UPSCALE_RESERVATION_TIMEOUT_MS: int(15 * 60_000, 1000),
@@ -105,6 +106,8 @@ export interface AppConfig {
   defaultQuality: 'fast' | 'balanced' | 'best' | undefined;
   /** JSON file replacing the engine's network registry (docs/engine.md); undefined: the built-in one. */
   engineRegistry: string | undefined;
+  /** Which networks run: int8 where the CPU has VNNI (auto), always their float32 parents, or int8 everywhere (docs/engine.md). */
+  enginePrecision: 'auto' | 'float32' | 'int8';
   /** Folder of the ONNX networks; undefined: the repository's models/. */
   modelsDir: string | undefined;
   billingTimeoutMs: number;
@@ -186,6 +189,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     engineThreads: e.UPSCALE_ENGINE_THREADS,
     defaultQuality: e.UPSCALE_DEFAULT_QUALITY,
     engineRegistry: e.UPSCALE_ENGINE_REGISTRY ? resolve(e.UPSCALE_ENGINE_REGISTRY) : undefined,
+    enginePrecision: e.UPSCALE_ENGINE_PRECISION,
     modelsDir: e.UPSCALE_MODELS_DIR ? resolve(e.UPSCALE_MODELS_DIR) : undefined,
     billingTimeoutMs: e.UPSCALE_BILLING_TIMEOUT_MS,
     reservationTimeoutMs: e.UPSCALE_RESERVATION_TIMEOUT_MS,
