@@ -15,8 +15,20 @@ function ensureConverted() {
 }
 
 // jest's globalSetup runs in the parent process before any worker, so no two workers convert the same file at once.
-module.exports = async () => ensureConverted();
+// Real-ESRGAN (the `sharp` tier) is made by the postinstall; converting it here too covers a models/ folder
+// made before it existed (cached by content hash: a second run only hashes).
+module.exports = async () => {
+  ensureConverted();
+  await ensureRealesrgan();
+};
 module.exports.ensureConverted = ensureConverted;
+
+async function ensureRealesrgan() {
+  const { convertRealesrgan } = require('./convert-ncnn/convert-realesrgan');
+  const messages = [];
+  const { converted } = await convertRealesrgan({ modelsDir: process.env.UPSCALE_MODELS_DIR || undefined, log: (m) => messages.push(m) });
+  if (converted.length > 0) console.log(`\n[convert-realesrgan] ${messages.join('\n[convert-realesrgan] ')}`);
+}
 
 if (require.main === module) {
   convertAll({ force: process.argv.includes('--force'), modelsDir: process.env.UPSCALE_MODELS_DIR || undefined });

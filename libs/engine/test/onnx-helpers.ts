@@ -14,7 +14,10 @@ let session;
 parentPort.on('message', async ({ planar, dims }) => {
   try {
     session ??= await ort.InferenceSession.create(workerData.path, { intraOpNumThreads: 2, graphOptimizationLevel: 'all' });
-    const out = await session.run({ input: new ort.Tensor('float32', planar, dims) });
+    const feeds = { input: new ort.Tensor('float32', planar, dims) };
+    // A network with a crop input (scripts/convert-ncnn: Real-ESRGAN) runs uncropped: the full frame.
+    if (session.inputNames.includes('crop')) feeds.crop = new ort.Tensor('int64', new BigInt64Array(4), [4]);
+    const out = await session.run(feeds);
     parentPort.postMessage({ data: out.output.data, dims: out.output.dims });
   } catch (e) { parentPort.postMessage({ error: String(e) }); }
 });`;
@@ -26,7 +29,10 @@ export interface OnnxNetwork {
 }
 
 export async function openSession(id: string): Promise<OnnxNetwork> {
-  const worker = new Worker(WORKER, { eval: true, workerData: { ort: require.resolve('onnxruntime-node'), path: join(MODELS_DIR, `${id}.onnx`) } });
+  const worker = new Worker(WORKER, {
+    eval: true,
+    workerData: { ort: require.resolve('onnxruntime-node'), path: join(MODELS_DIR, `${id}.onnx`) },
+  });
   const call = (planar: Float32Array, dims: number[]) =>
     new Promise<{ data: Float32Array; dims: number[] }>((resolve, reject) => {
       worker.once('message', (m) => (m.error ? reject(new Error(m.error)) : resolve(m)));
