@@ -25,8 +25,12 @@ export function isFinalStatus(s: JobStatus): boolean {
   return FINAL_STATUSES.includes(s);
 }
 
-/** Quality tiers (additive request field `quality`); each maps to a network in the engine registry. */
-export const QUALITY_TIERS = ['fast', 'balanced', 'best'] as const;
+/**
+ * Quality tiers (additive request field `quality`); each maps to a network in the engine registry. `fast`,
+ * `balanced` and `best` are fidelity tiers (PSNR); `sharp` (issue 18) runs a generative network, Real-ESRGAN,
+ * which synthesises texture and hard edges, at a much higher CPU cost (docs/engine.md).
+ */
+export const QUALITY_TIERS = ['fast', 'balanced', 'best', 'sharp'] as const;
 export type QualityTier = (typeof QUALITY_TIERS)[number];
 
 /** Key scopes: the spec's two plus ours for self-service (docs/design.md §6). */

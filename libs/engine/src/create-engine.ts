@@ -8,10 +8,10 @@ import { estimateJpegQuality } from './image/jpeg-quality';
 import { probeImage } from './image/probe-image';
 import { InferenceClient } from './inference/inference-client';
 import { acceptedTargets, DEFAULT_MAX_INPUT_PIXELS, DEFAULT_MAX_OUTPUT_PIXELS } from './limits';
-import { defaultModelsDir, readRegistry, resolveRegistry } from './registry/load-registry';
+import { defaultModelsDir, readRegistry, resolveRegistry, withDefaultTiers } from './registry/load-registry';
 import type { NetworkRegistry } from './registry/network-registry';
 import { effectivePrecision, hasInt8DotProduct, networkAtPrecision, PRECISION_SETTINGS, type PrecisionSetting } from './registry/precision';
-import { selectNetwork } from './registry/select-network';
+import { selectNetwork, tierMaxInputPixels } from './registry/select-network';
 
 export interface EngineOptions {
   /** Folder of the converted ONNX files (default: the repository's models/, or UPSCALE_MODELS_DIR). */
@@ -48,7 +48,7 @@ export async function createEngine(options: EngineOptions = {}): Promise<Upscale
   const maxOutputPixels = positiveInt('maxOutputPixels', options.maxOutputPixels, DEFAULT_MAX_OUTPUT_PIXELS);
   const maxInputPixels = positiveInt('maxInputPixels', options.maxInputPixels, DEFAULT_MAX_INPUT_PIXELS);
   const threads = positiveInt('threads', options.threads, availableParallelism());
-  const registry = typeof options.registry === 'object' ? options.registry : readRegistry(options.registry);
+  const registry = typeof options.registry === 'object' ? withDefaultTiers(options.registry) : readRegistry(options.registry);
   const networks = resolveRegistry(registry, options.modelsDir ?? defaultModelsDir());
   const defaultQuality = options.defaultQuality ?? registry.defaultQuality;
   if (!QUALITY_TIERS.includes(defaultQuality)) throw new Error(`engine: unknown default quality ${defaultQuality}`);
@@ -68,7 +68,8 @@ export async function createEngine(options: EngineOptions = {}): Promise<Upscale
   return {
     probe: (input: Buffer): Promise<ImageProbe> => probeImage(input, maxInputPixels),
 
-    acceptedTargets: (width: number, height: number): Target[] => acceptedTargets(width, height, maxOutputPixels),
+    acceptedTargets: (width: number, height: number, quality?: QualityTier): Target[] =>
+      acceptedTargets(width, height, maxOutputPixels, tierMaxInputPixels(registry, quality ?? defaultQuality)),
 
     async upscale(req: UpscaleRequest): Promise<UpscaleResult> {
       const probe = await probeImage(req.input, maxInputPixels);
@@ -92,6 +93,20 @@ export async function createEngine(options: EngineOptions = {}): Promise<Upscale
       const id = listed && networkAtPrecision(registry, listed, precision);
       const net = id ? networks.get(id) : undefined;
       if (!net) throw new EngineError('engine_error', `no network for quality ${quality} at x${scale}`);
+      // A tier's own input limit (registry maxInputPixels: sharp), on top of the output limit above.
+      if (net.maxInputPixels !== undefined && probe.width * probe.height > net.maxInputPixels) {
+        throw new EngineError(
+          'image_too_large_to_upscale',
+          `The image is too large for the ${quality} tier: it takes up to ${net.maxInputPixels} input pixels.`,
+          {
+            width: probe.width,
+            height: probe.height,
+            target: req.target,
+            quality,
+            maxInputPixels: net.maxInputPixels,
+          },
+        );
+      }
       const r = await client.run(
         {
           input: req.input,
@@ -104,6 +119,8 @@ export async function createEngine(options: EngineOptions = {}): Promise<Upscale
             receptiveRadius: net.receptiveRadius,
             tile: net.tile,
             selfEnsemble: net.selfEnsemble === true,
+            tailRadius: net.tailRadius,
+            outscale: net.outscale,
           },
         },
         req.signal,

@@ -35,8 +35,11 @@ export interface UpscaleResult {
 export interface UpscaleEngine {
   /** Throws EngineError with code unsupported_media_type / animated_image / image_dimensions_too_large / invalid_image. */
   probe(input: Buffer): Promise<ImageProbe>;
-  /** The targets the engine accepts for these (oriented) dimensions, ascending (spec 1: refusal rule). */
-  acceptedTargets(width: number, height: number): Target[];
+  /**
+   * The targets the engine accepts for these (oriented) dimensions, ascending (spec 1: refusal rule); for a tier with
+   * an input limit (sharp), none above it. `quality` defaults to the engine's default tier.
+   */
+  acceptedTargets(width: number, height: number, quality?: QualityTier): Target[];
   upscale(req: UpscaleRequest): Promise<UpscaleResult>;
   /** The default tier, the precision the engine runs at, and the network each tier runs at each scale (at that precision). */
   describe(): {

@@ -7,7 +7,7 @@ export { planTiles, type Tile } from './tiling/tile-plan';
 export { DEFAULT_REGISTRY } from './registry/default-registry';
 export { readRegistry } from './registry/load-registry';
 export type { JpegVariant, NetworkEntry, NetworkRegistry } from './registry/network-registry';
-export { selectNetwork, type InputTraits } from './registry/select-network';
+export { selectNetwork, tierMaxInputPixels, type InputTraits } from './registry/select-network';
 export {
   effectivePrecision,
   hasInt8DotProduct,

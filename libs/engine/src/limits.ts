@@ -15,8 +15,11 @@ export const DEFAULT_MAX_OUTPUT_PIXELS = 2 ** 27;
  */
 export const DEFAULT_MAX_INPUT_PIXELS = 50_000_000;
 
-/** Spec 1, refusal rule: the targets whose output (w*s x h*s) stays within maxOutputPixels, ascending. */
-export function acceptedTargets(width: number, height: number, maxOutputPixels: number): Target[] {
-  if (!(width > 0 && height > 0)) return [];
+/**
+ * Spec 1, refusal rule: the targets whose output (w*s x h*s) stays within maxOutputPixels, ascending; none when the
+ * input has more than `maxInputPixels` (a tier's own bound: sharp, registry `maxInputPixels`).
+ */
+export function acceptedTargets(width: number, height: number, maxOutputPixels: number, maxInputPixels = Infinity): Target[] {
+  if (!(width > 0 && height > 0) || width * height > maxInputPixels) return [];
   return TARGETS.filter((t) => width * height * SCALE_OF_TARGET[t] ** 2 <= maxOutputPixels);
 }

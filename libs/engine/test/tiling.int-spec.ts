@@ -39,7 +39,8 @@ describe('exact tiling (issue 2: tiled == full-frame, bit-identical)', () => {
   // Every network but thick (whose 154-pixel halo needs a wider image: next test), each run directly: the int8
   // ones too (precision 'int8', so on every CPU; their quantization scales are static, so a pixel's value cannot
   // depend on the tile it was computed in).
-  const ids = Object.keys(DEFAULT_REGISTRY.networks).filter((id) => !id.startsWith('esrgan-thick'));
+  // Real-ESRGAN (349-pixel halo, cropped tail) has its own test below.
+  const ids = Object.keys(DEFAULT_REGISTRY.networks).filter((id) => !id.startsWith('esrgan-thick') && !id.startsWith('realesrgan'));
   it.each(ids)('%s: 16-pixel tiles with the registry halo give the full-frame pixels; half the halo does not', async (id) => {
     const target = TARGET_OF_SCALE[DEFAULT_REGISTRY.networks[id].scale];
     const [whole, tiled, short] = await Promise.all([
@@ -82,12 +83,44 @@ describe('exact tiling (issue 2: tiled == full-frame, bit-identical)', () => {
     }
   });
 
+  it('realesrgan-x4plus (349-pixel halo, tail cropped to 2): three tiles give the full-frame pixels; a tail cropped to the core does not', async () => {
+    const radius = DEFAULT_REGISTRY.networks['realesrgan-x4plus'].receptiveRadius;
+    const cropped = (tailRadius: number): NetworkRegistry => {
+      const r = running(registry(2 * radius), 'realesrgan-x4plus');
+      return { ...r, networks: { ...r.networks, 'realesrgan-x4plus': { ...r.networks['realesrgan-x4plus'], tile: 250, tailRadius } } };
+    };
+    const [whole, tiled, noTail] = await Promise.all([
+      createEngine({ registry: running(registry(4096), 'realesrgan-x4plus') }),
+      createEngine({ registry: cropped(2) }),
+      createEngine({ registry: cropped(0) }),
+    ]);
+    try {
+      // Wide enough that the middle tile's halo is clipped by neither border: its features are cropped by 347 pixels
+      // on both sides before the upsampling tail.
+      const input = await pngOf(6, 2 * radius + 40, 9);
+      const req = { input, target: '4k' as const, format: 'png' as const, quality: 'fast' as const };
+      const a = await whole.upscale(req);
+      const b = await tiled.upscale(req);
+      const c = await noTail.upscale(req);
+      expect([a.network, b.network, c.network]).toEqual(['realesrgan-x4plus', 'realesrgan-x4plus', 'realesrgan-x4plus']);
+      expect([a.tiles, b.tiles, c.tiles]).toEqual([1, 3, 3]);
+      const [pa, pb, pc] = await Promise.all([pixels(a.output), pixels(b.output), pixels(c.output)]);
+      expect(pa.length).toBe(6 * 4 * (2 * radius + 40) * 4 * 3);
+      expect(Buffer.compare(pb, pa)).toBe(0);
+      expect(Buffer.compare(pc, pa)).not.toBe(0);
+    } finally {
+      await Promise.all([whole.close(), tiled.close(), noTail.close()]);
+    }
+  });
+
   it('the registry radii are the ones the converter computed (models/manifest.json) or training exported', () => {
     const manifest = JSON.parse(readFileSync(join(MODELS_DIR, 'manifest.json'), 'utf8'));
     for (const [id, entry] of Object.entries(DEFAULT_REGISTRY.networks)) {
       const radius = id.startsWith('ours-')
         ? JSON.parse(readFileSync(join(MODELS_DIR, '..', 'training', 'exports', `${entry.file}.json`), 'utf8')).receptive_radius_lr
-        : manifest.models[id]?.receptiveRadius;
+        : // A converted network listed several times (realesrgan-x4plus at x2 / x3 / x4) has one manifest entry, by file.
+          Object.values(manifest.models as Record<string, { file: string; receptiveRadius: number }>).find((m) => m.file === entry.file)
+            ?.receptiveRadius;
       expect([id, radius]).toEqual([id, entry.receptiveRadius]);
     }
   });

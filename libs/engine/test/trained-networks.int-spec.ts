@@ -186,6 +186,8 @@ describe('trained networks in the engine', () => {
         fast: { 2: 'ours-fast-x2-int8', 3: 'ours-fast-x3-int8', 4: 'ours-fast-x4-int8' },
         balanced: { 2: 'ours-balanced-x2', 3: 'ours-balanced-x3', 4: 'ours-balanced-x4' },
         best: { 2: 'ours-balanced-x2-ensemble', 3: 'ours-balanced-x3-ensemble', 4: 'ours-balanced-x4-ensemble' },
+        // Not in the file (written before issue 18): the built-in sharp tier (load-registry.ts, withDefaultTiers).
+        sharp: { 2: 'realesrgan-x4plus-to-x2', 3: 'realesrgan-x4plus-to-x3', 4: 'realesrgan-x4plus' },
       });
       // The built-in registry's tiers, the same entries with paths into training/exports/.
       expect(alt.describe().tiers).toEqual(DEFAULT_REGISTRY.tiers);

@@ -12,13 +12,14 @@ export const SLOW_X3_NETWORKS = { fast: 'esrgan-slim-x3', balanced: 'esrgan-medi
 
 /** The default registry with every tier's x3 network replaced by its slow converted counterpart. */
 export function slowX3Registry(): NetworkRegistry {
-  const { fast, balanced, best } = DEFAULT_REGISTRY.tiers;
+  const { fast, balanced, best, sharp } = DEFAULT_REGISTRY.tiers;
   return {
     ...DEFAULT_REGISTRY,
     tiers: {
       fast: { ...fast, 3: SLOW_X3_NETWORKS.fast },
       balanced: { ...balanced, 3: SLOW_X3_NETWORKS.balanced },
       best: { ...best, 3: SLOW_X3_NETWORKS.best },
+      sharp,
     },
   };
 }

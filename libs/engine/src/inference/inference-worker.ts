@@ -5,6 +5,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import * as ort from 'onnxruntime-node';
 import { CorruptImageError, decodeImage, PixelLimitError } from '../image/decode-image';
 import { encodeImage } from '../image/encode-image';
+import { resizeColour } from '../image/resize-colour';
 import { upscaleAlphaInto } from '../image/upscale-alpha';
 import { runTiles, type NetworkSpec, type TensorCtor } from './tile-runner';
 import type { JobMessage, ReplyMessage, WorkerInit } from './worker-protocol';
@@ -40,11 +41,24 @@ async function runJob(job: JobMessage): Promise<ReplyMessage> {
     const input = Buffer.from(job.input.buffer, job.input.byteOffset, job.input.byteLength);
     const img = await decodeImage(input, { maxInputPixels: job.maxInputPixels, flatten: job.format === 'jpeg' });
     checkpoint();
-    const { out, tiles } = await runTiles(await session(job.network), ort.Tensor as unknown as TensorCtor, img, job.network, checkpoint);
+    const net = job.network;
+    const tiled = await runTiles(await session(net), ort.Tensor as unknown as TensorCtor, img, net, checkpoint);
     checkpoint();
+    // An x4 network serving x2 / x3 (registry `outscale`): its output resized down with Lanczos-3.
+    const outscale = net.outscale ?? net.scale;
+    const out = outscale === net.scale ? tiled.out : await resizeColour(tiled.out, img.width * outscale, img.height * outscale);
+    const tiles = tiled.tiles;
     await upscaleAlphaInto(img, out);
     const output = await encodeImage(out, job.format);
-    return { type: 'done', id: job.id, output, width: out.width, height: out.height, tiles, engineMs: Math.round(performance.now() - started) };
+    return {
+      type: 'done',
+      id: job.id,
+      output,
+      width: out.width,
+      height: out.height,
+      tiles,
+      engineMs: Math.round(performance.now() - started),
+    };
   } catch (e) {
     if (e instanceof Cancelled) return { type: 'cancelled', id: job.id };
     const message = (e as Error)?.message ?? String(e);

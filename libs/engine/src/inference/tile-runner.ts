@@ -11,9 +11,19 @@ export interface NetworkSpec {
   tile: number;
   /** Average the network's outputs over the eight rotations and mirrorings of each tile (inference/dihedral.ts). */
   selfEnsemble?: boolean;
+  /**
+   * The network takes the int64 input `crop` = [top, left, bottom, right] (registry's `tailRadius`): each tile's
+   * low-resolution features are cropped to the core plus `tailRadius` before the upsampling tail runs.
+   */
+  tailRadius?: number;
+  /** Output scale after resizing the network's output down (registry's `outscale`); applied by the caller. */
+  outscale?: number;
 }
 
-export type TensorCtor = new (type: 'float32', data: Float32Array, dims: number[]) => OrtTensor;
+export interface TensorCtor {
+  new (type: 'float32', data: Float32Array, dims: number[]): OrtTensor;
+  new (type: 'int64', data: BigInt64Array, dims: number[]): OrtTensor;
+}
 
 /**
  * Runs the colour of `img` through the network tile by tile (tiling/tile-plan.ts) and writes the result into a
@@ -22,7 +32,9 @@ export type TensorCtor = new (type: 'float32', data: Float32Array, dims: number[
  * With `net.selfEnsemble` every tile runs eight times (inference/dihedral.ts) and the outputs are averaged in
  * float32, in a fixed order, before rounding: deterministic, and as exact under tiling as one pass (each pass's
  * receptive field is the same square). `checkpoint` runs before every network call: it throws to cancel the job
- * between tiles (or between the passes of one tile).
+ * between tiles (or between the passes of one tile). With `net.tailRadius` each tile's features are cropped, before
+ * the network's upsampling tail, to the core plus the tail's own halo (or the image border): the network's output
+ * is then the core plus that margin, and the core's pixels are exactly those of a full-frame run.
  */
 export async function runTiles(
   session: InferenceSession,
@@ -42,13 +54,22 @@ export async function runTiles(
   const tiles = planTiles(W, H, net.tile, net.receptiveRadius);
   const inputName = session.inputNames[0];
   const outputName = session.outputNames[0];
+  const tail = net.tailRadius;
+  if (tail !== undefined && net.selfEnsemble) throw new Error(`${net.id}: a cropped network cannot be self-ensembled`);
+  let crop = [0, 0, 0, 0];
   const once = async (planar: Float32Array, h: number, w: number): Promise<Float32Array> => {
     checkpoint();
-    const result = await session.run({ [inputName]: new Tensor('float32', planar, [1, 3, h, w]) });
+    const feeds: Record<string, OrtTensor> = { [inputName]: new Tensor('float32', planar, [1, 3, h, w]) };
+    if (tail !== undefined) feeds.crop = new Tensor('int64', BigInt64Array.from(crop.map(BigInt)), [4]);
+    const result = await session.run(feeds);
     return result[outputName].data as Float32Array;
   };
   const infer = net.selfEnsemble ? (planar: Float32Array, h: number, w: number) => selfEnsemble(once, planar, h, w, s) : once;
   for (const t of tiles) {
+    // Halo beyond the core on each side, less the tail's own halo: what the network may drop before upsampling.
+    const halo = [t.y - t.inY, t.x - t.inX, t.inY + t.inHeight - t.y - t.height, t.inX + t.inWidth - t.x - t.width];
+    if (tail !== undefined) crop = halo.map((h) => Math.max(0, h - tail));
+    const [cropTop, cropLeft, cropBottom, cropRight] = crop;
     const n = t.inWidth * t.inHeight;
     const planar = new Float32Array(3 * n);
     for (let y = 0; y < t.inHeight; y++) {
@@ -65,10 +86,11 @@ export async function runTiles(
       }
     }
     const o = await infer(planar, t.inHeight, t.inWidth);
-    const ow = t.inWidth * s;
-    const on = ow * t.inHeight * s;
-    const offY = (t.y - t.inY) * s;
-    const offX = (t.x - t.inX) * s;
+    const ow = (t.inWidth - cropLeft - cropRight) * s;
+    const on = ow * (t.inHeight - cropTop - cropBottom) * s;
+    if (o.length !== 3 * on) throw new Error(`${net.id}: the network returned ${o.length} values, expected ${3 * on}`);
+    const offY = (t.y - t.inY - cropTop) * s;
+    const offX = (t.x - t.inX - cropLeft) * s;
     for (let y = 0; y < t.height * s; y++) {
       let src = (offY + y) * ow + offX;
       let dst = ((t.y * s + y) * OW + t.x * s) * C;

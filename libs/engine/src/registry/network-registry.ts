@@ -28,6 +28,23 @@ export interface NetworkEntry {
   precision?: Precision;
   /** For an int8 network: the registry id of its float32 parent. */
   float32?: string;
+  /**
+   * The scale the job asks for when it is below the network's own (`scale`): the network runs at `scale` and its
+   * output is resized down to `outscale` with Lanczos-3, as Real-ESRGAN does for 2x and 3x with its x4 network
+   * (docs/engine.md, "The sharp tier"). Listed under the tier's `outscale`. Default: `scale`.
+   */
+  outscale?: number;
+  /**
+   * For a network whose graph takes the int64 input `crop` (scripts/convert-ncnn): the receptive radius of its
+   * upsampling tail, in input pixels. The tile runner crops each tile's low-resolution features to the core plus
+   * this radius before the tail runs, so a large halo (Real-ESRGAN's 349 pixels) costs only the body's work.
+   */
+  tailRadius?: number;
+  /**
+   * The largest input (width x height) this network takes: the tier refuses larger images at every target
+   * (image_too_large_to_upscale), so that a job finishes within the reservation timeout on one processor.
+   */
+  maxInputPixels?: number;
   description?: string;
 }
 

@@ -28,7 +28,7 @@ describe('precision (issue 15: int8 where the CPU has VNNI, float32 parents else
     const registry: NetworkRegistry = {
       defaultQuality: 'fast',
       networks: { f32: entry, i8: { ...entry, precision: 'int8', float32: 'f32' }, plain: entry },
-      tiers: { fast: { 2: 'i8' }, balanced: { 2: 'plain' }, best: { 2: 'plain' } },
+      tiers: { fast: { 2: 'i8' }, balanced: { 2: 'plain' }, best: { 2: 'plain' }, sharp: { 2: 'plain' } },
     };
     expect(['i8', 'f32', 'plain', 'unknown'].map((id) => networkAtPrecision(registry, id, 'int8'))).toEqual([
       'i8',

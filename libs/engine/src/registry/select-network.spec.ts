@@ -1,11 +1,18 @@
 import type { NetworkRegistry } from './network-registry';
-import { selectNetwork } from './select-network';
+import { selectNetwork, tierMaxInputPixels } from './select-network';
 
 const entry = (scale: number) => ({ file: 'x.onnx', scale, receptiveRadius: 6, tile: 256 });
 const registry: NetworkRegistry = {
   defaultQuality: 'fast',
-  networks: { clean2: entry(2), photo2: entry(2), clean4: entry(4), b2: entry(2) },
-  tiers: { fast: { 2: 'clean2', 4: 'clean4' }, balanced: { 2: 'b2' }, best: { 2: 'b2' } },
+  networks: {
+    clean2: entry(2),
+    photo2: entry(2),
+    clean4: entry(4),
+    b2: entry(2),
+    s4: { ...entry(4), maxInputPixels: 100_000 },
+    s2: { ...entry(4), outscale: 2, maxInputPixels: 90_000 },
+  },
+  tiers: { fast: { 2: 'clean2', 4: 'clean4' }, balanced: { 2: 'b2' }, best: { 2: 'b2' }, sharp: { 2: 's2', 4: 's4' } },
   jpegVariants: { fast: { 2: { network: 'photo2', maxJpegQuality: 90 } } },
 };
 
@@ -32,5 +39,12 @@ describe('selectNetwork', () => {
 
   it('answers undefined where the registry has no network', () => {
     expect(selectNetwork(registry, 'balanced', 3, { format: 'png' })).toBeUndefined();
+  });
+});
+
+describe('tierMaxInputPixels', () => {
+  it("answers the smallest input limit of the tier's networks, or undefined where only the output limit applies", () => {
+    expect(tierMaxInputPixels(registry, 'sharp')).toBe(90_000);
+    expect(tierMaxInputPixels(registry, 'fast')).toBeUndefined();
   });
 });

@@ -19,3 +19,16 @@ export function selectNetwork(registry: NetworkRegistry, quality: QualityTier, s
   }
   return registry.tiers[quality]?.[scale];
 }
+
+/**
+ * The largest input a tier takes at any target (registry `maxInputPixels`: the sharp tier's bound), or undefined
+ * when only the output limit applies. Pure.
+ */
+export function tierMaxInputPixels(registry: NetworkRegistry, quality: QualityTier): number | undefined {
+  const ids = [
+    ...Object.values(registry.tiers[quality] ?? {}),
+    ...Object.values(registry.jpegVariants?.[quality] ?? {}).map((v) => v.network),
+  ];
+  const limits = ids.map((id) => registry.networks[id]?.maxInputPixels).filter((v): v is number => v !== undefined);
+  return limits.length > 0 ? Math.min(...limits) : undefined;
+}

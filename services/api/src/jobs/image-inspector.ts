@@ -1,6 +1,15 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { SCALE_OF_TARGET, type OutputFormat, type QualityTier, type Target } from '@upscaler/contracts';
-import { acceptedTargets, DEFAULT_MAX_OUTPUT_PIXELS, probeImage, readRegistry, WEBP_MAX_SIDE, type ImageProbe } from '@upscaler/engine';
+import {
+  acceptedTargets,
+  DEFAULT_MAX_OUTPUT_PIXELS,
+  probeImage,
+  readRegistry,
+  tierMaxInputPixels,
+  WEBP_MAX_SIDE,
+  type ImageProbe,
+  type NetworkRegistry,
+} from '@upscaler/engine';
 import { CONFIG } from '@upscaler/runtime';
 import type { AppConfig } from '@upscaler/platform';
 
@@ -13,18 +22,21 @@ import type { AppConfig } from '@upscaler/platform';
 export class ImageInspector {
   /** The tier a request without `quality` gets: UPSCALE_DEFAULT_QUALITY, else the registry's (file or built-in). */
   private readonly defaultTier: QualityTier;
+  private readonly registry: NetworkRegistry;
 
   constructor(@Inject(CONFIG) private readonly config: AppConfig) {
-    this.defaultTier = config.defaultQuality ?? readRegistry(config.engineRegistry).defaultQuality;
+    this.registry = readRegistry(config.engineRegistry);
+    this.defaultTier = config.defaultQuality ?? this.registry.defaultQuality;
   }
 
   probe(bytes: Buffer): Promise<ImageProbe> {
     return probeImage(bytes, this.config.maxInputPixels);
   }
 
-  /** Output pixel limit, plus WebP's own limit of 16383 pixels per side. */
-  acceptedTargets(width: number, height: number, format: OutputFormat): Target[] {
-    const byPixels = acceptedTargets(width, height, this.config.maxOutputPixels ?? DEFAULT_MAX_OUTPUT_PIXELS);
+  /** Output pixel limit, the tier's input limit (sharp), plus WebP's own limit of 16383 pixels per side. */
+  acceptedTargets(width: number, height: number, format: OutputFormat, quality: QualityTier = this.defaultTier): Target[] {
+    const maxIn = tierMaxInputPixels(this.registry, quality);
+    const byPixels = acceptedTargets(width, height, this.config.maxOutputPixels ?? DEFAULT_MAX_OUTPUT_PIXELS, maxIn);
     if (format !== 'webp') return byPixels;
     return byPixels.filter((t) => Math.max(width, height) * SCALE_OF_TARGET[t] <= WEBP_MAX_SIDE);
   }

@@ -83,7 +83,7 @@ export class JobsService {
 
     const bytes = image.kind === 'upload' ? image.bytes : (await this.images.fetch(url!)).bytes;
     const probe = await this.inspector.probe(bytes);
-    const target = chooseTarget(fields.target, this.inspector.acceptedTargets(probe.width, probe.height, fields.format));
+    const target = chooseTarget(fields.target, this.inspector.acceptedTargets(probe.width, probe.height, fields.format, fields.quality));
     if (target === null) throw new DomainError('image_too_large_to_upscale');
     const credits = CREDITS_OF_TARGET[target];
     const jobId = newId('job');
