@@ -4,5 +4,6 @@ export * from './logging/logger';
 export * from './http/error.filter';
 export * from './http/error-response.hook';
 export * from './http/request-id';
+export * from './http/json-answer';
 export * from './database';
 export * from './secrets/load-or-create-secret';

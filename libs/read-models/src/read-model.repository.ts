@@ -47,6 +47,13 @@ export interface PageQuery {
   startingAfter?: string;
 }
 
+/** A rate-limit counter after an add: the hits of every api replica in `bucket`'s window starting at `windowStart` (ms). */
+export interface RateLimitTotal {
+  bucket: string;
+  windowStart: number;
+  total: number;
+}
+
 export class ReadModelRepository {
   constructor(private readonly db: DataSource) {}
 
@@ -109,15 +116,24 @@ export class ReadModelRepository {
     return rows.map((r) => toRow<S>(r));
   }
 
-  /** Fixed one-minute window per key; atomic across api replicas. Returns the count after this hit. */
-  async hitRateLimit(keyId: string, windowStart: Date): Promise<number> {
-    const rows: Array<{ count: number }> = await this.db.query(
-      `INSERT INTO rate_limit_windows (key_id, window_start, count) VALUES ($1, $2, 1)
-       ON CONFLICT (key_id, window_start) DO UPDATE SET count = rate_limit_windows.count + 1
-       RETURNING count`,
-      [keyId, windowStart.toISOString()],
+  /**
+   * Adds each bucket's hits to its window's counter and returns every such counter's total after the add (the
+   * api's rate limiter settles the hits it counted in memory this way; docs/api.md "Rate limits"). One
+   * statement, atomic per row across api replicas; rows are locked in (bucket, window) order, so two replicas
+   * settling overlapping buckets at once cannot deadlock.
+   */
+  async addRateLimitHits(hits: Array<{ bucket: string; windowStart: number; count: number }>): Promise<RateLimitTotal[]> {
+    if (hits.length === 0) return [];
+    const sorted = [...hits].sort((a, b) => (a.bucket < b.bucket ? -1 : a.bucket > b.bucket ? 1 : a.windowStart - b.windowStart));
+    const rows: Array<{ key_id: string; window_start: Date; count: number }> = await this.db.query(
+      `INSERT INTO rate_limit_windows (key_id, window_start, count)
+       SELECT h.key_id, h.window_start, h.count FROM unnest($1::text[], $2::timestamptz[], $3::int[]) WITH ORDINALITY AS h(key_id, window_start, count, i)
+       ORDER BY h.i
+       ON CONFLICT (key_id, window_start) DO UPDATE SET count = rate_limit_windows.count + EXCLUDED.count
+       RETURNING key_id, window_start, count`,
+      [sorted.map((h) => h.bucket), sorted.map((h) => new Date(h.windowStart).toISOString()), sorted.map((h) => h.count)],
     );
-    return rows[0].count;
+    return rows.map((r) => ({ bucket: r.key_id, windowStart: new Date(r.window_start).getTime(), total: r.count }));
   }
 
   async pruneRateLimits(before: Date): Promise<void> {

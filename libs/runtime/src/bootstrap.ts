@@ -4,6 +4,7 @@ import { NestFactory } from '@nestjs/core';
 import { ConfigError, createLogger, loadConfig, type AppConfig, type ErrorResponseHook } from '@upscaler/platform';
 import { currentTraceId, stopTracing } from '@upscaler/tracing';
 import { buildRuntime } from './build-runtime';
+import type { FastPath } from './fast-path';
 import { configureHttpApp } from './http-app';
 import type { Runtime } from './runtime';
 import { RuntimeModule } from './runtime.module';
@@ -14,6 +15,8 @@ export interface ServiceSpec {
   modules: Array<Type<unknown> | DynamicModule>;
   /** A provider of the service's modules that sees every error answer first (the api's unkeyed rate limit). */
   errorResponseHook?: Type<ErrorResponseHook>;
+  /** Providers of the service's modules that answer a route before Express (the api's GET /jobs/{id}; fast-path.ts). */
+  fastPaths?: Array<Type<FastPath>>;
   /** Adjust the validated config before anything starts (the standalone fills in its operator token). */
   prepare?: (config: AppConfig) => Promise<{ config: AppConfig; banner?: string[] }>;
 }
@@ -43,7 +46,12 @@ export async function runService(spec: ServiceSpec): Promise<void> {
   class ServiceRootModule {}
 
   const app = await NestFactory.create(ServiceRootModule, { logger: new NestPinoLogger(logger) });
-  configureHttpApp(app, rt, spec.errorResponseHook ? app.get(spec.errorResponseHook, { strict: false }) : undefined);
+  configureHttpApp(
+    app,
+    rt,
+    spec.errorResponseHook ? app.get(spec.errorResponseHook, { strict: false }) : undefined,
+    (spec.fastPaths ?? []).map((p) => app.get(p, { strict: false })),
+  );
   const server = await app.listen(config.port, config.host);
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;

@@ -1,6 +1,7 @@
 import { Controller, Get, Res } from '@nestjs/common';
 import { HealthCheckService, HealthIndicatorService, type HealthIndicatorResult } from '@nestjs/terminus';
 import type { Response } from 'express';
+import { RETRY_AFTER_503_SECONDS } from '@upscaler/platform';
 import { Readiness } from './readiness';
 
 /**
@@ -36,6 +37,7 @@ export class HealthController {
       res.status(200).json(await this.health.check(checks));
     } catch (e) {
       const body = (e as { getResponse?: () => unknown }).getResponse?.() ?? { status: 'error' };
+      res.setHeader('Retry-After', String(RETRY_AFTER_503_SECONDS));
       res.status(503).json(body);
     }
   }

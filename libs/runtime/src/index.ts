@@ -5,6 +5,7 @@ export * from './runtime.module';
 export * from './health.controller';
 export * from './build-runtime';
 export * from './http-app';
+export * from './fast-path';
 export * from './bootstrap';
 export * from './observability/metrics';
 export * from './observability/instrumented-event-store';

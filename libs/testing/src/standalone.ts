@@ -31,6 +31,8 @@ export interface StartOptions {
   env?: Record<string, string | undefined>;
   /** How long to wait for /health/ready. */
   readyTimeoutMs?: number;
+  /** Node's own flags for the child (`--cpu-prof`, which NODE_OPTIONS does not take). */
+  nodeArgs?: string[];
 }
 
 /**
@@ -58,7 +60,7 @@ export async function startService(opts: StartOptions = {}): Promise<StartedServ
       LOG_LEVEL: process.env.UPSCALE_TEST_LOG_LEVEL ?? 'warn',
       ...opts.env,
     };
-    const child = spawn(process.execPath, [entry], { cwd: REPO_ROOT, env: env as NodeJS.ProcessEnv, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [...(opts.nodeArgs ?? []), entry], { cwd: REPO_ROOT, env: env as NodeJS.ProcessEnv, stdio: ['ignore', 'pipe', 'pipe'] });
     const out = { text: '' };
     child.stdout!.on('data', (d) => (out.text += d.toString()));
     child.stderr!.on('data', (d) => (out.text += d.toString()));

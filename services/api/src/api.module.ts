@@ -4,6 +4,7 @@ import { AccountsService } from './accounts/accounts.service';
 import { AdminController } from './accounts/admin.controller';
 import { ApiKeysController } from './api-keys/api-keys.controller';
 import { ApiKeysService } from './api-keys/api-keys.service';
+import { ApiKeyCache } from './auth/api-key-cache';
 import { ApiKeyGuard } from './auth/api-key.guard';
 import { OperatorGuard } from './auth/operator.guard';
 import { DashboardController } from './dashboard/dashboard.controller';
@@ -11,9 +12,12 @@ import { FilesController } from './files/files.controller';
 import { ImageInspector } from './jobs/image-inspector';
 import { ImageSource } from './jobs/image-source';
 import { JobsController } from './jobs/jobs.controller';
+import { JobViews } from './jobs/job-views';
+import { JobPollFastPath } from './jobs/job-poll.fast-path';
 import { JobsService } from './jobs/jobs.service';
 import { OpenApiController } from './openapi/openapi.controller';
 import { RateLimiter } from './rate-limit/rate-limiter';
+import { LogTail } from './read-cache/log-tail';
 import { AddressRateLimitGuard, UnkeyedErrorRateLimit } from './rate-limit/unkeyed-rate-limit';
 import { WebhookEndpointsController } from './webhooks/webhook-endpoints.controller';
 import { WebhookEndpointsService } from './webhooks/webhook-endpoints.service';
@@ -38,6 +42,10 @@ import { WebhookEndpointsService } from './webhooks/webhook-endpoints.service';
     ImageInspector,
     ImageSource,
     RateLimiter,
+    LogTail,
+    ApiKeyCache,
+    JobViews,
+    JobPollFastPath,
     AddressRateLimitGuard,
     UnkeyedErrorRateLimit,
     ApiKeyGuard,

@@ -1,7 +1,8 @@
 import './tracing';
 import { exitOnStartFailure, runService } from '@upscaler/runtime';
 import { ApiModule } from './api.module';
+import { JobPollFastPath } from './jobs/job-poll.fast-path';
 import { UnkeyedErrorRateLimit } from './rate-limit/unkeyed-rate-limit';
 
 /** Distributed entry point (docs/design.md §3): this service alone, configured from the environment. */
-runService({ service: 'api', modules: [ApiModule], errorResponseHook: UnkeyedErrorRateLimit }).catch(exitOnStartFailure);
+runService({ service: 'api', modules: [ApiModule], errorResponseHook: UnkeyedErrorRateLimit, fastPaths: [JobPollFastPath] }).catch(exitOnStartFailure);

@@ -1,6 +1,7 @@
 import './tracing';
 import { exitOnStartFailure, runService } from '@upscaler/runtime';
 import { ApiModule } from '../../api/src/api.module';
+import { JobPollFastPath } from '../../api/src/jobs/job-poll.fast-path';
 import { UnkeyedErrorRateLimit } from '../../api/src/rate-limit/unkeyed-rate-limit';
 import { BillingModule } from '../../billing/src/billing.module';
 import { ProcessorModule } from '../../processor/src/processor.module';
@@ -16,6 +17,7 @@ runService({
   service: 'standalone',
   modules: [BillingModule, ApiModule, ProcessorModule, WebhooksModule],
   errorResponseHook: UnkeyedErrorRateLimit,
+  fastPaths: [JobPollFastPath],
   prepare: async (config) => {
     const operator = await resolveOperatorToken(config.dataDir, config.operatorToken);
     return {

@@ -5,6 +5,9 @@ import type { Logger } from '../logging/logger';
 import { classifyBodyParserError } from './body-parser-errors';
 import type { ErrorResponseHook } from './error-response.hook';
 
+/** Retry-After of a 503 whose error names no wait of its own: billing or a dependency was away for a moment. */
+export const RETRY_AFTER_503_SECONDS = 5;
+
 /**
  * The one place errors become HTTP (contributing/STYLE.md): every answer is `{ "error": { "code", "message" } }`
  * with a code from libs/contracts/src/errors.ts. A service's ErrorResponseHook (optional) sees the request first.
@@ -35,6 +38,8 @@ export class ErrorFilter implements ExceptionFilter {
       this.logger.error({ err: exception, path: req.originalUrl, requestId: req.headers['x-request-id'] }, 'request failed');
     }
     if (res.headersSent) return;
+    // a 503 tells the client when to come back (docs/api.md "Errors")
+    if (status === 503 && headers['Retry-After'] === undefined) headers['Retry-After'] = String(RETRY_AFTER_503_SECONDS);
     for (const [k, v] of Object.entries(headers)) res.setHeader(k, v);
     res.status(status).json(errorBody(code, message));
   }

@@ -15,3 +15,9 @@ export function hashApiKey(key: string): string {
 export function isWellFormedApiKey(key: string): boolean {
   return KEY_PATTERN.test(key);
 }
+
+/** The key of an `Authorization: Bearer usk_…` header; null when missing, not a bearer token, or malformed. */
+export function bearerApiKey(header: unknown): string | null {
+  const match = typeof header === 'string' ? /^Bearer\s+(\S+)\s*$/i.exec(header) : null;
+  return match && isWellFormedApiKey(match[1]) ? match[1] : null;
+}

@@ -3,13 +3,12 @@ import { Reflector } from '@nestjs/core';
 import type { Request, Response } from 'express';
 import { DomainError, type Scope } from '@upscaler/contracts';
 import { CONFIG } from '@upscaler/runtime';
-import type { ApiKeyState } from '@upscaler/domain';
-import { hashApiKey, isWellFormedApiKey } from './api-key-secret';
+import { bearerApiKey, hashApiKey } from './api-key-secret';
 import type { Principal } from './principal';
 import { SCOPES_KEY } from './scopes.decorator';
 import { RateLimiter } from '../rate-limit/rate-limiter';
 import type { AppConfig } from '@upscaler/platform';
-import { ReadModelRepository } from '@upscaler/read-models';
+import { ApiKeyCache } from './api-key-cache';
 
 /**
  * Spec 5: bearer `usk_` key; missing, malformed, unknown or revoked -> 401 unauthorized. Then the
@@ -19,7 +18,7 @@ import { ReadModelRepository } from '@upscaler/read-models';
 export class ApiKeyGuard implements CanActivate {
   constructor(
     @Inject(CONFIG) private readonly config: AppConfig,
-    private readonly readModels: ReadModelRepository,
+    private readonly keys: ApiKeyCache,
     private readonly reflector: Reflector,
     private readonly rateLimiter: RateLimiter,
   ) {}
@@ -27,11 +26,9 @@ export class ApiKeyGuard implements CanActivate {
   async canActivate(ctx: ExecutionContext): Promise<boolean> {
     const req = ctx.switchToHttp().getRequest<Request & { principal?: Principal }>();
     const res = ctx.switchToHttp().getResponse<Response>();
-    const header = req.headers.authorization;
-    const match = typeof header === 'string' ? /^Bearer\s+(\S+)\s*$/i.exec(header) : null;
-    if (!match || !isWellFormedApiKey(match[1])) throw new DomainError('unauthorized');
-    const row = await this.readModels.byLookup<ApiKeyState>('apikey', hashApiKey(match[1]));
-    const key = row?.state.status === 'active' ? row.state.key : null;
+    const secret = bearerApiKey(req.headers.authorization);
+    if (!secret) throw new DomainError('unauthorized');
+    const key = await this.keys.active(hashApiKey(secret));
     if (!key) throw new DomainError('unauthorized');
 
     await this.rateLimiter.hit(key.keyId, key.rateLimitPerMinute ?? this.config.rateLimitPerMinute, res);

@@ -192,10 +192,6 @@ export class JobsService {
     throw new DomainError('idempotency_in_progress');
   }
 
-  async get(p: Principal, jobId: string): Promise<JobView> {
-    return toJobView(await this.load(p, jobId));
-  }
-
   async list(p: Principal, q: { limit?: unknown; starting_after?: unknown; status?: unknown }): Promise<ListView<JobListItemView>> {
     const limit = q.limit === undefined ? 25 : Number(q.limit);
     if (!Number.isInteger(limit) || limit < 1 || limit > 100) {

@@ -28,24 +28,38 @@ export function headersFor(rateLimit: RateLimitHeaders, extra: Json = {}): Json 
   const h: Json = { 'X-Request-Id': { $ref: '#/components/headers/X-Request-Id' } };
   if (rateLimit !== 'never') {
     const required = rateLimit === 'always';
-    for (const name of ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset']) {
+    for (const name of RATE_LIMIT_HEADER_NAMES) {
       h[name] = required ? { $ref: `#/components/headers/${name}` } : { ...rateLimitHeader(name), required: false };
     }
   }
   return { ...h, ...extra };
 }
 
-const RATE_LIMIT_HEADERS: Record<string, { description: string }> = {
+/** The window's headers on every public answer: the X-RateLimit-* ones and the IETF fields (draft-ietf-httpapi-ratelimit-headers). */
+export const RATE_LIMIT_HEADER_NAMES = ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'RateLimit-Policy', 'RateLimit'];
+
+const RATE_LIMIT_HEADERS: Record<string, { description: string; schema?: Json }> = {
   'X-RateLimit-Limit': {
     description:
       "Requests allowed per one-minute window for this API key (60 by default; a key may have its own rate_limit_per_minute); for a request without a valid key, the client address's window at the default rate.",
   },
   'X-RateLimit-Remaining': { description: 'Requests left in the current window, after this one (never below 0).' },
   'X-RateLimit-Reset': { description: 'When the current window ends, as Unix time in seconds. Windows are fixed, aligned to the minute.' },
+  'RateLimit-Policy': {
+    description:
+      'The window as an IETF RateLimit-Policy field: the policy "default", its quota q (the same number as X-RateLimit-Limit) per window of w = 60 seconds. Example: `"default";q=60;w=60`.',
+    schema: { type: 'string', pattern: '^"default";q=\\d+;w=60$' },
+  },
+  RateLimit: {
+    description:
+      'The window as an IETF RateLimit field: for the policy "default", r requests remaining (X-RateLimit-Remaining) and t seconds until the window resets (at least 1). Example: `"default";r=59;t=30`.',
+    schema: { type: 'string', pattern: '^"default";r=\\d+;t=\\d+$' },
+  },
 };
 
 export function rateLimitHeader(name: string): Json {
-  return { description: RATE_LIMIT_HEADERS[name].description, required: true, schema: { type: 'integer', minimum: 0 } };
+  const { description, schema } = RATE_LIMIT_HEADERS[name];
+  return { description, required: true, schema: schema ?? { type: 'integer', minimum: 0 } };
 }
 
 /** The response of one success status, with a JSON body. */
@@ -66,7 +80,12 @@ export function errorResponse(status: number, codes: ErrorCode[], rateLimit: Rat
     if (ERROR_CODES[c].status !== status) throw new Error(`OpenAPI: ${c} is ${ERROR_CODES[c].status}, not ${status}`);
   }
   const lines = codes.map((c) => `- \`${c}\`: ${ERROR_CODES[c].message}`);
-  const extra: Json = status === 429 ? { 'Retry-After': { $ref: '#/components/headers/Retry-After' } } : {};
+  const extra: Json =
+    status === 429
+      ? { 'Retry-After': { $ref: '#/components/headers/Retry-After' } }
+      : status === 503
+        ? { 'Retry-After': { $ref: '#/components/headers/Retry-After-Unavailable' } }
+        : {};
   return {
     description: [note, ...lines].filter(Boolean).join('\n'),
     headers: headersFor(rateLimit, extra),

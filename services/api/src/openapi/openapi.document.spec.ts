@@ -34,6 +34,7 @@ import {
 } from '@upscaler/domain';
 import { generateWebhookSecret } from '@upscaler/net';
 import { generateApiKey } from '../auth/api-key-secret';
+import { RATE_LIMIT_HEADER_NAMES } from './openapi.common';
 import { openApiDocument, validateAgainstResponse, validateAgainstSchema } from './openapi.document';
 
 type Doc = any;
@@ -431,6 +432,11 @@ describe('routes: the document matches the controllers', () => {
           expect(response.headers['X-RateLimit-Reset']).toEqual({
             $ref: '#/components/headers/X-RateLimit-Reset',
           });
+          // the same window as the IETF fields (docs/api.md "Rate limits")
+          expect([response.headers['RateLimit-Policy'], response.headers.RateLimit]).toEqual([
+            { $ref: '#/components/headers/RateLimit-Policy' },
+            { $ref: '#/components/headers/RateLimit' },
+          ]);
         }
       }
     } else if (route.guard === 'operator') {
@@ -440,6 +446,12 @@ describe('routes: the document matches the controllers', () => {
       expect(op.security).toBeUndefined();
       expect(op.responses['401']).toBeUndefined();
     }
+  });
+
+  it('every 503 answer carries Retry-After (docs/api.md "Errors")', () => {
+    const unavailable = [...operations()].flatMap(([key, op]) => (op.responses['503'] ? [[key, op.responses['503'].headers['Retry-After']]] : []));
+    expect(unavailable.length).toBeGreaterThan(0);
+    for (const [key, header] of unavailable) expect([key, header]).toEqual([key, { $ref: '#/components/headers/Retry-After-Unavailable' }]);
   });
 
   it('POST /upscale takes a multipart body (image required) or a JSON body (image_url required), and Idempotency-Key', () => {
@@ -636,6 +648,10 @@ describe('docs/api.md agrees with the document', () => {
     });
     expect(rows.size).toBe(Object.keys(ERROR_CODES).length);
     expect(wrong).toEqual([]);
+  });
+
+  it('names every rate-limit header of the document', () => {
+    expect(RATE_LIMIT_HEADER_NAMES.filter((name) => !md.includes(`| \`${name}\` |`))).toEqual([]);
   });
 
   it('names every route of the document', () => {

@@ -82,8 +82,15 @@ export function openApiDocument(): Json {
         'X-RateLimit-Limit': rateLimitHeader('X-RateLimit-Limit'),
         'X-RateLimit-Remaining': rateLimitHeader('X-RateLimit-Remaining'),
         'X-RateLimit-Reset': rateLimitHeader('X-RateLimit-Reset'),
+        'RateLimit-Policy': rateLimitHeader('RateLimit-Policy'),
+        RateLimit: rateLimitHeader('RateLimit'),
         'Retry-After': {
           description: 'Seconds until the rate-limit window resets (at least 1).',
+          required: true,
+          schema: { type: 'integer', minimum: 1 },
+        },
+        'Retry-After-Unavailable': {
+          description: 'Seconds to wait before retrying (Retry-After of a 503: a dependency did not answer in time).',
           required: true,
           schema: { type: 'integer', minimum: 1 },
         },

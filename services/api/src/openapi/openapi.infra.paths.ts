@@ -82,6 +82,7 @@ export const infraPaths: Record<string, Json> = {
           'Not ready: at least one dependency is down (status error; see error and details).',
           ref('HealthReady'),
           'never',
+          { 'Retry-After': { $ref: '#/components/headers/Retry-After-Unavailable' } },
         ),
       },
     },

@@ -1,0 +1,46 @@
+import type { ArgumentsHost } from '@nestjs/common';
+import { ServiceUnavailableException } from '@nestjs/common';
+import { DomainError } from '@upscaler/contracts';
+import pino from 'pino';
+import { ErrorFilter, RETRY_AFTER_503_SECONDS } from './error.filter';
+
+/** What the filter wrote: status, headers and body. */
+function answer(exception: unknown): { status: number; headers: Record<string, string>; body: unknown } {
+  const out = { status: 0, headers: {} as Record<string, string>, body: undefined as unknown };
+  const res = {
+    headersSent: false,
+    setHeader: (k: string, v: string) => void (out.headers[k] = v),
+    status(s: number) {
+      out.status = s;
+      return this;
+    },
+    json: (b: unknown) => void (out.body = b),
+  };
+  const req = { headers: {}, originalUrl: '/api/v1/upscale', path: '/api/v1/upscale' };
+  const host = { switchToHttp: () => ({ getResponse: () => res, getRequest: () => req }) } as unknown as ArgumentsHost;
+  new ErrorFilter(pino({ level: 'silent' })).catch(exception, host);
+  return out;
+}
+
+describe('error answers (docs/api.md "Errors")', () => {
+  it('503 billing_unavailable carries Retry-After', () => {
+    expect(answer(new DomainError('billing_unavailable'))).toMatchObject({
+      status: 503,
+      headers: { 'Retry-After': String(RETRY_AFTER_503_SECONDS) },
+      body: { error: { code: 'billing_unavailable' } },
+    });
+  });
+
+  it('a 503 raised as a Nest exception carries Retry-After too', () => {
+    expect(answer(new ServiceUnavailableException('postgres is down'))).toMatchObject({
+      status: 503,
+      headers: { 'Retry-After': String(RETRY_AFTER_503_SECONDS) },
+      body: { error: { code: 'service_unavailable' } },
+    });
+  });
+
+  it("a 429 keeps its own Retry-After (the window's end); other errors carry none", () => {
+    expect(answer(new DomainError('rate_limited', undefined, { retryAfterSeconds: 17 })).headers).toEqual({ 'Retry-After': '17' });
+    expect(answer(new DomainError('job_not_found')).headers).toEqual({});
+  });
+});

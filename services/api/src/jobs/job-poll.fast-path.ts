@@ -1,0 +1,66 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { DomainError, errorBody, isId } from '@upscaler/contracts';
+import { sendJson, type AppConfig, type Logger } from '@upscaler/platform';
+import { CONFIG, LOGGER, type FastPath } from '@upscaler/runtime';
+import { ApiKeyCache, type ActiveKey } from '../auth/api-key-cache';
+import { bearerApiKey, hashApiKey } from '../auth/api-key-secret';
+import { RateLimiter } from '../rate-limit/rate-limiter';
+import { JobViews } from './job-views';
+
+const JOB_PATH = /^\/api\/v1\/jobs\/([^/?]+)$/;
+
+interface Poll {
+  key: ActiveKey;
+  jobId: string;
+}
+
+/**
+ * GET /api/v1/jobs/{id} (spec 4.2), the call every client polls, answered before Express (libs/runtime
+ * fast-path.ts) when its key is in the key cache: the same answer as JobsController.get behind ApiKeyGuard, in the
+ * same order (key, rate limit, scope, job) with the same headers and bodies, for a fraction of the cost
+ * (docs/benchmarks.md "API hot path"). Everything else goes on to Express untouched: a key that is not cached,
+ * unknown or without jobs:read (the 401 and 403 answers, and their counting), a malformed id, a query string,
+ * a conditional request (If-None-Match: Express answers 304), another method or spelling of the path.
+ */
+@Injectable()
+export class JobPollFastPath implements FastPath<Poll> {
+  readonly route = '/api/v1/jobs/:id';
+
+  constructor(
+    @Inject(CONFIG) private readonly config: AppConfig,
+    @Inject(LOGGER) private readonly logger: Logger,
+    private readonly keys: ApiKeyCache,
+    private readonly limiter: RateLimiter,
+    private readonly views: JobViews,
+  ) {}
+
+  accept(req: IncomingMessage): Poll | undefined {
+    if (req.method !== 'GET' || req.headers['if-none-match'] !== undefined || req.headers['if-modified-since'] !== undefined) {
+      return undefined;
+    }
+    const path = JOB_PATH.exec(req.url ?? '');
+    if (!path || !isId(path[1], 'job')) return undefined;
+    const secret = bearerApiKey(req.headers.authorization);
+    const key = secret ? this.keys.cached(hashApiKey(secret)) : undefined;
+    // the scope JobsController.get requires (@RequireScope('jobs:read'))
+    if (!key || !key.scopes.includes('jobs:read')) return undefined;
+    return { key, jobId: path[1] };
+  }
+
+  async answer(req: IncomingMessage, res: ServerResponse, { key, jobId }: Poll): Promise<void> {
+    try {
+      await this.limiter.hit(key.keyId, key.rateLimitPerMinute ?? this.config.rateLimitPerMinute, res);
+      sendJson(res, 200, await this.views.get({ accountId: key.accountId, keyId: key.keyId, scopes: key.scopes }, jobId));
+    } catch (err) {
+      // as the error filter (libs/platform error.filter.ts) answers the errors this route can meet
+      if (err instanceof DomainError) {
+        const retryAfter = err.details?.retryAfterSeconds;
+        if (typeof retryAfter === 'number') res.setHeader('Retry-After', String(retryAfter));
+        return sendJson(res, err.status, errorBody(err.code, err.message));
+      }
+      this.logger.error({ err, path: req.url, requestId: req.headers['x-request-id'] }, 'request failed');
+      if (!res.headersSent) sendJson(res, 500, errorBody('internal_error'));
+    }
+  }
+}

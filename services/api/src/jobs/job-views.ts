@@ -1,0 +1,43 @@
+import { Injectable } from '@nestjs/common';
+import { DomainError, isId, streams, type JobView } from '@upscaler/contracts';
+import { toJobView, type JobState } from '@upscaler/domain';
+import { ReadModelRepository } from '@upscaler/read-models';
+import type { Principal } from '../auth/principal';
+import { EntityCache } from '../read-cache/entity-cache';
+import { LogTail } from '../read-cache/log-tail';
+
+interface Cached {
+  accountId: string | null;
+  view: JobView;
+}
+
+/**
+ * GET /jobs/{id}, the call every client polls (spec 4.2): the job's view from its read model, kept in memory per
+ * replica until the log shows the job changed (LogTail: at once for this replica's own appends, within TRUST_MS
+ * for the others'). Polls of a job that has not changed cost no query.
+ */
+@Injectable()
+export class JobViews {
+  private readonly cache: EntityCache<Cached>;
+
+  constructor(
+    private readonly readModels: ReadModelRepository,
+    tail: LogTail,
+  ) {
+    this.cache = new EntityCache<Cached>(tail, 'job', 20_000);
+  }
+
+  async get(p: Principal, jobId: string): Promise<JobView> {
+    if (!isId(jobId, 'job')) throw new DomainError('job_not_found');
+    let job = this.cache.get(jobId);
+    if (!job) {
+      const start = this.cache.loadStart();
+      const row = await this.readModels.byStream<JobState>(streams.job(jobId));
+      if (!row) throw new DomainError('job_not_found');
+      job = { accountId: row.accountId, view: toJobView(row.state) };
+      this.cache.put(jobId, jobId, job, row.version, start);
+    }
+    if (job.accountId !== p.accountId) throw new DomainError('job_not_found');
+    return job.view;
+  }
+}
