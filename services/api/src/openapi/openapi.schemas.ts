@@ -50,7 +50,7 @@ const enums = {
     type: 'string',
     enum: [...QUALITY_TIERS],
     description:
-      'Which networks the engine runs, each tier sharper than the one below on every benchmark set: fast (one pass of a small network), balanced (one pass of a larger network) or best (the larger network self-ensembled, 17-47x the time of fast). The price is the same for every tier. Networks, quality, timings and the default: docs/engine.md.',
+      'Which networks the engine runs. Fidelity tiers, each sharper than the one below on every benchmark set: fast (one pass of a small network), balanced (one pass of a larger network) or best (the larger network self-ensembled, 17-47x the time of fast). Additive value sharp: Real-ESRGAN x4plus, a generative network that synthesises texture and hard edges, about 250-330x the time of fast and 4-25x that of best per output megapixel; it takes inputs of at most 100,000 pixels at every target (larger: 400 image_too_large_to_upscale). The price is the same for every tier. Networks, quality, timings and the default: docs/engine.md.',
   },
   Scope: { type: 'string', enum: [...SCOPES] },
   WebhookEventType: { type: 'string', enum: [...WEBHOOK_EVENT_TYPES] },
