@@ -81,7 +81,14 @@ describe('int8 networks against their float32 parents, on real images', () => {
       'ours-photo-x2-int8',
       'ours-photo-x4-int8',
     ]);
-    expect(INT8.map(([, parent]) => parent)).toEqual(['ours-fast-x2', 'ours-fast-x3', 'ours-fast-x4', 'ours-balanced-x4', 'ours-photo-x2', 'ours-photo-x4']);
+    expect(INT8.map(([, parent]) => parent)).toEqual([
+      'ours-fast-x2',
+      'ours-fast-x3',
+      'ours-fast-x4',
+      'ours-balanced-x4',
+      'ours-photo-x2',
+      'ours-photo-x4',
+    ]);
   });
 
   it.each(INT8)('%s is within the stated tolerance of %s', async (id, parent) => {
