@@ -6,7 +6,7 @@
 //
 // The service is the built standalone (`npm run build` first) on loopback with its embedded Postgres, started as
 // the end-to-end suites start it (libs/testing startService), at the production log level (info: one JSON line
-// per request, written to a pipe the bench drains). `--keys` accounts each get a key and a small job, run to
+// per request, written to a file in its data directory). `--keys` accounts each get a key and a small job, run to
 // success; autocannon then polls GET /jobs/{id} with `--connections` connections, each cycling through the
 // keys, every request with its own key and that key's job. Each round takes fresh keys, so no key's one-minute
 // window carries over from an earlier round (the keys' limit, 10,000 per minute, is far above a round's share).
@@ -151,11 +151,9 @@ async function main(): Promise<void> {
       LOG_LEVEL: logLevel,
     },
     nodeArgs: profileDir ? ['--cpu-prof', `--cpu-prof-dir=${resolve(profileDir)}`] : [],
+    // a line per request: to a file, as a container runtime keeps it, not through this process (autocannon's)
+    stdoutFile: join(dataDir, 'service.log'),
   });
-  // The service's log goes to a pipe that startService keeps in memory: drop it as it comes (a round writes
-  // a line per request), but keep the pipe drained, as a log shipper would.
-  svc.process.stdout!.removeAllListeners('data');
-  svc.process.stdout!.on('data', () => undefined);
   let bare: { url: string; child: ChildProcess } | undefined;
   try {
     const { accounts, body } = await setUp(svc, keys);

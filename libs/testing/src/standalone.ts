@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { chmodSync, existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { chmodSync, closeSync, existsSync, mkdtempSync, openSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { withFreshPortsOnConflict } from './ports';
@@ -33,6 +33,8 @@ export interface StartOptions {
   readyTimeoutMs?: number;
   /** Node's own flags for the child (`--cpu-prof`, which NODE_OPTIONS does not take). */
   nodeArgs?: string[];
+  /** Write the child's stdout (its JSON log) to this file instead of keeping it for logs() (a bench's millions of lines). */
+  stdoutFile?: string;
 }
 
 /**
@@ -60,9 +62,11 @@ export async function startService(opts: StartOptions = {}): Promise<StartedServ
       LOG_LEVEL: process.env.UPSCALE_TEST_LOG_LEVEL ?? 'warn',
       ...opts.env,
     };
-    const child = spawn(process.execPath, [...(opts.nodeArgs ?? []), entry], { cwd: REPO_ROOT, env: env as NodeJS.ProcessEnv, stdio: ['ignore', 'pipe', 'pipe'] });
+    const stdout = opts.stdoutFile ? openSync(opts.stdoutFile, 'a') : 'pipe';
+    const child = spawn(process.execPath, [...(opts.nodeArgs ?? []), entry], { cwd: REPO_ROOT, env: env as NodeJS.ProcessEnv, stdio: ['ignore', stdout, 'pipe'] });
+    if (typeof stdout === 'number') closeSync(stdout);
     const out = { text: '' };
-    child.stdout!.on('data', (d) => (out.text += d.toString()));
+    child.stdout?.on('data', (d) => (out.text += d.toString()));
     child.stderr!.on('data', (d) => (out.text += d.toString()));
     const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
     const deadline = Date.now() + (opts.readyTimeoutMs ?? 90_000);
