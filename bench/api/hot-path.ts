@@ -57,7 +57,10 @@ server.listen(0, '127.0.0.1', () => process.stdout.write('port ' + server.addres
 `;
 
 async function startBareServer(body: string): Promise<{ url: string; child: ChildProcess }> {
-  const child = spawn(process.execPath, ['-e', BARE_SERVER], { env: { ...process.env, BENCH_BODY: body }, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, ['-e', BARE_SERVER], {
+    env: { ...process.env, BENCH_BODY: body },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   const port = await new Promise<number>((ok, fail) => {
     let out = '';
     child.stdout!.on('data', (d: Buffer) => {
@@ -104,7 +107,11 @@ async function freshKeys(svc: StartedService, accounts: Array<{ accountId: strin
   const operator = new ApiClient(svc.apiUrl, svc.operatorToken);
   const polls: Poll[] = [];
   for (const a of accounts) {
-    const key = await operator.post(`/admin/accounts/${a.accountId}/keys`, { name: 'bench', scopes: ['jobs:read'], rate_limit_per_minute: 10_000 });
+    const key = await operator.post(`/admin/accounts/${a.accountId}/keys`, {
+      name: 'bench',
+      scopes: ['jobs:read'],
+      rate_limit_per_minute: 10_000,
+    });
     if (key.status !== 201) throw new Error(`create key: ${key.status} ${key.text}`);
     polls.push({ path: `/api/v1/jobs/${a.jobId}`, key: key.body.key });
   }
@@ -209,4 +216,3 @@ main().catch((e) => {
   console.error(e);
   process.exit(1);
 });
-

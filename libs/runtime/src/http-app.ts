@@ -14,7 +14,12 @@ import { httpMetrics } from './observability/http-metrics';
  * proxies; and the service's fast paths (routes answered before Express, with the same request id, metrics and
  * request log).
  */
-export function configureHttpApp(app: INestApplication, rt: Runtime, errorResponseHook?: ErrorResponseHook, fastPaths: FastPath[] = []): void {
+export function configureHttpApp(
+  app: INestApplication,
+  rt: Runtime,
+  errorResponseHook?: ErrorResponseHook,
+  fastPaths: FastPath[] = [],
+): void {
   const express = app as NestExpressApplication;
   express.disable('x-powered-by');
   // Who may name the client's address in X-Forwarded-For (UPSCALE_TRUST_PROXY; default: loopback and private

@@ -63,7 +63,11 @@ export async function startService(opts: StartOptions = {}): Promise<StartedServ
       ...opts.env,
     };
     const stdout = opts.stdoutFile ? openSync(opts.stdoutFile, 'a') : 'pipe';
-    const child = spawn(process.execPath, [...(opts.nodeArgs ?? []), entry], { cwd: REPO_ROOT, env: env as NodeJS.ProcessEnv, stdio: ['ignore', stdout, 'pipe'] });
+    const child = spawn(process.execPath, [...(opts.nodeArgs ?? []), entry], {
+      cwd: REPO_ROOT,
+      env: env as NodeJS.ProcessEnv,
+      stdio: ['ignore', stdout, 'pipe'],
+    });
     if (typeof stdout === 'number') closeSync(stdout);
     const out = { text: '' };
     child.stdout?.on('data', (d) => (out.text += d.toString()));

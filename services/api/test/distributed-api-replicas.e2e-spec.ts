@@ -68,7 +68,8 @@ test(`a key's requests split between two api replicas: the window admits its lim
   const admitted = statuses.map((s) => s.filter((x) => x === 200).length);
   const refused = statuses.map((s) => s.filter((x) => x === 429).length);
   const total = admitted[0] + admitted[1];
-  if (total < LIMIT || total > LIMIT + TOLERANCE) console.log(`admitted per replica ${admitted.join(' + ')}; statuses ${JSON.stringify(statuses)}`);
+  if (total < LIMIT || total > LIMIT + TOLERANCE)
+    console.log(`admitted per replica ${admitted.join(' + ')}; statuses ${JSON.stringify(statuses)}`);
   expect(admitted[0] + refused[0] + admitted[1] + refused[1]).toBe(3 * LIMIT);
   expect(total).toBeGreaterThanOrEqual(LIMIT);
   expect(total).toBeLessThanOrEqual(LIMIT + TOLERANCE);

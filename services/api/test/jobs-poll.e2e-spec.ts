@@ -48,19 +48,21 @@ test('a succeeded job: the same status, body and headers from the fast path and 
   // one window, counted once per answer, whichever answers
   const remaining = [fast, express].map((r) => Number(r.headers.get('x-ratelimit-remaining')));
   expect(remaining[1]).toBe(remaining[0] - 1);
-  expect([fast, express].map((r) => r.headers.get('ratelimit')!.replace(/;t=\d+$/, ''))).toEqual(
-    remaining.map((r) => `"default";r=${r}`),
-  );
+  expect([fast, express].map((r) => r.headers.get('ratelimit')!.replace(/;t=\d+$/, ''))).toEqual(remaining.map((r) => `"default";r=${r}`));
 });
 
 test("its ETag is Express's: a conditional GET with it answers 304", async () => {
   const fast = await acct.client.get(`/jobs/${jobId}`);
   // node:http, not fetch: fetch adds Cache-Control: no-cache to a conditional request, which rules out a 304
   const status = await new Promise<number | undefined>((resolve, reject) => {
-    get(`${svc.apiUrl}/jobs/${jobId}`, { headers: { authorization: `Bearer ${acct.key}`, 'if-none-match': fast.headers.get('etag')! } }, (res) => {
-      res.resume();
-      resolve(res.statusCode);
-    }).on('error', reject);
+    get(
+      `${svc.apiUrl}/jobs/${jobId}`,
+      { headers: { authorization: `Bearer ${acct.key}`, 'if-none-match': fast.headers.get('etag')! } },
+      (res) => {
+        res.resume();
+        resolve(res.statusCode);
+      },
+    ).on('error', reject);
   });
   expect(status).toBe(304);
 });
@@ -75,7 +77,9 @@ test("another account's job and an unknown job: 404 job_not_found from both", as
 
 test('past the limit: 429 rate_limited with Retry-After from both, counted in one window', async () => {
   const limited = await newAccount(svc, { credits: 0, rateLimitPerMinute: 3 });
-  const reader = limited.client.withToken((await newKey(limited.operator, limited.accountId, { scopes: ['jobs:read'], rateLimitPerMinute: 3 })).key);
+  const reader = limited.client.withToken(
+    (await newKey(limited.operator, limited.accountId, { scopes: ['jobs:read'], rateLimitPerMinute: 3 })).key,
+  );
   await roomInWindow();
   const answers = [
     await reader.get('/jobs'), // through Express: the key is cached from here on
@@ -120,6 +124,14 @@ test('the HTTP metrics count its answers under the route template, like every ot
 /** upscaler_http_requests_total of GET /api/v1/jobs/:id with status 200, from the api's /metrics. */
 async function requestsOf200(): Promise<number> {
   const text = await (await fetch(`${svc.baseUrl}/metrics`)).text();
-  const line = text.split('\n').find((l) => l.startsWith('upscaler_http_requests_total{') && l.includes('route="/api/v1/jobs/:id"') && l.includes('status="200"') && l.includes('method="GET"'));
+  const line = text
+    .split('\n')
+    .find(
+      (l) =>
+        l.startsWith('upscaler_http_requests_total{') &&
+        l.includes('route="/api/v1/jobs/:id"') &&
+        l.includes('status="200"') &&
+        l.includes('method="GET"'),
+    );
   return line ? Number(line.split(' ').pop()) : 0;
 }

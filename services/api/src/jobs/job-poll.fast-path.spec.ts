@@ -64,7 +64,10 @@ describe('JobPollFastPath: GET /api/v1/jobs/{id} answered before Express when it
   });
 
   it.each([
-    ['a key that is not cached (unknown, revoked, or not loaded yet)', request(`/api/v1/jobs/${JOB}`, { authorization: `Bearer usk_${'b'.repeat(32)}` })],
+    [
+      'a key that is not cached (unknown, revoked, or not loaded yet)',
+      request(`/api/v1/jobs/${JOB}`, { authorization: `Bearer usk_${'b'.repeat(32)}` }),
+    ],
     ['no Authorization', request(`/api/v1/jobs/${JOB}`, {})],
     ['a malformed key', request(`/api/v1/jobs/${JOB}`, { authorization: 'Bearer usk_short' })],
     ['a query string', request(`/api/v1/jobs/${JOB}?x=1`)],
@@ -73,7 +76,10 @@ describe('JobPollFastPath: GET /api/v1/jobs/{id} answered before Express when it
     ['a trailing slash', request(`/api/v1/jobs/${JOB}/`)],
     ['another method', request(`/api/v1/jobs/${JOB}`, { authorization: `Bearer ${SECRET}` }, 'DELETE')],
     ['HEAD', request(`/api/v1/jobs/${JOB}`, { authorization: `Bearer ${SECRET}` }, 'HEAD')],
-    ['If-None-Match (Express answers 304)', request(`/api/v1/jobs/${JOB}`, { authorization: `Bearer ${SECRET}`, 'if-none-match': 'W/"x"' })],
+    [
+      'If-None-Match (Express answers 304)',
+      request(`/api/v1/jobs/${JOB}`, { authorization: `Bearer ${SECRET}`, 'if-none-match': 'W/"x"' }),
+    ],
   ])('declines %s, for Express to answer', (_, req) => {
     expect(fastPath().path.accept(req)).toBeUndefined();
   });
@@ -103,10 +109,20 @@ describe('JobPollFastPath: GET /api/v1/jobs/{id} answered before Express when it
   it('answers 429 rate_limited with Retry-After, and 404 job_not_found, as the error filter does', async () => {
     const limited = response();
     await fastPath({ over: true }).path.answer(request(`/api/v1/jobs/${JOB}`), limited.res, { key: KEY, jobId: JOB });
-    expect([limited.out.status, limited.out.headers['retry-after'], JSON.parse(limited.out.body).error.code]).toEqual([429, '17', 'rate_limited']);
+    expect([limited.out.status, limited.out.headers['retry-after'], JSON.parse(limited.out.body).error.code]).toEqual([
+      429,
+      '17',
+      'rate_limited',
+    ]);
     const missing = response();
-    await fastPath({ view: new DomainError('job_not_found') }).path.answer(request(`/api/v1/jobs/${JOB}`), missing.res, { key: KEY, jobId: JOB });
-    expect([missing.out.status, JSON.parse(missing.out.body)]).toEqual([404, { error: { code: 'job_not_found', message: 'No job with that id.' } }]);
+    await fastPath({ view: new DomainError('job_not_found') }).path.answer(request(`/api/v1/jobs/${JOB}`), missing.res, {
+      key: KEY,
+      jobId: JOB,
+    });
+    expect([missing.out.status, JSON.parse(missing.out.body)]).toEqual([
+      404,
+      { error: { code: 'job_not_found', message: 'No job with that id.' } },
+    ]);
   });
 
   it('an unexpected failure (Postgres away) answers 500 internal_error', async () => {

@@ -449,7 +449,9 @@ describe('routes: the document matches the controllers', () => {
   });
 
   it('every 503 answer carries Retry-After (docs/api.md "Errors")', () => {
-    const unavailable = [...operations()].flatMap(([key, op]) => (op.responses['503'] ? [[key, op.responses['503'].headers['Retry-After']]] : []));
+    const unavailable = [...operations()].flatMap(([key, op]) =>
+      op.responses['503'] ? [[key, op.responses['503'].headers['Retry-After']]] : [],
+    );
     expect(unavailable.length).toBeGreaterThan(0);
     for (const [key, header] of unavailable) expect([key, header]).toEqual([key, { $ref: '#/components/headers/Retry-After-Unavailable' }]);
   });

@@ -111,7 +111,11 @@ describe('WindowCounter: fixed one-minute windows counted in memory, settled wit
   it('a settle that fails keeps its hits for the next one; a hit that waits for the store fails with it', async () => {
     const store = new MemoryStore();
     const errors: unknown[] = [];
-    const c = new WindowCounter(store, () => W, (e) => errors.push(e));
+    const c = new WindowCounter(
+      store,
+      () => W,
+      (e) => errors.push(e),
+    );
     await c.hit('k', 60, W);
     await c.hit('k', 60, W);
     await c.hit('k', 60, W);

@@ -132,7 +132,9 @@ export class WindowCounter {
     }
     if (batch.length === 0) return;
     try {
-      const totals = await this.store.addRateLimitHits(batch.map((v) => ({ bucket: v.bucket, windowStart: v.windowStart, count: v.sending })));
+      const totals = await this.store.addRateLimitHits(
+        batch.map((v) => ({ bucket: v.bucket, windowStart: v.windowStart, count: v.sending })),
+      );
       const byId = new Map(totals.map((t) => [`${t.windowStart}:${t.bucket}`, t.total]));
       for (const view of batch) this.settled(view, byId.get(`${view.windowStart}:${view.bucket}`) ?? view.shared + view.sending);
     } catch (err) {
