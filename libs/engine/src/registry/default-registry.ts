@@ -66,6 +66,23 @@ export const DEFAULT_REGISTRY: NetworkRegistry = {
       precision: 'int8',
       float32: 'ours-fast-x4',
     },
+    'ours-balanced-x3-int8': {
+      file: 'ours-balanced-x3-int8.onnx',
+      scale: 3,
+      receptiveRadius: 8,
+      tile: 256,
+      precision: 'int8',
+      float32: 'ours-balanced-x3',
+    },
+    'ours-balanced-x3-int8-ensemble': {
+      file: 'ours-balanced-x3-int8.onnx',
+      scale: 3,
+      receptiveRadius: 8,
+      tile: 256,
+      selfEnsemble: true,
+      precision: 'int8',
+      float32: 'ours-balanced-x3-ensemble',
+    },
     'ours-balanced-x4-int8': {
       file: 'ours-balanced-x4-int8.onnx',
       scale: 4,
@@ -168,8 +185,8 @@ export const DEFAULT_REGISTRY: NetworkRegistry = {
     // (2-3x fast); best the same self-ensembled (+0.1-0.2 dB more, eight times balanced's CPU).
     // Tiers name the int8 networks where one ships; a float32 engine runs their parents (same ids without -int8).
     fast: { 2: 'ours-fast-x2-int8', 3: 'ours-fast-x3-int8', 4: 'ours-fast-x4-int8' },
-    balanced: { 2: 'ours-balanced-x2', 3: 'ours-balanced-x3', 4: 'ours-balanced-x4-int8' },
-    best: { 2: 'ours-balanced-x2-ensemble', 3: 'ours-balanced-x3-ensemble', 4: 'ours-balanced-x4-int8-ensemble' },
+    balanced: { 2: 'ours-balanced-x2', 3: 'ours-balanced-x3-int8', 4: 'ours-balanced-x4-int8' },
+    best: { 2: 'ours-balanced-x2-ensemble', 3: 'ours-balanced-x3-int8-ensemble', 4: 'ours-balanced-x4-int8-ensemble' },
     // Not a fidelity tier (issue 18): Real-ESRGAN synthesises texture and edges; judged by eye, not by PSNR.
     sharp: { 2: 'realesrgan-x4plus-to-x2', 3: 'realesrgan-x4plus-to-x3', 4: 'realesrgan-x4plus' },
   },
