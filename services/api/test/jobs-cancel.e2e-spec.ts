@@ -7,13 +7,12 @@ import {
   isFinal,
   ledger,
   newAccount,
-  occupyProcessor,
   settledLedger,
   sleep,
-  startJobsService,
+  useJobsService,
+  useOccupiedProcessor,
   testStandalone,
   waitForJob,
-  type JobsService,
 } from './jobs-harness';
 import { pngWithGarbledIdat } from './jobs-images';
 
@@ -23,29 +22,14 @@ import { pngWithGarbledIdat } from './jobs-images';
  * the finish wins and the cancel gets 409.
  */
 
-let svc: JobsService;
-let image: Buffer;
-
-beforeAll(async () => {
-  svc = await startJobsService();
-  image = await gradientImage(16, 16);
-});
-afterAll(async () => {
-  await svc?.shutdown();
-});
+const jobs = useJobsService();
 
 describeStandalone('a queued job (standalone: one processor)', () => {
-  let blocker: Awaited<ReturnType<typeof occupyProcessor>>;
-  beforeAll(async () => {
-    blocker = await occupyProcessor(svc);
-  });
-  afterAll(async () => {
-    await blocker?.release();
-  });
+  const blocker = useOccupiedProcessor(jobs);
 
   test('DELETE answers 200 with exactly the cancel view', async () => {
-    const acct = await newAccount(svc, { credits: 20 });
-    const created = (await acct.client.upload(image, { target: '3k' })).body;
+    const acct = await newAccount(jobs.svc, { credits: 20 });
+    const created = (await acct.client.upload(jobs.image, { target: '3k' })).body;
     const res = await acct.client.delete(`/jobs/${created.id}`);
     expect(res.status).toBe(200);
     expect(Object.keys(res.body).sort()).toEqual(['created_at', 'credits', 'finished_at', 'id', 'object', 'status', 'target']);
@@ -61,8 +45,8 @@ describeStandalone('a queued job (standalone: one processor)', () => {
   });
 
   test('the credits are returned to the account', async () => {
-    const acct = await newAccount(svc, { credits: 20 });
-    const created = (await acct.client.upload(image, { target: '4k' })).body;
+    const acct = await newAccount(jobs.svc, { credits: 20 });
+    const created = (await acct.client.upload(jobs.image, { target: '4k' })).body;
     expect(await ledger(acct)).toEqual({
       balance: 11,
       reserved: 9,
@@ -77,8 +61,8 @@ describeStandalone('a queued job (standalone: one processor)', () => {
   });
 
   test('the job then reads cancelled with finished_at, no result and no error', async () => {
-    const acct = await newAccount(svc, { credits: 20 });
-    const created = (await acct.client.upload(image)).body;
+    const acct = await newAccount(jobs.svc, { credits: 20 });
+    const created = (await acct.client.upload(jobs.image)).body;
     const cancel = await acct.client.delete(`/jobs/${created.id}`);
     const job = (await acct.client.get(`/jobs/${created.id}`)).body;
     expect({
@@ -95,8 +79,8 @@ describeStandalone('a queued job (standalone: one processor)', () => {
   });
 
   test('five concurrent DELETEs: exactly one 200, four 409 conflict, one refund', async () => {
-    const acct = await newAccount(svc, { credits: 20 });
-    const created = (await acct.client.upload(image)).body;
+    const acct = await newAccount(jobs.svc, { credits: 20 });
+    const created = (await acct.client.upload(jobs.image)).body;
     const answers = await Promise.all(Array.from({ length: 5 }, () => acct.client.delete(`/jobs/${created.id}`)));
     expect(answers.map((a) => a.status).sort()).toEqual([200, 409, 409, 409, 409]);
     for (const a of answers.filter((x) => x.status === 409)) expectError(a, 409, 'conflict');
@@ -108,10 +92,10 @@ describeStandalone('a queued job (standalone: one processor)', () => {
   });
 
   test('the cancelled job is never processed: it stays cancelled after the queue drains', async () => {
-    const acct = await newAccount(svc, { credits: 20 });
-    const cancelled = (await acct.client.upload(image)).body.id;
+    const acct = await newAccount(jobs.svc, { credits: 20 });
+    const cancelled = (await acct.client.upload(jobs.image)).body.id;
     expect((await acct.client.delete(`/jobs/${cancelled}`)).status).toBe(200);
-    const later = (await acct.client.upload(image)).body.id;
+    const later = (await acct.client.upload(jobs.image)).body.id;
     await blocker.release();
     await waitForJob(acct.client, later, isFinal);
     expect((await acct.client.get(`/jobs/${cancelled}`)).body.status).toBe('cancelled');
@@ -125,8 +109,8 @@ describeStandalone('a queued job (standalone: one processor)', () => {
 
 describe('a final job: DELETE answers 409 conflict (spec 3, rule 1)', () => {
   test('succeeded: 409 conflict, the charge stands and the result stays downloadable', async () => {
-    const acct = await newAccount(svc, { credits: 20 });
-    const id = (await acct.client.upload(image)).body.id;
+    const acct = await newAccount(jobs.svc, { credits: 20 });
+    const id = (await acct.client.upload(jobs.image)).body.id;
     expect((await waitForJob(acct.client, id, isFinal)).status).toBe('succeeded');
     expectError(await acct.client.delete(`/jobs/${id}`), 409, 'conflict');
     expect((await acct.client.get(`/jobs/${id}`)).body.status).toBe('succeeded');
@@ -139,7 +123,7 @@ describe('a final job: DELETE answers 409 conflict (spec 3, rule 1)', () => {
   });
 
   test('failed: 409 conflict', async () => {
-    const acct = await newAccount(svc, { credits: 20 });
+    const acct = await newAccount(jobs.svc, { credits: 20 });
     const id = (await acct.client.upload(pngWithGarbledIdat(await gradientImage(32, 32)))).body.id;
     expect((await waitForJob(acct.client, id, isFinal)).status).toBe('failed');
     expectError(await acct.client.delete(`/jobs/${id}`), 409, 'conflict');
@@ -151,7 +135,7 @@ describe('a final job: DELETE answers 409 conflict (spec 3, rule 1)', () => {
   });
 
   test('cancelled: a second DELETE answers 409 conflict and refunds nothing more', async () => {
-    const acct = await newAccount(svc, { credits: 20 });
+    const acct = await newAccount(jobs.svc, { credits: 20 });
     const id = (await acct.client.upload(await gradientImage(512, 512), { target: '4k' })).body.id;
     const first = await acct.client.delete(`/jobs/${id}`);
     expect(first.status).toBe(200);
@@ -165,7 +149,7 @@ describe('a final job: DELETE answers 409 conflict (spec 3, rule 1)', () => {
 });
 
 test('a processing job is cancelled: 200, refunded, and the processor moves on to the next job', async () => {
-  const acct = await newAccount(svc, { credits: 20 });
+  const acct = await newAccount(jobs.svc, { credits: 20 });
   const id = (await acct.client.upload(await gradientImage(512, 512), { target: '4k' })).body.id;
   await waitForJob(acct.client, id, (j) => j.status === 'processing');
   const res = await acct.client.delete(`/jobs/${id}`);
@@ -173,7 +157,7 @@ test('a processing job is cancelled: 200, refunded, and the processor moves on t
     status: 200,
     jobStatus: 'cancelled',
   });
-  const next = (await acct.client.upload(image)).body.id;
+  const next = (await acct.client.upload(jobs.image)).body.id;
   expect((await waitForJob(acct.client, next, isFinal)).status).toBe('succeeded');
   expect((await acct.client.get(`/jobs/${id}`)).body.status).toBe('cancelled');
   expect(await settledLedger(acct)).toEqual({
@@ -184,11 +168,11 @@ test('a processing job is cancelled: 200, refunded, and the processor moves on t
 });
 
 testStandalone('a running job stops within 500 ms of its cancel: the one processor starts the next job by then', async () => {
-  const blocker = await newAccount(svc, { credits: 9 });
-  const acct = await newAccount(svc, { credits: 3 });
+  const blocker = await newAccount(jobs.svc, { credits: 9 });
+  const acct = await newAccount(jobs.svc, { credits: 3 });
   const long = (await blocker.client.upload(await gradientImage(512, 512), { target: '4k', quality: 'fast' })).body.id;
   await waitForJob(blocker.client, long, (j) => j.status === 'processing');
-  const next = (await acct.client.upload(image)).body.id;
+  const next = (await acct.client.upload(jobs.image)).body.id;
   expect((await acct.client.get(`/jobs/${next}`)).body.status).toBe('queued');
   const res = await blocker.client.delete(`/jobs/${long}`);
   const answeredAt = Date.now();
@@ -207,7 +191,7 @@ test('DELETE fired repeatedly while a job runs: either succeeded and charged wit
   // a 128x128 image at 4k runs about a second here: the later DELETEs land around its finish
   const input = await gradientImage(128, 128);
   for (const delayMs of [0, 100, 200, 350, 500, 700, 1000, 1400]) {
-    const acct = await newAccount(svc, { credits: 9 });
+    const acct = await newAccount(jobs.svc, { credits: 9 });
     const id = (await acct.client.upload(input, { target: '4k' })).body.id;
     while ((await acct.client.get(`/jobs/${id}`)).body.status === 'queued') await sleep(10);
     await sleep(delayMs);

@@ -5,12 +5,11 @@ import {
   isFinal,
   ledger,
   newAccount,
-  occupyProcessor,
   settledLedger,
   sleep,
-  startJobsService,
+  useJobsService,
+  useOccupiedProcessor,
   waitForJob,
-  type JobsService,
 } from './jobs-harness';
 import { pngWithGarbledIdat } from './jobs-images';
 
@@ -20,33 +19,18 @@ import { pngWithGarbledIdat } from './jobs-images';
  * at any moment, and no account goes below zero.
  */
 
-let svc: JobsService;
-let image: Buffer;
-
-beforeAll(async () => {
-  svc = await startJobsService();
-  image = await gradientImage(16, 16);
-});
-afterAll(async () => {
-  await svc?.shutdown();
-});
+const jobs = useJobsService();
 
 describeStandalone('while the job waits in the queue (standalone: one processor)', () => {
-  let blocker: Awaited<ReturnType<typeof occupyProcessor>>;
-  beforeAll(async () => {
-    blocker = await occupyProcessor(svc);
-  });
-  afterAll(async () => {
-    await blocker?.release();
-  });
+  useOccupiedProcessor(jobs);
 
   test.each([
     ['2k', 3],
     ['3k', 6],
     ['4k', 9],
   ])('a %s submit reserves %i credits: GET /account shows them reserved', async (target, credits) => {
-    const acct = await newAccount(svc, { credits: 20 });
-    const res = await acct.client.upload(image, { target });
+    const acct = await newAccount(jobs.svc, { credits: 20 });
+    const res = await acct.client.upload(jobs.image, { target });
     expect({ status: res.status, credits: res.body.credits }).toEqual({
       status: 202,
       credits,
@@ -63,8 +47,8 @@ describeStandalone('while the job waits in the queue (standalone: one processor)
   });
 
   test('a cancelled job gives its credits back', async () => {
-    const acct = await newAccount(svc, { credits: 20 });
-    const res = await acct.client.upload(image, { target: '4k' });
+    const acct = await newAccount(jobs.svc, { credits: 20 });
+    const res = await acct.client.upload(jobs.image, { target: '4k' });
     expect((await acct.client.delete(`/jobs/${res.body.id}`)).status).toBe(200);
     expect(await settledLedger(acct)).toEqual({
       balance: 20,
@@ -79,8 +63,8 @@ test.each([
   ['3k', 6],
   ['4k', 9],
 ])('a succeeded %s job is charged %i credits', async (target, credits) => {
-  const acct = await newAccount(svc, { credits: 20 });
-  const res = await acct.client.upload(image, { target });
+  const acct = await newAccount(jobs.svc, { credits: 20 });
+  const res = await acct.client.upload(jobs.image, { target });
   const job = await waitForJob(acct.client, res.body.id, isFinal);
   expect(job.status).toBe('succeeded');
   expect(await settledLedger(acct)).toEqual({
@@ -91,7 +75,7 @@ test.each([
 });
 
 test('a failed job is refunded: nothing is charged', async () => {
-  const acct = await newAccount(svc, { credits: 20 });
+  const acct = await newAccount(jobs.svc, { credits: 20 });
   const res = await acct.client.upload(pngWithGarbledIdat(await gradientImage(32, 32)), { target: '4k' });
   expect(res.status).toBe(202);
   const job = await waitForJob(acct.client, res.body.id, isFinal);
@@ -104,7 +88,7 @@ test('a failed job is refunded: nothing is charged', async () => {
 });
 
 test('balance + reserved + charged = granted at every observation while jobs succeed, fail and are cancelled', async () => {
-  const acct = await newAccount(svc, { credits: 40 });
+  const acct = await newAccount(jobs.svc, { credits: 40 });
   let observations = 0;
   let watching = true;
   const watcher = (async () => {
@@ -119,9 +103,9 @@ test('balance + reserved + charged = granted at every observation while jobs suc
   let cancelStatus: number;
   try {
     const ids: string[] = [];
-    for (const target of ['2k', '3k', '4k']) ids.push((await acct.client.upload(image, { target })).body.id);
+    for (const target of ['2k', '3k', '4k']) ids.push((await acct.client.upload(jobs.image, { target })).body.id);
     ids.push((await acct.client.upload(pngWithGarbledIdat(await gradientImage(32, 32)), { target: '2k' })).body.id);
-    const cancelled = (await acct.client.upload(image, { target: '4k' })).body.id;
+    const cancelled = (await acct.client.upload(jobs.image, { target: '4k' })).body.id;
     cancelStatus = (await acct.client.delete(`/jobs/${cancelled}`)).status;
     finals = await Promise.all([...ids, cancelled].map((id) => waitForJob(acct.client, id, isFinal)));
     final = await settledLedger(acct);
@@ -143,15 +127,15 @@ test('balance + reserved + charged = granted at every observation while jobs suc
 });
 
 test('a balance lower than the job needs: 402 insufficient_credits, no job and nothing reserved', async () => {
-  const acct = await newAccount(svc, { credits: 5 });
-  expectError(await acct.client.upload(image, { target: '3k' }), 402, 'insufficient_credits');
+  const acct = await newAccount(jobs.svc, { credits: 5 });
+  expectError(await acct.client.upload(jobs.image, { target: '3k' }), 402, 'insufficient_credits');
   expect(await ledger(acct)).toEqual({ balance: 5, reserved: 0, charged: 0 });
   expect((await acct.client.get('/jobs')).body.data).toEqual([]);
 });
 
 test('a balance of exactly the price is enough', async () => {
-  const acct = await newAccount(svc, { credits: 3 });
-  expect((await acct.client.upload(image, { target: '2k' })).status).toBe(202);
+  const acct = await newAccount(jobs.svc, { credits: 3 });
+  expect((await acct.client.upload(jobs.image, { target: '2k' })).status).toBe(202);
   const l = await ledger(acct);
   expect({ balance: l.balance, held: l.reserved + l.charged }).toEqual({
     balance: 0,
@@ -160,8 +144,8 @@ test('a balance of exactly the price is enough', async () => {
 });
 
 test('concurrent submits never overdraw: balance 10, eight concurrent 2k submits give three 202 and five 402, then balance 1', async () => {
-  const acct = await newAccount(svc, { credits: 10 });
-  const answers = await Promise.all(Array.from({ length: 8 }, () => acct.client.upload(image, { target: '2k' })));
+  const acct = await newAccount(jobs.svc, { credits: 10 });
+  const answers = await Promise.all(Array.from({ length: 8 }, () => acct.client.upload(jobs.image, { target: '2k' })));
   const statuses = answers.map((a) => a.status).sort();
   expect(statuses).toEqual([202, 202, 202, 402, 402, 402, 402, 402]);
   for (const a of answers.filter((x) => x.status === 402)) expectError(a, 402, 'insufficient_credits');

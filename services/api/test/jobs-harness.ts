@@ -269,6 +269,37 @@ export async function occupyProcessor(svc: StartedService): Promise<{ jobId: str
   };
 }
 
+/**
+ * The file's jobs service, started before its tests and shut down after, and a gradient PNG to submit: the preamble
+ * the jobs specs shared. Read `jobs.svc` / `jobs.image` inside tests and hooks (they are set in beforeAll).
+ */
+export function useJobsService(imageSize: [number, number] = [16, 16]): { svc: JobsService; image: Buffer } {
+  const jobs = {} as { svc: JobsService; image: Buffer };
+  beforeAll(async () => {
+    jobs.svc = await startJobsService();
+    jobs.image = await gradientImage(...imageSize);
+  });
+  afterAll(async () => {
+    await jobs.svc?.shutdown();
+  });
+  return jobs;
+}
+
+/**
+ * Keeps the one processor busy for the enclosing describe block (standalone), so jobs submitted in it stay queued;
+ * `release()` frees it early (releasing twice is harmless: the second cancel answers 409).
+ */
+export function useOccupiedProcessor(jobs: { svc: JobsService }): { release(): Promise<void> } {
+  let blocker: Awaited<ReturnType<typeof occupyProcessor>> | undefined;
+  beforeAll(async () => {
+    blocker = await occupyProcessor(jobs.svc);
+  });
+  afterAll(async () => {
+    await blocker?.release();
+  });
+  return { release: async () => blocker?.release() };
+}
+
 /** Follows GET /jobs/{id}/result (302) to the signed URL and downloads it. */
 export async function downloadResult(
   client: ApiClient,
