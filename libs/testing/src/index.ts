@@ -10,3 +10,4 @@ export * from './images';
 export * from './deployment';
 export * from './registry';
 export * from './event-log';
+export * from './png-chunks';

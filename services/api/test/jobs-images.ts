@@ -1,42 +1,10 @@
-import { crc32 } from 'node:zlib';
 import sharp from 'sharp';
+import { PNG_SIGNATURE_LENGTH, pngChunk as chunk, pngChunks } from '@upscaler/testing';
 
 /**
  * Byte-level image fixtures for the jobs end-to-end suites: made in the test (contributing/STYLE.md), small in
  * pixels even when large in bytes.
  */
-
-const PNG_SIGNATURE_LENGTH = 8;
-
-interface Chunk {
-  type: string;
-  offset: number;
-  length: number;
-}
-
-export function pngChunks(png: Buffer): Chunk[] {
-  const chunks: Chunk[] = [];
-  let p = PNG_SIGNATURE_LENGTH;
-  while (p + 8 <= png.length) {
-    const length = png.readUInt32BE(p);
-    chunks.push({
-      type: png.toString('latin1', p + 4, p + 8),
-      offset: p,
-      length,
-    });
-    p += 12 + length;
-  }
-  return chunks;
-}
-
-function chunk(type: string, data: Buffer): Buffer {
-  const head = Buffer.alloc(8);
-  head.writeUInt32BE(data.length, 0);
-  head.write(type, 4, 'latin1');
-  const crc = Buffer.alloc(4);
-  crc.writeUInt32BE(crc32(Buffer.concat([head.subarray(4), data])) >>> 0, 0);
-  return Buffer.concat([head, data, crc]);
-}
 
 /**
  * The same PNG grown to exactly `totalBytes` by a private ancillary chunk (`prVt`, which decoders

@@ -1,6 +1,6 @@
-import { crc32 } from 'node:zlib';
 import sharp, { type Sharp } from 'sharp';
 import { CorruptImageError, decodeImage } from './decode-image';
+import { pngChunk, pngChunks } from '@upscaler/testing';
 
 /**
  * docs/engine.md: an image whose header is fine but whose pixel data is missing or broken fails the job
@@ -48,25 +48,6 @@ function jpegSegments(jpeg: Buffer): Array<{ marker: number; offset: number; len
 /** The scan cut at `fraction` of the file and closed with an EOI marker: the header promises every row, the data ends early. */
 function jpegWithShortScan(jpeg: Buffer, fraction: number): Buffer {
   return Buffer.concat([jpeg.subarray(0, Math.floor(jpeg.length * fraction)), Buffer.from([0xff, 0xd9])]);
-}
-
-function pngChunk(type: string, data: Buffer): Buffer {
-  const head = Buffer.alloc(8);
-  head.writeUInt32BE(data.length, 0);
-  head.write(type, 4, 'latin1');
-  const crc = Buffer.alloc(4);
-  crc.writeUInt32BE(crc32(Buffer.concat([head.subarray(4), data])) >>> 0, 0);
-  return Buffer.concat([head, data, crc]);
-}
-
-function pngChunks(png: Buffer): Array<{ type: string; data: Buffer }> {
-  const out: Array<{ type: string; data: Buffer }> = [];
-  for (let p = 8; p + 8 <= png.length;) {
-    const length = png.readUInt32BE(p);
-    out.push({ type: png.toString('latin1', p + 4, p + 8), data: png.subarray(p + 8, p + 8 + length) });
-    p += 12 + length;
-  }
-  return out;
 }
 
 /** Every chunk intact (lengths and CRCs right), but the compressed pixel data is only its first half. */
