@@ -31,6 +31,23 @@ describe('error answers (docs/api.md "Errors")', () => {
     });
   });
 
+  it('Postgres unreachable answers 503 service_unavailable with Retry-After, not 500', () => {
+    const refused = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:31811'), { code: 'ECONNREFUSED', syscall: 'connect' });
+    expect(answer(refused)).toEqual({
+      status: 503,
+      headers: { 'Retry-After': String(RETRY_AFTER_503_SECONDS) },
+      body: { error: { code: 'service_unavailable', message: 'The service is temporarily unavailable.' } },
+    });
+  });
+
+  it('a bug stays 500 internal_error, without Retry-After', () => {
+    expect(answer(new TypeError('x is undefined'))).toEqual({
+      status: 500,
+      headers: {},
+      body: { error: { code: 'internal_error', message: 'Internal error.' } },
+    });
+  });
+
   it('a 503 raised as a Nest exception carries Retry-After too', () => {
     expect(answer(new ServiceUnavailableException('postgres is down'))).toMatchObject({
       status: 503,

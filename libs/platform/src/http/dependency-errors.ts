@@ -1,0 +1,40 @@
+/**
+ * Whether an error says that a backing store (Postgres, the object store, the broker) could not be reached or
+ * turned work away for a moment: worth a retry, so the answer is 503 service_unavailable with Retry-After rather
+ * than 500 internal_error (docs/api.md "Errors"). A bug or a constraint violation stays a 500.
+ *
+ * Our own small check rather than a library: it reads the few well-known shapes of the drivers we use (Node's
+ * socket errors, node-postgres and pg-pool, TypeORM's QueryFailedError wrapping the driver's error), and no
+ * package classifies those together.
+ */
+
+/** Node socket and DNS errors: the peer is down, restarting or unreachable. */
+const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'EPIPE', 'EAI_AGAIN']);
+
+/**
+ * PostgreSQL SQLSTATEs (https://www.postgresql.org/docs/current/errcodes-appendix.html): class 08 connection
+ * exception; 57P01 admin_shutdown, 57P02 crash_shutdown, 57P03 cannot_connect_now (starting up or in recovery);
+ * 53300 too_many_connections; 40001 / 40P01 are not here: the handlers retry those themselves.
+ */
+function isUnavailableSqlState(code: string): boolean {
+  return /^08[0-9A-Z]{3}$/.test(code) || code === '57P01' || code === '57P02' || code === '57P03' || code === '53300';
+}
+
+/** node-postgres and pg-pool say these in words only (no code). */
+const PG_CONNECTION_MESSAGES = [
+  'Connection terminated unexpectedly',
+  'Connection terminated due to connection timeout',
+  'timeout exceeded when trying to connect',
+  'Client has encountered a connection error and is not queryable',
+  'Cannot use a pool after calling end on the pool',
+];
+
+export function isDependencyUnavailable(e: unknown, depth = 0): boolean {
+  if (depth > 4 || typeof e !== 'object' || e === null) return false;
+  const err = e as { code?: unknown; message?: unknown; driverError?: unknown; cause?: unknown; errors?: unknown };
+  if (typeof err.code === 'string' && (NETWORK_CODES.has(err.code) || isUnavailableSqlState(err.code))) return true;
+  if (typeof err.message === 'string' && PG_CONNECTION_MESSAGES.some((m) => (err.message as string).includes(m))) return true;
+  // TypeORM's QueryFailedError keeps the driver's error; Error.cause and AggregateError (happy eyeballs) wrap others.
+  if (isDependencyUnavailable(err.driverError, depth + 1) || isDependencyUnavailable(err.cause, depth + 1)) return true;
+  return Array.isArray(err.errors) && err.errors.some((inner) => isDependencyUnavailable(inner, depth + 1));
+}
