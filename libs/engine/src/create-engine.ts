@@ -124,6 +124,7 @@ export async function createEngine(options: EngineOptions = {}): Promise<Upscale
           },
         },
         req.signal,
+        req.onProgress && ((done: number, total: number) => req.onProgress!(done / total, done, total)),
       );
       return {
         output: Buffer.from(r.output.buffer, r.output.byteOffset, r.output.byteLength),

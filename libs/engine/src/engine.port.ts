@@ -19,6 +19,11 @@ export interface UpscaleRequest {
   quality: QualityTier;
   /** Aborting stops the job between tiles with `EngineCancelledError`. */
   signal?: AbortSignal;
+  /**
+   * Hears the share of tiles through the network so far (0 < fraction <= 1), after each tile: the job's progress
+   * (issue 16, item 2). Decoding comes before the first call; alpha and encoding after the last.
+   */
+  onProgress?: (fraction: number, tilesDone: number, tilesTotal: number) => void;
 }
 
 export interface UpscaleResult {

@@ -368,9 +368,18 @@ describe('engine: images as users expect (docs/design.md §4)', () => {
       try {
         const input = await noisy(160, 160).png().toBuffer();
         const started = performance.now();
-        const whole = await tiny.upscale({ input, target: '3k', format: 'png', quality: 'balanced' });
+        const heard: [number, number, number][] = [];
+        const whole = await tiny.upscale({
+          input,
+          target: '3k',
+          format: 'png',
+          quality: 'balanced',
+          onProgress: (fraction, done, total) => heard.push([fraction, done, total]),
+        });
         const fullMs = performance.now() - started;
         expect(whole.tiles).toBe(100);
+        // progress (issue 16, item 2): after every tile, in order, ending at 1
+        expect(heard).toEqual(Array.from({ length: 100 }, (_, i) => [(i + 1) / 100, i + 1, 100]));
         const ac = new AbortController();
         const t0 = performance.now();
         const job = tiny.upscale({ input, target: '3k', format: 'png', quality: 'balanced', signal: ac.signal });

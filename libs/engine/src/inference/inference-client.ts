@@ -41,6 +41,7 @@ require(entry);
 interface Pending {
   resolve: (r: Done) => void;
   reject: (e: Error) => void;
+  onProgress?: (done: number, total: number) => void;
 }
 
 export class InferenceClient {
@@ -70,6 +71,7 @@ export class InferenceClient {
   private settle(msg: ReplyMessage): void {
     const p = this.pending.get(msg.id);
     if (!p) return;
+    if (msg.type === 'progress') return p.onProgress?.(msg.done, msg.total);
     this.pending.delete(msg.id);
     if (msg.type === 'done') p.resolve(msg);
     else if (msg.type === 'cancelled') p.reject(new EngineCancelledError());
@@ -86,6 +88,7 @@ export class InferenceClient {
   run(
     job: { input: Buffer; format: OutputFormat; network: NetworkSpec; maxInputPixels: number },
     signal?: AbortSignal,
+    onProgress?: (done: number, total: number) => void,
   ): Promise<Done> {
     if (this.closed) return Promise.reject(new EngineError('engine_error', 'The engine is closed.'));
     if (signal?.aborted) return Promise.reject(new EngineCancelledError());
@@ -100,6 +103,7 @@ export class InferenceClient {
       this.pending.set(id, {
         resolve: (r) => (cleanup(), resolve(r)),
         reject: (e) => (cleanup(), reject(e)),
+        onProgress,
       });
       // The copy of the input is ours: transfer it instead of cloning it again.
       this.spawn().postMessage(msg, [msg.input.buffer as ArrayBuffer]);

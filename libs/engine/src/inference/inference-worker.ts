@@ -42,7 +42,8 @@ async function runJob(job: JobMessage): Promise<ReplyMessage> {
     const img = await decodeImage(input, { maxInputPixels: job.maxInputPixels, flatten: job.format === 'jpeg' });
     checkpoint();
     const net = job.network;
-    const tiled = await runTiles(await session(net), ort.Tensor as unknown as TensorCtor, img, net, checkpoint);
+    const onTile = (done: number, total: number) => parentPort!.postMessage({ type: 'progress', id: job.id, done, total } satisfies ReplyMessage);
+    const tiled = await runTiles(await session(net), ort.Tensor as unknown as TensorCtor, img, net, checkpoint, onTile);
     checkpoint();
     // An x4 network serving x2 / x3 (registry `outscale`): its output resized down with Lanczos-3.
     const outscale = net.outscale ?? net.scale;

@@ -34,7 +34,8 @@ export interface TensorCtor {
  * receptive field is the same square). `checkpoint` runs before every network call: it throws to cancel the job
  * between tiles (or between the passes of one tile). With `net.tailRadius` each tile's features are cropped, before
  * the network's upsampling tail, to the core plus the tail's own halo (or the image border): the network's output
- * is then the core plus that margin, and the core's pixels are exactly those of a full-frame run.
+ * is then the core plus that margin, and the core's pixels are exactly those of a full-frame run. `onTile` hears
+ * how many tiles are done, of how many, after each one.
  */
 export async function runTiles(
   session: InferenceSession,
@@ -42,6 +43,7 @@ export async function runTiles(
   img: RawImage,
   net: NetworkSpec,
   checkpoint: () => void,
+  onTile?: (done: number, total: number) => void,
 ): Promise<{ out: RawImage; tiles: number }> {
   const { width: W, height: H, channels: C, data } = img;
   const s = net.scale;
@@ -65,6 +67,7 @@ export async function runTiles(
     return result[outputName].data as Float32Array;
   };
   const infer = net.selfEnsemble ? (planar: Float32Array, h: number, w: number) => selfEnsemble(once, planar, h, w, s) : once;
+  let done = 0;
   for (const t of tiles) {
     // Halo beyond the core on each side, less the tail's own halo: what the network may drop before upsampling.
     const halo = [t.y - t.inY, t.x - t.inX, t.inY + t.inHeight - t.y - t.height, t.inX + t.inWidth - t.x - t.width];
@@ -103,6 +106,7 @@ export async function runTiles(
         }
       }
     }
+    onTile?.(++done, tiles.length);
   }
   return { out: { data: outBuf, width: OW, height: OH, channels: C }, tiles: tiles.length };
 }

@@ -14,6 +14,8 @@ export interface JobMessage {
 }
 
 export type ReplyMessage =
+  /** Tiles through the network so far, of `total` (sent after each tile; the job's answer still follows). */
+  | { type: 'progress'; id: number; done: number; total: number }
   | { type: 'done'; id: number; output: Uint8Array; width: number; height: number; tiles: number; engineMs: number }
   | { type: 'failed'; id: number; code: 'corrupt_image' | 'image_dimensions_too_large' | 'engine_error'; message: string }
   | { type: 'cancelled'; id: number };
