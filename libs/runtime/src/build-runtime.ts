@@ -14,7 +14,7 @@ import {
   ReadModelRepository,
   ReadModels1732200000100,
 } from '@upscaler/read-models';
-import { WorkQueue1764000000100, WorkQueueProjection, WorkQueueRepository } from '@upscaler/work-queue';
+import { WorkQueue1764000000100, WorkQueueProgress1764100000000, WorkQueueProjection, WorkQueueRepository } from '@upscaler/work-queue';
 import { systemClock } from './clock';
 import { InstrumentedEventStore } from './observability/instrumented-event-store';
 import { Metrics } from './observability/metrics';
@@ -23,7 +23,7 @@ import { registerSystemGauges } from './observability/system-gauges';
 import type { Runtime } from './runtime';
 
 /** Every migration of the system, in order (explicit files, never synchronised schemas). */
-export const ALL_MIGRATIONS = [...EVENT_STORE_MIGRATIONS, ReadModels1732200000100, Balances1764000000000, WorkQueue1764000000100];
+export const ALL_MIGRATIONS = [...EVENT_STORE_MIGRATIONS, ReadModels1732200000100, Balances1764000000000, WorkQueue1764000000100, WorkQueueProgress1764100000000];
 
 /**
  * Builds the adapters from configuration (docs/design.md §3): each of Postgres, transport and storage is

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { DataSource } from 'typeorm';
 import { PgNotificationListener, pgConfigOf, sqlRows, type NotificationHandlers, type SqlTx } from '@upscaler/eventstore';
-import { READY, WORK_CHANNEL } from './channel';
+import { PROGRESS_CHANNEL, READY, WORK_CHANNEL, progressMessage } from './channel';
 
 /**
  * An account row (`alias`) that has a queued job nobody holds and room under its limit (its own
@@ -78,7 +78,7 @@ export class WorkQueueRepository {
           FOR UPDATE OF q SKIP LOCKED
        ), leased AS (
          UPDATE work_queue q
-            SET lease_token = $1, lease_owner = $2, claimed_at = clock_timestamp(),
+            SET lease_token = $1, lease_owner = $2, claimed_at = clock_timestamp(), progress = 0,
                 lease_expires_at = clock_timestamp() + make_interval(secs => $4::double precision / 1000)
            FROM picked WHERE q.job_id = picked.job_id
          RETURNING q.job_id, q.account_id, q.trace
@@ -110,6 +110,35 @@ export class WorkQueueRepository {
       [lease.jobId, lease.token, leaseMs],
     );
     return rows.length > 0;
+  }
+
+  /**
+   * Records the running job's progress (0..1) and announces it on PROGRESS_CHANNEL, in one statement; false when
+   * the lease is gone (nothing written: a stale attempt never moves the bar).
+   */
+  async reportProgress(lease: Lease, fraction: number): Promise<boolean> {
+    const value = Math.min(1, Math.max(0, fraction));
+    const rows = await sqlRows(
+      this.db,
+      `WITH updated AS (
+         UPDATE work_queue SET progress = $3 WHERE job_id = $1 AND lease_token = $2 AND status = 'processing' RETURNING 1)
+       SELECT pg_notify($4, $5) FROM updated`,
+      [lease.jobId, lease.token, value, PROGRESS_CHANNEL, progressMessage(lease.jobId, value)],
+    );
+    return rows.length > 0;
+  }
+
+  /** The progress of every running job that reported some, for a listener catching up after a (re)connect. */
+  async runningProgress(): Promise<Map<string, number>> {
+    const rows: Array<{ job_id: string; progress: number }> = await this.db.query(
+      `SELECT job_id, progress FROM work_queue WHERE status = 'processing' AND progress > 0`,
+    );
+    return new Map(rows.map((r) => [r.job_id, Number(r.progress)]));
+  }
+
+  /** A dedicated LISTEN connection on PROGRESS_CHANNEL; call `start()`. */
+  listenProgress(handlers: NotificationHandlers): PgNotificationListener {
+    return new PgNotificationListener(pgConfigOf(this.db), PROGRESS_CHANNEL, handlers);
   }
 
   /** Gives up a lease whose job was never started (the processor is stopping, or the start was refused). */

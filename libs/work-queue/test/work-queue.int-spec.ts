@@ -4,9 +4,11 @@ import { accountDecider, jobDecider, jobFixtures, type JobCommand } from '@upsca
 import { EVENT_STORE_MIGRATIONS, handleCommand, PostgresEventStore } from '@upscaler/eventstore';
 import { useTestPostgres } from '@upscaler/testing';
 import {
+  JobProgress,
   leaseGuards,
   LeaseLostError,
   WorkQueue1764000000100,
+  WorkQueueProgress1764100000000,
   WorkQueueProjection,
   WorkQueueRepository,
   type Lease,
@@ -26,7 +28,7 @@ describe('work queue', () => {
   let queue: WorkQueueRepository;
 
   beforeAll(async () => {
-    db = await pg.dataSource([...EVENT_STORE_MIGRATIONS, WorkQueue1764000000100]);
+    db = await pg.dataSource([...EVENT_STORE_MIGRATIONS, WorkQueue1764000000100, WorkQueueProgress1764100000000]);
     store = new PostgresEventStore(db, { inlineProjections: [new WorkQueueProjection()] });
     queue = new WorkQueueRepository(db);
   });
@@ -195,5 +197,73 @@ describe('work queue', () => {
       ),
     ).rejects.toBeInstanceOf(LeaseLostError);
     expect((await store.readStream(streams.job(jobId))).map((e) => e.type)).toEqual(['JobQueued', 'JobStarted']);
+  });
+
+  describe('progress of running jobs (issue 16, item 2)', () => {
+    const silent = { warn: () => undefined };
+    const until = async (check: () => boolean, what: string) => {
+      const deadline = Date.now() + 10_000;
+      while (!check()) {
+        if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+        await new Promise((r) => setTimeout(r, 20));
+      }
+    };
+
+    it('the lease holder records progress and every listener hears it; a stale lease writes nothing', async () => {
+      const progress = new JobProgress(queue, silent);
+      progress.start();
+      try {
+        const jobId = await submit(newId('acct'));
+        const lease = (await queue.claim('w1', LEASE_MS, 0)).lease!;
+        await start(lease);
+        expect(progress.of(jobId)).toBeUndefined();
+        // the first value arrives by notification or by the catch-up after LISTEN: either way the listener is on
+        expect(await queue.reportProgress(lease, 0.125)).toBe(true);
+        await until(() => progress.of(jobId) === 0.125, '0.125');
+        // reconciling runs only at connect and every 30 s: this one can only come by notification
+        expect(await queue.reportProgress(lease, 0.25)).toBe(true);
+        await until(() => progress.of(jobId) === 0.25, 'the notification of 0.25');
+        expect(await queue.reportProgress({ ...lease, token: '00000000-0000-4000-8000-000000000000' }, 0.9)).toBe(false);
+        expect(await db.query(`SELECT progress FROM work_queue WHERE job_id = $1`, [jobId])).toEqual([{ progress: 0.25 }]);
+        expect(await queue.runningProgress()).toEqual(new Map([[jobId, 0.25]]));
+      } finally {
+        await progress.stop();
+      }
+    });
+
+    it('a listener that starts late catches up from the table, and forgets a job once it ended', async () => {
+      const jobId = await submit(newId('acct'));
+      const lease = (await queue.claim('w1', LEASE_MS, 0)).lease!;
+      await start(lease);
+      await queue.reportProgress(lease, 0.5);
+      const progress = new JobProgress(queue, silent);
+      progress.start();
+      try {
+        await until(() => progress.of(jobId) === 0.5, 'the catch-up after connecting');
+        await job(jobId, { type: 'CancelJob', data: { now: now() } });
+        await progress.reconcile();
+        expect(progress.of(jobId)).toBeUndefined();
+      } finally {
+        await progress.stop();
+      }
+    });
+
+    it('a new attempt starts from 0 again', async () => {
+      const jobId = await submit(newId('acct'));
+      const first = (await queue.claim('w1', LEASE_MS, 0)).lease!;
+      await start(first);
+      await queue.reportProgress(first, 0.75);
+      await db.query(`UPDATE work_queue SET lease_expires_at = clock_timestamp() - interval '1 second' WHERE job_id = $1`, [jobId]);
+      const [expired] = await queue.expired();
+      await job(
+        jobId,
+        { type: 'LoseAttempt', data: { attempt: 1, reason: 'lease expired', now: now(), retryDelayMs: 0 } },
+        { guard: leaseGuards.expired(expired.jobId, expired.token) },
+      );
+      await job(jobId, { type: 'RequeueJob', data: { now: now() } });
+      const second = (await queue.claim('w2', LEASE_MS, 0)).lease!;
+      await start(second);
+      expect(await queue.runningProgress()).toEqual(new Map());
+    });
   });
 });

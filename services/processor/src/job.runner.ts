@@ -8,8 +8,12 @@ import { eventMetadata, EVENT_STORE, STORAGE, CLOCK, type Clock, CONFIG, LOGGER,
 import { inSpan } from '@upscaler/tracing';
 import { leaseGuards, LeaseLostError, type Lease, WorkQueueRepository } from '@upscaler/work-queue';
 import { EngineProvider } from './engine.provider';
+import { ProgressReporter } from './progress.reporter';
 import type { ObjectStorage } from '@upscaler/storage';
 import { type AppConfig, type Logger } from '@upscaler/platform';
+
+/** How often a running job's progress is written at most (a progress bar wants a few values a second). */
+export const PROGRESS_INTERVAL_MS = 250;
 
 export type RunOutcome = 'succeeded' | 'failed' | 'cancelled' | 'lease_lost' | 'skipped' | 'handed_back';
 
@@ -104,11 +108,24 @@ export class JobRunner {
     this.current = current;
     if (this.handingBack) this.handBack(); // SIGTERM's grace ran out while it was starting
     const renewal = this.keepLease(lease);
+    const progress = new ProgressReporter(
+      (fraction) => this.workQueue.reportProgress(lease, fraction),
+      PROGRESS_INTERVAL_MS,
+      (err) => this.logger.warn({ err, jobId: lease.jobId }, 'progress write failed'),
+    );
     try {
       const input = await this.storage.get(job.source.key);
       const out = await inSpan('engine.upscale', { 'upscaler.target': job.target, 'upscaler.quality': job.quality }, null, () =>
-        this.engines.engine.upscale({ input, target: job.target, format: job.format, quality: job.quality, signal: current.abort.signal }),
+        this.engines.engine.upscale({
+          input,
+          target: job.target,
+          format: job.format,
+          quality: job.quality,
+          signal: current.abort.signal,
+          onProgress: (fraction) => progress.update(fraction),
+        }),
       );
+      await progress.close();
       this.metrics.engineSeconds.observe({ network: out.network, scale: String(out.scale) }, out.engineMs / 1000);
       const resultKey = `results/${lease.jobId}`;
       await this.storage.put(resultKey, out.output, out.contentType);
@@ -141,6 +158,7 @@ export class JobRunner {
       return 'failed';
     } finally {
       renewal.stop();
+      await progress.close();
       this.current = undefined;
     }
   }
