@@ -261,6 +261,7 @@ function evolve(state: JobState, event: JobEvent): JobState {
         status: 'processing',
         attempts: event.data.attempt,
         running: { attempt: event.data.attempt, workerId: event.data.workerId, startedAt: event.data.startedAt },
+        startedAt: event.data.startedAt,
         retryAt: null,
       };
     case 'JobAttemptLost':

@@ -26,6 +26,11 @@ export interface JobState {
   attempts: number;
   /** Set while processing. */
   running: RunningAttempt | null;
+  /**
+   * When the latest attempt started (kept after it ends; null before any). Absent from read-model rows written
+   * before 2026-11-24: read it with `startedAtOf`.
+   */
+  startedAt?: string | null;
   /** Set while pending: when the job may re-enter the queue. */
   retryAt: string | null;
   lastLoss: LostAttempt | null;
@@ -44,6 +49,7 @@ export function initialJobState(): JobState {
     job: null,
     attempts: 0,
     running: null,
+    startedAt: null,
     retryAt: null,
     lastLoss: null,
     result: null,
@@ -58,4 +64,9 @@ export function initialJobState(): JobState {
 /** A pending job whose backoff is over may be requeued (the scheduler's question; decide does not check it). */
 export function isDueForRequeue(state: JobState, now: string): boolean {
   return state.status === 'pending' && state.retryAt !== null && Date.parse(state.retryAt) <= Date.parse(now);
+}
+
+/** When the latest attempt started, also for states stored before `startedAt` was kept (then only while running). */
+export function startedAtOf(state: JobState): string | null {
+  return state.startedAt ?? state.running?.startedAt ?? null;
 }
