@@ -1,0 +1,335 @@
+"""The asynchronous client: :class:`AsyncUpscaler`, the same calls as :class:`upscaler.Upscaler`, awaited."""
+
+from __future__ import annotations
+
+import asyncio
+import inspect
+import os
+from collections.abc import AsyncIterator, Mapping
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import IO, Any, Literal, overload
+
+import httpx
+
+from . import _base
+from ._base import (
+    DEFAULT_MAX_RETRIES,
+    DEFAULT_MAX_RETRY_AFTER,
+    DEFAULT_TIMEOUT,
+    FINAL_STATUSES,
+    ImageInput,
+    ProgressCallback,
+)
+from .errors import UpscalerError, WaitTimeoutError
+from .types import Account, Job, JobCancel, JobCreate, JobList, JobListItem, JobStatus, OutputFormat, QualityTier, ResultLink, Target
+
+
+class AsyncUpscaler:
+    """An asyncio client of the Upscaler API (v1).
+
+    >>> async with AsyncUpscaler(api_key="usk_...") as client:
+    ...     job = await client.upscale("photo.jpg", target="4k", wait=True)
+    ...     await client.download(job, "photo-4x.png")
+
+    Options and behaviour as :class:`upscaler.Upscaler`. ``on_progress`` may be a plain function or
+    a coroutine function.
+    """
+
+    def __init__(
+        self,
+        api_key: str | None = None,
+        *,
+        base_url: str | None = None,
+        timeout: float = DEFAULT_TIMEOUT,
+        max_retries: int = DEFAULT_MAX_RETRIES,
+        max_retry_after: float = DEFAULT_MAX_RETRY_AFTER,
+        poll_interval: float = 0.5,
+        max_poll_interval: float = 2.0,
+        http_client: httpx.AsyncClient | None = None,
+    ) -> None:
+        self._options = _base.resolve_options(
+            api_key, base_url, timeout, max_retries, max_retry_after, poll_interval, max_poll_interval
+        )
+        self._own_http = http_client is None
+        self._http = http_client or httpx.AsyncClient(timeout=timeout)
+        self._http.headers.update(self._options.headers)
+
+    @property
+    def base_url(self) -> str:
+        return self._options.base_url
+
+    async def close(self) -> None:
+        if self._own_http:
+            await self._http.aclose()
+
+    async def __aenter__(self) -> AsyncUpscaler:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.close()
+
+    # --- transport -------------------------------------------------------------------------------
+
+    async def _request(
+        self,
+        method: str,
+        path: str,
+        *,
+        retry_safe: bool,
+        headers: Mapping[str, str] | None = None,
+        prefer_wait: int | None = None,
+        **kwargs: Any,
+    ) -> httpx.Response:
+        url = f"{self._options.base_url}{path}"
+        extra = dict(headers or {})
+        if prefer_wait is not None:
+            extra["prefer"] = f"wait={prefer_wait}"
+        attempt = 0
+        while True:
+            try:
+                response = await self._http.request(
+                    method,
+                    url,
+                    headers=_base.auth_headers(self._options, extra),
+                    timeout=_base.request_timeout(self._options, prefer_wait),
+                    **kwargs,
+                )
+            except httpx.TransportError as exc:
+                decision = _base.decide_retry(self._options, attempt, None, retry_safe)
+                if not decision.retry:
+                    raise _base.connection_error(exc) from exc
+            else:
+                if response.status_code < 400:
+                    return response
+                decision = _base.decide_retry(self._options, attempt, response, retry_safe)
+                if not decision.retry:
+                    return _base.check_response(response)
+            await asyncio.sleep(decision.delay)
+            attempt += 1
+
+    # --- jobs ------------------------------------------------------------------------------------
+
+    @overload
+    async def upscale(
+        self,
+        image: ImageInput,
+        *,
+        target: Target | None = ...,
+        format: OutputFormat | None = ...,
+        quality: QualityTier | None = ...,
+        filename: str | None = ...,
+        wait: Literal[False] = ...,
+        on_progress: ProgressCallback | None = ...,
+        idempotency_key: str | None = ...,
+        raise_on_failure: bool = ...,
+    ) -> JobCreate | Job: ...
+
+    @overload
+    async def upscale(
+        self,
+        image: ImageInput,
+        *,
+        target: Target | None = ...,
+        format: OutputFormat | None = ...,
+        quality: QualityTier | None = ...,
+        filename: str | None = ...,
+        wait: Literal[True] | float,
+        on_progress: ProgressCallback | None = ...,
+        idempotency_key: str | None = ...,
+        raise_on_failure: bool = ...,
+    ) -> Job: ...
+
+    async def upscale(
+        self,
+        image: ImageInput,
+        *,
+        target: Target | None = None,
+        format: OutputFormat | None = None,
+        quality: QualityTier | None = None,
+        filename: str | None = None,
+        wait: bool | float = False,
+        on_progress: ProgressCallback | None = None,
+        idempotency_key: str | None = None,
+        raise_on_failure: bool = True,
+    ) -> JobCreate | Job:
+        """Submit an image; see :meth:`upscaler.Upscaler.upscale`. A path is read off the event loop."""
+        fields = _base.upscale_fields(target, format, quality, filename)
+        if _base.is_url(image):
+            body = _base.upscale_request(str(image), None, fields)
+        else:
+            body = _base.upscale_request(None, await _read_image(image, filename), fields)
+        headers = {"idempotency-key": idempotency_key or _base.new_idempotency_key()}
+        deadline = _base.Deadline(None if wait is False else _base.wait_timeout(wait))
+        prefer = None if wait is False else _base.prefer_wait(deadline.left())
+        response = await self._request("POST", "/upscale", retry_safe=True, headers=headers, prefer_wait=prefer, **body)
+        job = response.json()
+        if wait is False:
+            return job
+        held = _base.preference_applied(response)
+        return await self._wait(job["id"], job, held, deadline, on_progress, raise_on_failure)
+
+    async def get_job(self, job_id: str) -> Job:
+        return (await self._request("GET", f"/jobs/{job_id}", retry_safe=True)).json()
+
+    async def cancel_job(self, job_id: str) -> JobCancel:
+        return (await self._request("DELETE", f"/jobs/{job_id}", retry_safe=False)).json()
+
+    async def wait_for_job(
+        self,
+        job: str | Mapping[str, Any],
+        *,
+        timeout: float | None = None,
+        on_progress: ProgressCallback | None = None,
+        raise_on_failure: bool = True,
+    ) -> Job:
+        """See :meth:`upscaler.Upscaler.wait_for_job`."""
+        return await self._wait(_base.job_id_of(job), None, False, _base.Deadline(timeout), on_progress, raise_on_failure)
+
+    async def _wait(
+        self,
+        job_id: str,
+        job: Any,
+        held: bool,
+        deadline: _base.Deadline,
+        on_progress: ProgressCallback | None,
+        raise_on_failure: bool,
+    ) -> Job:
+        reporter = _base.ProgressReporter(on_progress)
+        delay = self._options.poll_interval
+        while True:
+            if job is not None:
+                reported = reporter.see(job)
+                if inspect.isawaitable(reported):  # a coroutine function as on_progress
+                    await reported
+                if job["status"] in FINAL_STATUSES and "result" in job:
+                    return _base.raise_for_final(job, raise_on_failure)
+                if deadline.passed():
+                    raise WaitTimeoutError(job, deadline.timeout or 0)
+                if not held:
+                    left = deadline.left()
+                    await asyncio.sleep(delay if left is None else max(0.0, min(delay, left)))
+                    delay = min(delay * 1.5, self._options.max_poll_interval)
+            prefer = _base.prefer_wait(deadline.left())
+            response = await self._request("GET", f"/jobs/{job_id}", retry_safe=True, prefer_wait=prefer)
+            held = _base.preference_applied(response)
+            job = response.json()
+
+    def list_jobs(
+        self, *, status: JobStatus | None = None, limit: int | None = None, starting_after: str | None = None
+    ) -> AsyncJobPager:
+        """``async for job in client.list_jobs(...)``; ``async for page in client.list_jobs(...).pages()``."""
+        return AsyncJobPager(self, status=status, limit=limit, starting_after=starting_after)
+
+    async def list_jobs_page(
+        self, *, status: JobStatus | None = None, limit: int | None = None, starting_after: str | None = None
+    ) -> JobList:
+        params = {"status": status, "limit": limit, "starting_after": starting_after}
+        response = await self._request(
+            "GET", "/jobs", retry_safe=True, params={k: v for k, v in params.items() if v is not None}
+        )
+        return response.json()
+
+    # --- results ---------------------------------------------------------------------------------
+
+    async def result_link(
+        self, job: str | Mapping[str, Any], *, asset: Literal["result", "source"] = "result"
+    ) -> ResultLink:
+        job_id = _base.job_id_of(job)
+        params = {"redirect": "false", "asset": asset}
+        return (await self._request("GET", f"/jobs/{job_id}/result", retry_safe=True, params=params)).json()
+
+    @asynccontextmanager
+    async def stream_download(
+        self, job: str | Mapping[str, Any], *, asset: Literal["result", "source"] = "result"
+    ) -> AsyncIterator[AsyncIterator[bytes]]:
+        """``async with client.stream_download(job) as chunks: async for chunk in chunks: ...``"""
+        link = await self.result_link(job, asset=asset)
+        try:
+            async with self._http.stream("GET", link["url"], timeout=self._options.timeout) as response:
+                _base.check_response(response)
+                yield _counted(response.aiter_bytes(), link["bytes"])
+        except httpx.TransportError as exc:
+            raise _base.connection_error(exc) from exc
+
+    async def download(
+        self,
+        job: str | Mapping[str, Any],
+        to: str | os.PathLike[str] | IO[bytes],
+        *,
+        asset: Literal["result", "source"] = "result",
+    ) -> int:
+        """Save to a path (whole or not at all) or a writable binary stream; answers the byte count."""
+        if hasattr(to, "write"):
+            written = 0
+            async with self.stream_download(job, asset=asset) as chunks:
+                async for chunk in chunks:
+                    result = to.write(chunk)  # type: ignore[union-attr]
+                    if inspect.isawaitable(result):
+                        await result
+                    written += len(chunk)
+            return written
+        path = Path(to)  # type: ignore[arg-type]
+        tmp = path.with_name(f".{path.name}.{_base.new_idempotency_key()}.part")
+        try:
+            with open(tmp, "wb") as out:
+                written = await self.download(job, out, asset=asset)
+            os.replace(tmp, path)
+        except BaseException:
+            tmp.unlink(missing_ok=True)
+            raise
+        return written
+
+    # --- account ---------------------------------------------------------------------------------
+
+    async def get_account(self) -> Account:
+        return (await self._request("GET", "/account", retry_safe=True)).json()
+
+
+class AsyncJobPager:
+    """Async iteration over jobs across pages of ``GET /jobs``."""
+
+    def __init__(
+        self, client: AsyncUpscaler, *, status: str | None, limit: int | None, starting_after: str | None
+    ) -> None:
+        self._client = client
+        self._status = status
+        self._limit = limit
+        self._starting_after = starting_after
+
+    async def pages(self) -> AsyncIterator[JobList]:
+        cursor = self._starting_after
+        while True:
+            page = await self._client.list_jobs_page(status=self._status, limit=self._limit, starting_after=cursor)  # type: ignore[arg-type]
+            yield page
+            if not page["has_more"] or not page["next_cursor"]:
+                return
+            cursor = page["next_cursor"]
+
+    async def __aiter__(self) -> AsyncIterator[JobListItem]:
+        async for page in self.pages():
+            for item in page["data"]:
+                yield item
+
+
+async def _read_image(image: ImageInput, filename: str | None) -> _base.UploadPart:
+    if isinstance(image, (bytes, bytearray, memoryview)):
+        return _base.upload_from_bytes(image, filename)
+    if isinstance(image, (str, os.PathLike)):
+        part = await asyncio.to_thread(_base.upload_from_path, image)
+        return part if filename is None else _base.UploadPart(filename, part.content, part.content_type)
+    if hasattr(image, "read"):
+        data = image.read()
+        if inspect.isawaitable(data):  # an async file object (aiofiles, anyio)
+            data = await data
+        return _base.upload_from_read(data, image, filename)
+    raise TypeError(f"image must be a path, bytes, a binary file object or an https:// URL, not {type(image).__name__}")
+
+
+async def _counted(chunks: AsyncIterator[bytes], expected: int) -> AsyncIterator[bytes]:
+    received = 0
+    async for chunk in chunks:
+        received += len(chunk)
+        yield chunk
+    if received != expected:
+        raise UpscalerError(f"download incomplete: {received} of {expected} bytes")

@@ -1,0 +1,352 @@
+"""The synchronous client: :class:`Upscaler`."""
+
+from __future__ import annotations
+
+import os
+import tempfile
+import time
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from pathlib import Path
+from typing import IO, Any, Literal, overload
+
+import httpx
+
+from . import _base
+from ._base import (
+    DEFAULT_MAX_RETRIES,
+    DEFAULT_MAX_RETRY_AFTER,
+    DEFAULT_TIMEOUT,
+    FINAL_STATUSES,
+    ImageInput,
+    ProgressCallback,
+)
+from .errors import UpscalerError, WaitTimeoutError
+from .types import Account, Job, JobCancel, JobCreate, JobList, JobListItem, JobStatus, OutputFormat, QualityTier, ResultLink, Target
+
+
+class Upscaler:
+    """A client of the Upscaler API (v1).
+
+    >>> client = Upscaler(api_key="usk_...", base_url="https://api.example.com/api/v1")
+    >>> job = client.upscale("photo.jpg", target="4k", format="webp", wait=True)
+    >>> client.download(job, "photo-4x.webp")
+
+    ``api_key`` and ``base_url`` default to ``UPSCALER_API_KEY`` and ``UPSCALER_BASE_URL``.
+    Requests answered 429 or 503 are sent again after their ``Retry-After`` (at most
+    ``max_retries`` times, and not when it is longer than ``max_retry_after`` seconds).
+    """
+
+    def __init__(
+        self,
+        api_key: str | None = None,
+        *,
+        base_url: str | None = None,
+        timeout: float = DEFAULT_TIMEOUT,
+        max_retries: int = DEFAULT_MAX_RETRIES,
+        max_retry_after: float = DEFAULT_MAX_RETRY_AFTER,
+        poll_interval: float = 0.5,
+        max_poll_interval: float = 2.0,
+        http_client: httpx.Client | None = None,
+    ) -> None:
+        self._options = _base.resolve_options(
+            api_key, base_url, timeout, max_retries, max_retry_after, poll_interval, max_poll_interval
+        )
+        self._own_http = http_client is None
+        self._http = http_client or httpx.Client(timeout=timeout)
+        self._http.headers.update(self._options.headers)
+
+    @property
+    def base_url(self) -> str:
+        return self._options.base_url
+
+    def close(self) -> None:
+        if self._own_http:
+            self._http.close()
+
+    def __enter__(self) -> Upscaler:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # --- transport -------------------------------------------------------------------------------
+
+    def _request(
+        self,
+        method: str,
+        path: str,
+        *,
+        retry_safe: bool,
+        headers: Mapping[str, str] | None = None,
+        prefer_wait: int | None = None,
+        **kwargs: Any,
+    ) -> httpx.Response:
+        url = f"{self._options.base_url}{path}"
+        extra = dict(headers or {})
+        if prefer_wait is not None:
+            extra["prefer"] = f"wait={prefer_wait}"
+        attempt = 0
+        while True:
+            response: httpx.Response | None = None
+            try:
+                response = self._http.request(
+                    method,
+                    url,
+                    headers=_base.auth_headers(self._options, extra),
+                    timeout=_base.request_timeout(self._options, prefer_wait),
+                    **kwargs,
+                )
+            except httpx.TransportError as exc:
+                decision = _base.decide_retry(self._options, attempt, None, retry_safe)
+                if not decision.retry:
+                    raise _base.connection_error(exc) from exc
+            else:
+                if response.status_code < 400:
+                    return response
+                decision = _base.decide_retry(self._options, attempt, response, retry_safe)
+                if not decision.retry:
+                    return _base.check_response(response)
+            time.sleep(decision.delay)
+            attempt += 1
+
+    # --- jobs ------------------------------------------------------------------------------------
+
+    @overload
+    def upscale(
+        self,
+        image: ImageInput,
+        *,
+        target: Target | None = ...,
+        format: OutputFormat | None = ...,
+        quality: QualityTier | None = ...,
+        filename: str | None = ...,
+        wait: Literal[False] = ...,
+        on_progress: ProgressCallback | None = ...,
+        idempotency_key: str | None = ...,
+        raise_on_failure: bool = ...,
+    ) -> JobCreate | Job: ...
+
+    @overload
+    def upscale(
+        self,
+        image: ImageInput,
+        *,
+        target: Target | None = ...,
+        format: OutputFormat | None = ...,
+        quality: QualityTier | None = ...,
+        filename: str | None = ...,
+        wait: Literal[True] | float,
+        on_progress: ProgressCallback | None = ...,
+        idempotency_key: str | None = ...,
+        raise_on_failure: bool = ...,
+    ) -> Job: ...
+
+    def upscale(
+        self,
+        image: ImageInput,
+        *,
+        target: Target | None = None,
+        format: OutputFormat | None = None,
+        quality: QualityTier | None = None,
+        filename: str | None = None,
+        wait: bool | float = False,
+        on_progress: ProgressCallback | None = None,
+        idempotency_key: str | None = None,
+        raise_on_failure: bool = True,
+    ) -> JobCreate | Job:
+        """Submit an image: a path, bytes, a binary file object, or an ``https://`` URL.
+
+        Every call carries an ``Idempotency-Key`` (a fresh UUID unless given), kept across its
+        retries, so a retried submit never creates or charges a second job.
+
+        ``wait=False`` answers the created job (create view). ``wait=True`` waits until the job is
+        final, ``wait=<seconds>`` at most that long (then :class:`WaitTimeoutError`), and answers the
+        full job; a failed or cancelled job raises :class:`JobFailedError` /
+        :class:`JobCancelledError` unless ``raise_on_failure=False``.
+        """
+        fields = _base.upscale_fields(target, format, quality, filename)
+        if _base.is_url(image):
+            body = _base.upscale_request(str(image), None, fields)
+        else:
+            body = _base.upscale_request(None, _read_image(image, filename), fields)
+        headers = {"idempotency-key": idempotency_key or _base.new_idempotency_key()}
+        deadline = _base.Deadline(None if wait is False else _base.wait_timeout(wait))
+        prefer = None if wait is False else _base.prefer_wait(deadline.left())
+        response = self._request("POST", "/upscale", retry_safe=True, headers=headers, prefer_wait=prefer, **body)
+        job = response.json()
+        if wait is False:
+            return job
+        held = _base.preference_applied(response)
+        return self._wait(job["id"], job, held, deadline, on_progress, raise_on_failure)
+
+    def get_job(self, job_id: str) -> Job:
+        """The job, every field (``GET /jobs/{id}``)."""
+        return self._request("GET", f"/jobs/{job_id}", retry_safe=True).json()
+
+    def cancel_job(self, job_id: str) -> JobCancel:
+        """Cancel a job that has not finished; its credits come back (``DELETE /jobs/{id}``)."""
+        return self._request("DELETE", f"/jobs/{job_id}", retry_safe=False).json()
+
+    def wait_for_job(
+        self,
+        job: str | Mapping[str, Any],
+        *,
+        timeout: float | None = None,
+        on_progress: ProgressCallback | None = None,
+        raise_on_failure: bool = True,
+    ) -> Job:
+        """Wait until the job is final and answer it (``timeout=None``: as long as it takes).
+
+        Each ``GET /jobs/{id}`` asks the server to hold it (``Prefer: wait=N``); a server that did
+        not (no ``Preference-Applied``) is polled with backoff instead.
+        """
+        return self._wait(_base.job_id_of(job), None, False, _base.Deadline(timeout), on_progress, raise_on_failure)
+
+    def _wait(
+        self,
+        job_id: str,
+        job: Any,
+        held: bool,
+        deadline: _base.Deadline,
+        on_progress: ProgressCallback | None,
+        raise_on_failure: bool,
+    ) -> Job:
+        """`job`: the view in hand, if any; `held`: whether the server held the request that answered it."""
+        reporter = _base.ProgressReporter(on_progress)
+        delay = self._options.poll_interval
+        while True:
+            if job is not None:
+                reporter.see(job)
+                if job["status"] in FINAL_STATUSES and "result" in job:
+                    return _base.raise_for_final(job, raise_on_failure)
+                if deadline.passed():
+                    raise WaitTimeoutError(job, deadline.timeout or 0)
+                if not held:
+                    left = deadline.left()
+                    time.sleep(delay if left is None else max(0.0, min(delay, left)))
+                    delay = min(delay * 1.5, self._options.max_poll_interval)
+            prefer = _base.prefer_wait(deadline.left())
+            response = self._request("GET", f"/jobs/{job_id}", retry_safe=True, prefer_wait=prefer)
+            held = _base.preference_applied(response)
+            job = response.json()
+
+    def list_jobs(
+        self, *, status: JobStatus | None = None, limit: int | None = None, starting_after: str | None = None
+    ) -> JobPager:
+        """Every job, newest first, one page (``limit`` per page) fetched as iteration reaches it.
+
+        >>> for job in client.list_jobs(status="succeeded"): ...
+        >>> for page in client.list_jobs(limit=100).pages(): ...
+        """
+        return JobPager(self, status=status, limit=limit, starting_after=starting_after)
+
+    def list_jobs_page(
+        self, *, status: JobStatus | None = None, limit: int | None = None, starting_after: str | None = None
+    ) -> JobList:
+        """One page of ``GET /jobs``."""
+        params = {"status": status, "limit": limit, "starting_after": starting_after}
+        return self._request(
+            "GET", "/jobs", retry_safe=True, params={k: v for k, v in params.items() if v is not None}
+        ).json()
+
+    # --- results ---------------------------------------------------------------------------------
+
+    def result_link(self, job: str | Mapping[str, Any], *, asset: Literal["result", "source"] = "result") -> ResultLink:
+        """A fresh signed link to the result (or the source), valid 300 s."""
+        job_id = _base.job_id_of(job)
+        params = {"redirect": "false", "asset": asset}
+        return self._request("GET", f"/jobs/{job_id}/result", retry_safe=True, params=params).json()
+
+    @contextmanager
+    def stream_download(
+        self, job: str | Mapping[str, Any], *, asset: Literal["result", "source"] = "result"
+    ) -> Iterator[Iterator[bytes]]:
+        """The file's bytes as they arrive: ``with client.stream_download(job) as chunks: ...``.
+
+        The bytes come from the signed link, which is fetched without the API key."""
+        link = self.result_link(job, asset=asset)
+        try:
+            with self._http.stream("GET", link["url"], timeout=self._options.timeout) as response:
+                _base.check_response(response)
+                yield _counted(response.iter_bytes(), link["bytes"])
+        except httpx.TransportError as exc:
+            raise _base.connection_error(exc) from exc
+
+    def download(
+        self,
+        job: str | Mapping[str, Any],
+        to: str | os.PathLike[str] | IO[bytes],
+        *,
+        asset: Literal["result", "source"] = "result",
+    ) -> int:
+        """Save the result (or the source) to a path or a writable binary stream; answers the byte count.
+
+        A path is written whole or not at all (a temporary file beside it, renamed at the end)."""
+        if hasattr(to, "write"):
+            written = 0
+            with self.stream_download(job, asset=asset) as chunks:
+                for chunk in chunks:
+                    to.write(chunk)  # type: ignore[union-attr]
+                    written += len(chunk)
+            return written
+        path = Path(to)  # type: ignore[arg-type]
+        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".part")
+        try:
+            with os.fdopen(fd, "wb") as out:
+                written = self.download(job, out, asset=asset)
+            os.replace(tmp, path)
+        except BaseException:
+            os.unlink(tmp)
+            raise
+        return written
+
+    # --- account ---------------------------------------------------------------------------------
+
+    def get_account(self) -> Account:
+        """The caller's account: ``balance``, ``reserved``, ``charged`` credits."""
+        return self._request("GET", "/account", retry_safe=True).json()
+
+
+class JobPager:
+    """Iterates over jobs across pages of ``GET /jobs`` (``while has_more: starting_after=next_cursor``)."""
+
+    def __init__(self, client: Upscaler, *, status: str | None, limit: int | None, starting_after: str | None) -> None:
+        self._client = client
+        self._status = status
+        self._limit = limit
+        self._starting_after = starting_after
+
+    def pages(self) -> Iterator[JobList]:
+        cursor = self._starting_after
+        while True:
+            page = self._client.list_jobs_page(status=self._status, limit=self._limit, starting_after=cursor)  # type: ignore[arg-type]
+            yield page
+            if not page["has_more"] or not page["next_cursor"]:
+                return
+            cursor = page["next_cursor"]
+
+    def __iter__(self) -> Iterator[JobListItem]:
+        for page in self.pages():
+            yield from page["data"]
+
+
+def _read_image(image: ImageInput, filename: str | None) -> _base.UploadPart:
+    if isinstance(image, (bytes, bytearray, memoryview)):
+        return _base.upload_from_bytes(image, filename)
+    if isinstance(image, (str, os.PathLike)):
+        part = _base.upload_from_path(image)
+        return part if filename is None else _base.UploadPart(filename, part.content, part.content_type)
+    if hasattr(image, "read"):
+        return _base.upload_from_read(image.read(), image, filename)
+    raise TypeError(f"image must be a path, bytes, a binary file object or an https:// URL, not {type(image).__name__}")
+
+
+def _counted(chunks: Iterator[bytes], expected: int) -> Iterator[bytes]:
+    """Passes the chunks on and checks, at the end, that the file is whole."""
+    received = 0
+    for chunk in chunks:
+        received += len(chunk)
+        yield chunk
+    if received != expected:
+        raise UpscalerError(f"download incomplete: {received} of {expected} bytes")
