@@ -2,7 +2,7 @@
 const tseslint = require('typescript-eslint');
 
 module.exports = tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'models/**', 'data/**', 'training/**', 'charts/**', 'k8s/**', '**/*.js', '**/*.mjs'] },
+  { ignores: ['dist/**', 'node_modules/**', 'models/**', 'data/**', 'training/**', 'charts/**', 'k8s/**', 'clients/typescript/dist/**', 'clients/typescript/src/generated/**', '**/*.js', '**/*.mjs'] },
   ...tseslint.configs.recommended,
   {
     rules: {

@@ -14,7 +14,11 @@ const swc = [
 const common = {
   testEnvironment: 'node',
   transform: { '^.+\\.(t|j)s$': swc },
-  moduleNameMapper: { '^@upscaler/([a-z0-9-]+)$': '<rootDir>/libs/$1/src' },
+  // The SDK is the one @upscaler package outside libs/ (its Node entry; the build makes its dist for the CLI).
+  moduleNameMapper: {
+    '^@upscaler/client$': '<rootDir>/clients/typescript/src/node.ts',
+    '^@upscaler/([a-z0-9-]+)$': '<rootDir>/libs/$1/src',
+  },
   setupFiles: ['reflect-metadata'],
   // uuid 11+ ships ESM only: let swc transform it too.
   transformIgnorePatterns: ['/node_modules/(?!(uuid)/)'],
@@ -26,8 +30,21 @@ module.exports = {
   // testTimeout is a global option (per-project values are ignored); unit specs finish far below it.
   testTimeout: 180000,
   projects: [
-    { ...common, displayName: 'unit', testMatch: ['<rootDir>/{libs,services}/*/src/**/*.spec.ts', '<rootDir>/scripts/**/*.spec.ts'] },
+    {
+      ...common,
+      displayName: 'unit',
+      testMatch: [
+        '<rootDir>/{libs,services}/*/src/**/*.spec.ts',
+        '<rootDir>/scripts/**/*.spec.ts',
+        '<rootDir>/clients/typescript/src/**/*.spec.ts',
+      ],
+    },
     { ...common, ...convertedNetworks, displayName: 'integration', testMatch: ['<rootDir>/{libs,services}/*/test/**/*.int-spec.ts'] },
-    { ...common, ...convertedNetworks, displayName: 'e2e', testMatch: ['<rootDir>/{libs,services}/*/test/**/*.e2e-spec.ts'] },
+    {
+      ...common,
+      ...convertedNetworks,
+      displayName: 'e2e',
+      testMatch: ['<rootDir>/{libs,services}/*/test/**/*.e2e-spec.ts', '<rootDir>/clients/typescript/test/**/*.e2e-spec.ts'],
+    },
   ],
 };
