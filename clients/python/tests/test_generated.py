@@ -1,0 +1,49 @@
+"""The generated types and the typed errors follow the API's OpenAPI document."""
+
+from __future__ import annotations
+
+import json
+import typing
+
+import pytest
+
+import upscaler
+from upscaler import _generate, types
+
+
+@pytest.mark.skipif(
+    not _generate.DOCS_OPENAPI.exists(),
+    reason="docs/openapi.json is not in the repository yet (issue 16, item 1 commits it); "
+    "types.py was rendered from the built service's document (python -m upscaler._generate --source dist)",
+)
+def test_types_py_is_a_fresh_render_of_docs_openapi_json() -> None:
+    fresh = _generate.render(_generate.DOCS_OPENAPI.read_text(encoding="utf-8"))
+    assert _generate.OUTPUT.read_text(encoding="utf-8") == fresh, "types.py is stale: run python -m upscaler._generate"
+
+
+@pytest.mark.skipif(not _generate.DOCS_OPENAPI.exists(), reason="docs/openapi.json is not in the repository yet")
+def test_every_error_code_of_docs_openapi_json_has_its_class_or_is_a_failed_job_code() -> None:
+    # the committed document, as the generated types: a code added to it comes with a class here
+    document = json.loads(_generate.DOCS_OPENAPI.read_text(encoding="utf-8"))
+    codes = set(document["components"]["schemas"]["Error"]["properties"]["error"]["properties"]["code"]["enum"])
+    failed_job_codes = set(document["components"]["schemas"]["Job"]["properties"]["error"]["properties"]["code"]["enum"])
+    assert failed_job_codes == {
+        "engine_error",
+        "corrupt_image",
+        "processing_timeout",
+        "attempts_exhausted",
+        "image_too_large_to_upscale",
+        "animated_image",
+        "unsupported_media_type",
+    }
+    assert codes - set(upscaler.ERROR_CODES) == failed_job_codes - set(upscaler.ERROR_CODES)
+    assert set(upscaler.ERROR_CODES) <= codes  # no class for a code the API does not have
+
+
+def test_the_generated_job_types_name_every_field_of_the_spec() -> None:
+    assert set(typing.get_type_hints(types.Job)) >= {
+        "id", "object", "status", "target", "filename", "credits", "error", "source", "result",
+        "created_at", "finished_at", "duration_ms", "format", "quality", "requested_target",
+    }  # fmt: skip
+    assert set(typing.get_type_hints(types.JobListItem)) == {"id", "object", "status", "target", "credits", "created_at"}
+    assert typing.get_args(types.JobStatus) == ("pending", "queued", "processing", "succeeded", "failed", "cancelled")

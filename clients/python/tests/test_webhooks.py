@@ -1,0 +1,107 @@
+"""Webhook verification: a real delivery from the service to the HTTPS side server (conftest.py),
+verified with its endpoint's secret; a wrong secret, a changed body, a malformed or stale signature
+are refused with WebhookVerificationError."""
+
+from __future__ import annotations
+
+import base64
+import json
+import secrets
+import uuid
+from datetime import datetime, timedelta, timezone
+
+import httpx
+import pytest
+from standardwebhooks import Webhook
+
+import upscaler
+from upscaler import Upscaler, WebhookVerifier, verify_webhook
+
+from conftest import AccountKey, Service, SideServer, gradient_image
+
+
+def other_secret() -> str:
+    return "whsec_" + base64.b64encode(secrets.token_bytes(24)).decode()
+
+
+def test_a_real_job_succeeded_delivery_verifies_with_the_endpoint_secret_and_not_another(
+    service: Service, account: AccountKey, side_server: SideServer
+) -> None:
+    path = f"/hooks/{uuid.uuid4().hex}"
+    created = httpx.post(
+        f"{service.api_url}/webhook_endpoints",
+        headers={"authorization": f"Bearer {account.key}"},
+        json={"url": f"{side_server.url}{path}", "events": ["job.succeeded"]},
+    )
+    assert created.status_code == 201, created.text
+    secret = created.json()["secret"]
+    with Upscaler(account.key, base_url=service.api_url, poll_interval=0.2) as client:
+        job = client.upscale(gradient_image(16, 16), wait=True)
+    delivery = side_server.wait_for_delivery(path)
+
+    payload = verify_webhook(secret, delivery.body, delivery.headers)
+    assert (payload["type"], payload["data"]["id"], payload["data"]["status"]) == ("job.succeeded", job["id"], "succeeded")
+    assert payload["data"]["result"]["bytes"] == job["result"]["bytes"]
+    assert delivery.headers["webhook-id"].startswith("dlv_")
+
+    with pytest.raises(upscaler.WebhookVerificationError):
+        verify_webhook(other_secret(), delivery.body, delivery.headers)
+    with pytest.raises(upscaler.WebhookVerificationError):
+        verify_webhook(secret, delivery.body.replace(b"succeeded", b"failed"), delivery.headers)
+    with pytest.raises(upscaler.WebhookVerificationError):
+        verify_webhook(secret, delivery.body, {k: v for k, v in delivery.headers.items() if k != "webhook-signature"})
+
+
+SECRET = "whsec_" + base64.b64encode(b"0123456789abcdef0123456789abcdef").decode()
+BODY = json.dumps({"type": "job.failed", "timestamp": "2026-01-01T00:00:04.000Z", "data": {"id": "job_1", "status": "failed"}})
+
+
+def signed_headers(secret: str, body: str, when: datetime, msg_id: str = "dlv_1") -> dict[str, str]:
+    return {
+        "Webhook-Id": msg_id,
+        "Webhook-Timestamp": str(int(when.timestamp())),
+        "Webhook-Signature": Webhook(secret).sign(msg_id, when, body),
+    }
+
+
+def test_a_payload_signed_with_webhook_sign_verifies_from_bytes_or_text_and_any_header_case() -> None:
+    now = datetime.now(tz=timezone.utc)
+    headers = signed_headers(SECRET, BODY, now)
+    verifier = WebhookVerifier(SECRET)
+    assert verifier.verify(BODY, headers) == json.loads(BODY)
+    assert verifier.verify(BODY.encode(), {k.upper(): v for k, v in headers.items()}) == json.loads(BODY)
+    # a second signature (secret rotation: both are sent, Standard Webhooks) verifies with either secret
+    rotated = other_secret()
+    both = {**headers, "Webhook-Signature": f"{Webhook(rotated).sign('dlv_1', now, BODY)} {headers['Webhook-Signature']}"}
+    assert verify_webhook(SECRET, BODY, both)["type"] == "job.failed"
+    assert verify_webhook(rotated, BODY, both)["type"] == "job.failed"
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        pytest.param(lambda h: {**h, "Webhook-Signature": "v1"}, id="signature without a comma"),
+        pytest.param(lambda h: {**h, "Webhook-Signature": "v1,%%%not-base64"}, id="signature not base64"),
+        pytest.param(lambda h: {**h, "Webhook-Signature": "v2," + h["Webhook-Signature"][3:]}, id="unknown version"),
+        pytest.param(lambda h: {**h, "Webhook-Timestamp": "yesterday"}, id="timestamp not a number"),
+        pytest.param(lambda h: {**h, "Webhook-Id": "dlv_2"}, id="another message id"),
+        pytest.param(lambda h: {k: v for k, v in h.items() if k != "Webhook-Id"}, id="no webhook-id"),
+    ],
+)
+def test_malformed_headers_are_refused_with_webhook_verification_error(change) -> None:
+    headers = change(signed_headers(SECRET, BODY, datetime.now(tz=timezone.utc)))
+    with pytest.raises(upscaler.WebhookVerificationError):
+        verify_webhook(SECRET, BODY, headers)
+
+
+def test_a_timestamp_more_than_five_minutes_away_is_refused() -> None:
+    now = datetime.now(tz=timezone.utc)
+    for when in (now - timedelta(minutes=6), now + timedelta(minutes=6)):
+        with pytest.raises(upscaler.WebhookVerificationError, match="too (old|new)"):
+            verify_webhook(SECRET, BODY, signed_headers(SECRET, BODY, when))
+    assert verify_webhook(SECRET, BODY, signed_headers(SECRET, BODY, now - timedelta(minutes=4)))["type"] == "job.failed"
+
+
+def test_a_secret_that_is_not_whsec_base64_is_refused_up_front() -> None:
+    with pytest.raises(ValueError):
+        WebhookVerifier("whsec_")
