@@ -98,3 +98,21 @@ async def test_async_errors_are_typed_by_code(service: Service, account: Account
         with pytest.raises(upscaler.JobNotFoundError) as missing:
             await client.wait_for_job("job_" + "1" * 32)
         assert (missing.value.status_code, missing.value.code) == (404, "job_not_found")
+
+
+@pytest.mark.asyncio
+async def test_async_api_keys_are_created_listed_and_revoked(service: Service, account: AccountKey) -> None:
+    async with client_for(service, account) as client:
+        created = await client.create_api_key(["jobs:read"], name="ci", rate_limit_per_minute=30)
+        assert created["key"].startswith("usk_") and created["prefix"] == created["key"][:12]
+        assert (created["scopes"], created["rate_limit_per_minute"], created["revoked_at"]) == (["jobs:read"], 30, None)
+        listed = {k["id"]: k for k in (await client.list_api_keys())["data"]}
+        assert set(listed) == {account.key_id, created["id"]} and "key" not in listed[created["id"]]
+        async with AsyncUpscaler(created["key"], base_url=service.api_url) as narrow:
+            assert [j async for j in narrow.list_jobs()] == []
+            with pytest.raises(upscaler.PermissionDeniedError):
+                await narrow.upscale(gradient_image(8, 8))
+            revoked = await client.revoke_api_key(created["id"])
+            assert revoked["revoked_at"] is not None
+            with pytest.raises(upscaler.AuthenticationError):
+                await narrow.get_account()

@@ -10,7 +10,6 @@ import secrets
 import uuid
 from datetime import datetime, timedelta, timezone
 
-import httpx
 import pytest
 from standardwebhooks import Webhook
 
@@ -28,16 +27,19 @@ def test_a_real_job_succeeded_delivery_verifies_with_the_endpoint_secret_and_not
     service: Service, account: AccountKey, side_server: SideServer
 ) -> None:
     path = f"/hooks/{uuid.uuid4().hex}"
-    created = httpx.post(
-        f"{service.api_url}/webhook_endpoints",
-        headers={"authorization": f"Bearer {account.key}"},
-        json={"url": f"{side_server.url}{path}", "events": ["job.succeeded"]},
-    )
-    assert created.status_code == 201, created.text
-    secret = created.json()["secret"]
     with Upscaler(account.key, base_url=service.api_url, poll_interval=0.2) as client:
+        endpoint = client.create_webhook_endpoint(f"{side_server.url}{path}", events=["job.succeeded"], description="sdk")
+        assert (endpoint["status"], endpoint["events"], endpoint["description"]) == ("enabled", ["job.succeeded"], "sdk")
+        secret = endpoint["secret"]
         job = client.upscale(gradient_image(16, 16), wait=True)
-    delivery = side_server.wait_for_delivery(path)
+        delivery = side_server.wait_for_delivery(path)
+        log = client.list_deliveries(endpoint["id"])
+        assert [(a["delivery_id"], a["job_id"], a["status_code"], a["outcome"]) for a in log["data"]] == [
+            (delivery.headers["webhook-id"], job["id"], 204, "succeeded")
+        ]
+        assert client.get_webhook_endpoint(endpoint["id"]).get("secret") is None
+        assert [e["id"] for e in client.list_webhook_endpoints()["data"]] == [endpoint["id"]]
+        assert client.delete_webhook_endpoint(endpoint["id"])["status"] == "disabled"
 
     payload = verify_webhook(secret, delivery.body, delivery.headers)
     assert (payload["type"], payload["data"]["id"], payload["data"]["status"]) == ("job.succeeded", job["id"], "succeeded")

@@ -10,6 +10,7 @@ import mimetypes
 import os
 import random
 import time
+import urllib.parse
 import uuid
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -151,6 +152,14 @@ def prefer_wait(seconds_left: float | None) -> int:
 def preference_applied(response: httpx.Response) -> bool:
     """True when the server says it held the request (`Preference-Applied: wait=N`)."""
     return "wait" in response.headers.get("preference-applied", "").lower()
+
+
+def quote(path_segment: str) -> str:
+    return urllib.parse.quote(path_segment, safe="")
+
+
+def drop_none(values: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in values.items() if v is not None}
 
 
 def job_id_of(job: str | Mapping[str, Any]) -> str:

@@ -10,6 +10,8 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import IO, Any, Literal, overload
 
+from urllib.parse import urljoin
+
 import httpx
 
 from . import _base
@@ -22,7 +24,28 @@ from ._base import (
     ProgressCallback,
 )
 from .errors import UpscalerError, WaitTimeoutError
-from .types import Account, Job, JobCancel, JobCreate, JobList, JobListItem, JobStatus, OutputFormat, QualityTier, ResultLink, Target
+from .types import (
+    Account,
+    ApiKey,
+    ApiKeyCreated,
+    ApiKeyList,
+    DeliveryAttemptList,
+    Job,
+    JobCancel,
+    JobCreate,
+    JobList,
+    JobListItem,
+    JobStatus,
+    OutputFormat,
+    QualityTier,
+    ResultLink,
+    Scope,
+    Target,
+    WebhookEndpoint,
+    WebhookEndpointCreated,
+    WebhookEndpointList,
+    WebhookEventType,
+)
 
 
 class AsyncUpscaler:
@@ -169,11 +192,12 @@ class AsyncUpscaler:
         held = _base.preference_applied(response)
         return await self._wait(job["id"], job, held, deadline, on_progress, raise_on_failure)
 
-    async def get_job(self, job_id: str) -> Job:
-        return (await self._request("GET", f"/jobs/{job_id}", retry_safe=True)).json()
+    async def get_job(self, job: str | Mapping[str, Any]) -> Job:
+        return (await self._request("GET", f"/jobs/{_base.quote(_base.job_id_of(job))}", retry_safe=True)).json()
 
-    async def cancel_job(self, job_id: str) -> JobCancel:
-        return (await self._request("DELETE", f"/jobs/{job_id}", retry_safe=False)).json()
+    async def cancel_job(self, job: str | Mapping[str, Any]) -> JobCancel:
+        path = f"/jobs/{_base.quote(_base.job_id_of(job))}"
+        return (await self._request("DELETE", path, retry_safe=False)).json()
 
     async def wait_for_job(
         self,
@@ -211,7 +235,7 @@ class AsyncUpscaler:
                     await asyncio.sleep(delay if left is None else max(0.0, min(delay, left)))
                     delay = min(delay * 1.5, self._options.max_poll_interval)
             prefer = _base.prefer_wait(deadline.left())
-            response = await self._request("GET", f"/jobs/{job_id}", retry_safe=True, prefer_wait=prefer)
+            response = await self._request("GET", f"/jobs/{_base.quote(job_id)}", retry_safe=True, prefer_wait=prefer)
             held = _base.preference_applied(response)
             job = response.json()
 
@@ -237,7 +261,7 @@ class AsyncUpscaler:
     ) -> ResultLink:
         job_id = _base.job_id_of(job)
         params = {"redirect": "false", "asset": asset}
-        return (await self._request("GET", f"/jobs/{job_id}/result", retry_safe=True, params=params)).json()
+        return (await self._request("GET", f"/jobs/{_base.quote(job_id)}/result", retry_safe=True, params=params)).json()
 
     @asynccontextmanager
     async def stream_download(
@@ -246,7 +270,7 @@ class AsyncUpscaler:
         """``async with client.stream_download(job) as chunks: async for chunk in chunks: ...``"""
         link = await self.result_link(job, asset=asset)
         try:
-            async with self._http.stream("GET", link["url"], timeout=self._options.timeout) as response:
+            async with self._http.stream("GET", urljoin(self._options.base_url, link["url"]), timeout=self._options.timeout) as response:
                 _base.check_response(response)
                 yield _counted(response.aiter_bytes(), link["bytes"])
         except httpx.TransportError as exc:
@@ -285,6 +309,46 @@ class AsyncUpscaler:
     async def get_account(self) -> Account:
         return (await self._request("GET", "/account", retry_safe=True)).json()
 
+
+    # --- API keys and webhook endpoints (docs/api.md) -------------------------------------------
+
+    async def list_api_keys(self) -> ApiKeyList:
+        """Every key of the account, revoked ones included (scope keys:read)."""
+        return (await self._request("GET", "/api_keys", retry_safe=True)).json()
+
+    async def create_api_key(
+        self, scopes: list[Scope], *, name: str | None = None, rate_limit_per_minute: int | None = None
+    ) -> ApiKeyCreated:
+        """A new key (scope keys:write); its ``key`` is shown only in this answer."""
+        body = _base.drop_none({"scopes": scopes, "name": name, "rate_limit_per_minute": rate_limit_per_minute})
+        return (await self._request("POST", "/api_keys", retry_safe=False, json=body)).json()
+
+    async def revoke_api_key(self, key_id: str) -> ApiKey:
+        return (await self._request("DELETE", f"/api_keys/{_base.quote(key_id)}", retry_safe=False)).json()
+
+    async def create_webhook_endpoint(
+        self, url: str, *, events: list[WebhookEventType] | None = None, description: str | None = None
+    ) -> WebhookEndpointCreated:
+        """Register an ``https://`` endpoint (scope webhooks:write); its ``secret`` (for
+        :func:`upscaler.verify_webhook`) is shown only in this answer."""
+        body = _base.drop_none({"url": url, "events": events, "description": description})
+        return (await self._request("POST", "/webhook_endpoints", retry_safe=False, json=body)).json()
+
+    async def list_webhook_endpoints(self) -> WebhookEndpointList:
+        return (await self._request("GET", "/webhook_endpoints", retry_safe=True)).json()
+
+    async def get_webhook_endpoint(self, endpoint_id: str) -> WebhookEndpoint:
+        return (await self._request("GET", f"/webhook_endpoints/{_base.quote(endpoint_id)}", retry_safe=True)).json()
+
+    async def delete_webhook_endpoint(self, endpoint_id: str) -> WebhookEndpoint:
+        """Disables the endpoint for good (it stays listed as ``disabled``)."""
+        path = f"/webhook_endpoints/{_base.quote(endpoint_id)}"
+        return (await self._request("DELETE", path, retry_safe=False)).json()
+
+    async def list_deliveries(self, endpoint_id: str, *, limit: int | None = None) -> DeliveryAttemptList:
+        """The endpoint's delivery log: every attempt of its latest ``limit`` deliveries."""
+        path = f"/webhook_endpoints/{_base.quote(endpoint_id)}/deliveries"
+        return (await self._request("GET", path, retry_safe=True, params=_base.drop_none({"limit": limit}))).json()
 
 class AsyncJobPager:
     """Async iteration over jobs across pages of ``GET /jobs``."""

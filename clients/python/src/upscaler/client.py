@@ -10,6 +10,8 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import IO, Any, Literal, overload
 
+from urllib.parse import urljoin
+
 import httpx
 
 from . import _base
@@ -22,7 +24,28 @@ from ._base import (
     ProgressCallback,
 )
 from .errors import UpscalerError, WaitTimeoutError
-from .types import Account, Job, JobCancel, JobCreate, JobList, JobListItem, JobStatus, OutputFormat, QualityTier, ResultLink, Target
+from .types import (
+    Account,
+    ApiKey,
+    ApiKeyCreated,
+    ApiKeyList,
+    DeliveryAttemptList,
+    Job,
+    JobCancel,
+    JobCreate,
+    JobList,
+    JobListItem,
+    JobStatus,
+    OutputFormat,
+    QualityTier,
+    ResultLink,
+    Scope,
+    Target,
+    WebhookEndpoint,
+    WebhookEndpointCreated,
+    WebhookEndpointList,
+    WebhookEventType,
+)
 
 
 class Upscaler:
@@ -180,13 +203,13 @@ class Upscaler:
         held = _base.preference_applied(response)
         return self._wait(job["id"], job, held, deadline, on_progress, raise_on_failure)
 
-    def get_job(self, job_id: str) -> Job:
-        """The job, every field (``GET /jobs/{id}``)."""
-        return self._request("GET", f"/jobs/{job_id}", retry_safe=True).json()
+    def get_job(self, job: str | Mapping[str, Any]) -> Job:
+        """The job, every field (``GET /jobs/{id}``); ``job`` is an id or a job."""
+        return self._request("GET", f"/jobs/{_base.quote(_base.job_id_of(job))}", retry_safe=True).json()
 
-    def cancel_job(self, job_id: str) -> JobCancel:
+    def cancel_job(self, job: str | Mapping[str, Any]) -> JobCancel:
         """Cancel a job that has not finished; its credits come back (``DELETE /jobs/{id}``)."""
-        return self._request("DELETE", f"/jobs/{job_id}", retry_safe=False).json()
+        return self._request("DELETE", f"/jobs/{_base.quote(_base.job_id_of(job))}", retry_safe=False).json()
 
     def wait_for_job(
         self,
@@ -227,7 +250,7 @@ class Upscaler:
                     time.sleep(delay if left is None else max(0.0, min(delay, left)))
                     delay = min(delay * 1.5, self._options.max_poll_interval)
             prefer = _base.prefer_wait(deadline.left())
-            response = self._request("GET", f"/jobs/{job_id}", retry_safe=True, prefer_wait=prefer)
+            response = self._request("GET", f"/jobs/{_base.quote(job_id)}", retry_safe=True, prefer_wait=prefer)
             held = _base.preference_applied(response)
             job = response.json()
 
@@ -256,7 +279,7 @@ class Upscaler:
         """A fresh signed link to the result (or the source), valid 300 s."""
         job_id = _base.job_id_of(job)
         params = {"redirect": "false", "asset": asset}
-        return self._request("GET", f"/jobs/{job_id}/result", retry_safe=True, params=params).json()
+        return self._request("GET", f"/jobs/{_base.quote(job_id)}/result", retry_safe=True, params=params).json()
 
     @contextmanager
     def stream_download(
@@ -267,7 +290,7 @@ class Upscaler:
         The bytes come from the signed link, which is fetched without the API key."""
         link = self.result_link(job, asset=asset)
         try:
-            with self._http.stream("GET", link["url"], timeout=self._options.timeout) as response:
+            with self._http.stream("GET", urljoin(self._options.base_url, link["url"]), timeout=self._options.timeout) as response:
                 _base.check_response(response)
                 yield _counted(response.iter_bytes(), link["bytes"])
         except httpx.TransportError as exc:
@@ -307,6 +330,46 @@ class Upscaler:
         """The caller's account: ``balance``, ``reserved``, ``charged`` credits."""
         return self._request("GET", "/account", retry_safe=True).json()
 
+
+    # --- API keys and webhook endpoints (docs/api.md) -------------------------------------------
+
+    def list_api_keys(self) -> ApiKeyList:
+        """Every key of the account, revoked ones included (scope keys:read)."""
+        return self._request("GET", "/api_keys", retry_safe=True).json()
+
+    def create_api_key(
+        self, scopes: list[Scope], *, name: str | None = None, rate_limit_per_minute: int | None = None
+    ) -> ApiKeyCreated:
+        """A new key (scope keys:write); its ``key`` is shown only in this answer."""
+        body = _base.drop_none({"scopes": scopes, "name": name, "rate_limit_per_minute": rate_limit_per_minute})
+        return self._request("POST", "/api_keys", retry_safe=False, json=body).json()
+
+    def revoke_api_key(self, key_id: str) -> ApiKey:
+        return self._request("DELETE", f"/api_keys/{_base.quote(key_id)}", retry_safe=False).json()
+
+    def create_webhook_endpoint(
+        self, url: str, *, events: list[WebhookEventType] | None = None, description: str | None = None
+    ) -> WebhookEndpointCreated:
+        """Register an ``https://`` endpoint (scope webhooks:write); its ``secret`` (for
+        :func:`upscaler.verify_webhook`) is shown only in this answer."""
+        body = _base.drop_none({"url": url, "events": events, "description": description})
+        return self._request("POST", "/webhook_endpoints", retry_safe=False, json=body).json()
+
+    def list_webhook_endpoints(self) -> WebhookEndpointList:
+        return self._request("GET", "/webhook_endpoints", retry_safe=True).json()
+
+    def get_webhook_endpoint(self, endpoint_id: str) -> WebhookEndpoint:
+        return self._request("GET", f"/webhook_endpoints/{_base.quote(endpoint_id)}", retry_safe=True).json()
+
+    def delete_webhook_endpoint(self, endpoint_id: str) -> WebhookEndpoint:
+        """Disables the endpoint for good (it stays listed as ``disabled``)."""
+        path = f"/webhook_endpoints/{_base.quote(endpoint_id)}"
+        return self._request("DELETE", path, retry_safe=False).json()
+
+    def list_deliveries(self, endpoint_id: str, *, limit: int | None = None) -> DeliveryAttemptList:
+        """The endpoint's delivery log: every attempt of its latest ``limit`` deliveries."""
+        path = f"/webhook_endpoints/{_base.quote(endpoint_id)}/deliveries"
+        return self._request("GET", path, retry_safe=True, params=_base.drop_none({"limit": limit})).json()
 
 class JobPager:
     """Iterates over jobs across pages of ``GET /jobs`` (``while has_more: starting_after=next_cursor``)."""
