@@ -41,6 +41,14 @@ export const ERROR_CODES = {
     status: 409,
     message: 'The account has as many enabled webhook endpoints as it may have; delete one first.',
   },
+  webhook_endpoint_disabled: {
+    status: 409,
+    message: 'The webhook endpoint is disabled; enable it first.',
+  },
+  webhook_endpoint_deleted: {
+    status: 409,
+    message: 'The webhook endpoint was deleted; register a new one.',
+  },
   result_not_ready: { status: 409, message: 'The job has no result yet: it has not succeeded.' },
   idempotency_in_progress: {
     status: 409,

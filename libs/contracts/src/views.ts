@@ -1,3 +1,4 @@
+import type { DeliveryEventType } from './events/webhook-events';
 import type { JobStatus, OutputFormat, QualityTier, Scope, Target, WebhookEventType } from './job';
 
 /** Public JSON shapes (spec 2 and docs/design.md §6). snake_case on the wire. */
@@ -19,15 +20,9 @@ export interface JobView {
   quality: QualityTier;
   requested_target: Target;
 }
-export type JobCreateView = Pick<
-  JobView,
-  'id' | 'object' | 'status' | 'target' | 'filename' | 'credits' | 'source' | 'created_at'
->;
+export type JobCreateView = Pick<JobView, 'id' | 'object' | 'status' | 'target' | 'filename' | 'credits' | 'source' | 'created_at'>;
 export type JobListItemView = Pick<JobView, 'id' | 'object' | 'status' | 'target' | 'credits' | 'created_at'>;
-export type JobCancelView = Pick<
-  JobView,
-  'id' | 'object' | 'status' | 'target' | 'credits' | 'created_at' | 'finished_at'
->;
+export type JobCancelView = Pick<JobView, 'id' | 'object' | 'status' | 'target' | 'credits' | 'created_at' | 'finished_at'>;
 
 export interface ListView<T> {
   object: 'list';
@@ -74,7 +69,13 @@ export interface WebhookEndpointView {
   description: string | null;
   status: 'enabled' | 'disabled';
   created_at: string;
-  /** Only in the creation answer. */
+  /** Additive (issue 16, item 7): why it is disabled; null while enabled. Only a `gone` one can be enabled again. */
+  disabled_reason: 'gone' | 'deleted' | null;
+  /** When the secret was last rotated; null if never. */
+  secret_rotated_at: string | null;
+  /** Until when deliveries are also signed with the secret before the last rotation; null when none was kept. */
+  previous_secret_expires_at: string | null;
+  /** Only in the creation and the rotation answers. */
   secret?: string;
 }
 
@@ -82,8 +83,13 @@ export interface DeliveryAttemptView {
   id: string;
   object: 'webhook_delivery_attempt';
   delivery_id: string;
-  event_type: WebhookEventType;
-  job_id: string;
+  event_type: DeliveryEventType;
+  /** null for a test event (`webhook.test`). */
+  job_id: string | null;
+  /** Additive (issue 16, item 7): the `webhook-id` of its attempts (the delivery id, or a re-delivery's original's). */
+  message_id: string;
+  /** The delivery this one re-sends; null for an original delivery. */
+  redelivery_of: string | null;
   attempt: number;
   status_code: number | null;
   error: string | null;
@@ -97,4 +103,11 @@ export interface WebhookPayload {
   type: WebhookEventType;
   timestamp: string;
   data: JobView;
+}
+
+/** The test (ping) event's body (POST /webhook_endpoints/{id}/test; docs/api.md "Test events"). */
+export interface WebhookTestPayload {
+  type: 'webhook.test';
+  timestamp: string;
+  data: { endpoint_id: string };
 }

@@ -35,6 +35,7 @@ export * from './webhook/delivery.decider';
 export * from './webhook/delivery.views';
 export * from './webhook/retry-schedule';
 export * from './webhook/webhook-event-type';
+export * from './webhook/manual-delivery';
 
 // Shared helpers.
 export * from './shared/time';

@@ -51,6 +51,31 @@ describe('Standard Webhooks signing', () => {
     expect(verifyWebhook(secret, stale, body)).toBe(false);
   });
 
+  test('two secrets (a rotation overlap): "v1,<new> v1,<old>", each verifying with the standardwebhooks Webhook class', () => {
+    const current = generateWebhookSecret();
+    const previous = generateWebhookSecret();
+    const body = '{"type":"job.succeeded","timestamp":"2026-01-01T00:00:00.000Z","data":{}}';
+    const now = new Date();
+    const unix = Math.floor(now.getTime() / 1000);
+    const headers = signWebhook([current, previous], 'dlv_0190a1b2c3d47e8f9a0b1c2d3e4f5a70', now, body);
+    expect(headers['webhook-signature']).toBe(
+      `${independentSignature(current, 'dlv_0190a1b2c3d47e8f9a0b1c2d3e4f5a70', unix, body)} ` +
+        independentSignature(previous, 'dlv_0190a1b2c3d47e8f9a0b1c2d3e4f5a70', unix, body),
+    );
+    // a receiver on the old secret and one already on the new one both accept it; a third secret does not
+    expect(new Webhook(current).verify(body, headers)).toEqual({ type: 'job.succeeded', timestamp: '2026-01-01T00:00:00.000Z', data: {} });
+    expect(new Webhook(previous).verify(body, headers)).toEqual({ type: 'job.succeeded', timestamp: '2026-01-01T00:00:00.000Z', data: {} });
+    expect(() => new Webhook(generateWebhookSecret()).verify(body, headers)).toThrow('No matching signature found');
+    expect([verifyWebhook(current, headers, body), verifyWebhook(previous, headers, body)]).toEqual([true, true]);
+  });
+
+  test('one secret in a list signs exactly as the secret alone; no secret is refused', () => {
+    const secret = generateWebhookSecret();
+    const at = new Date('2026-01-01T00:00:00.000Z');
+    expect(signWebhook([secret], 'evt_05', at, '{}')).toEqual(signWebhook(secret, 'evt_05', at, '{}'));
+    expect(() => signWebhook([], 'evt_05', at, '{}')).toThrow('signWebhook needs at least one secret');
+  });
+
   test('a secret is whsec_ and the base64 of 24 random bytes, different each time', () => {
     const a = generateWebhookSecret();
     const b = generateWebhookSecret();

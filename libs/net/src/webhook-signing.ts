@@ -18,13 +18,18 @@ export function generateWebhookSecret(): string {
 /**
  * Signs one delivery: `webhook-signature` is `v1,` + base64 HMAC-SHA256 of `{id}.{timestamp}.{body}`
  * keyed by the base64-decoded part of the secret after `whsec_`; the timestamp is unix seconds.
- * `body` must be the exact bytes sent.
+ * `body` must be the exact bytes sent. With several secrets (during a rotation's overlap: the new one, then
+ * the previous one) the header holds one `v1,…` per secret, space separated, in that order: Standard Webhooks
+ * receivers accept a message when any of them matches, so a receiver still on the old secret and one already
+ * on the new one both verify it.
  */
-export function signWebhook(secret: string, msgId: string, timestamp: Date, body: string): WebhookSignatureHeaders {
+export function signWebhook(secret: string | readonly string[], msgId: string, timestamp: Date, body: string): WebhookSignatureHeaders {
+  const secrets = typeof secret === 'string' ? [secret] : secret;
+  if (secrets.length === 0) throw new Error('signWebhook needs at least one secret');
   return {
     'webhook-id': msgId,
     'webhook-timestamp': String(Math.floor(timestamp.getTime() / 1000)),
-    'webhook-signature': new Webhook(secret).sign(msgId, timestamp, body),
+    'webhook-signature': secrets.map((s) => new Webhook(s).sign(msgId, timestamp, body)).join(' '),
   };
 }
 

@@ -1,10 +1,11 @@
 import { Inject, Injectable, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { randomInt } from 'node:crypto';
-import { asEvents, streams } from '@upscaler/contracts';
+import { asEvents, deliveryMessageId, streams } from '@upscaler/contracts';
 import {
   DEFAULT_RETRY_SCHEDULE_MS,
   deliveryDecider,
   isDeliveryDue,
+  signingSecrets,
   webhookEndpointDecider,
   type DeliveryState,
   type WebhookEndpointState,
@@ -82,7 +83,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
     const scheduled = (await this.store.readStream(stream))[0];
     await inSpan(
       'webhooks.deliver',
-      { 'upscaler.delivery_id': d.delivery!.deliveryId, 'upscaler.job_id': d.delivery!.jobId },
+      { 'upscaler.delivery_id': d.delivery!.deliveryId, ...(d.delivery!.jobId === null ? {} : { 'upscaler.job_id': d.delivery!.jobId }) },
       scheduled?.metadata,
       () => this.attemptInSpan(stream, d),
     );
@@ -98,13 +99,16 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
     const endpointRow = await this.readModels.byStream<WebhookEndpointState>(streams.webhookEndpoint(delivery.endpointId));
     const endpoint = endpointRow?.state.status === 'enabled' ? endpointRow.state.endpoint : null;
     const now = this.clock.now();
+    // Test events and re-deliveries have no job: the delivery itself correlates their events.
+    const correlationId = delivery.jobId ?? delivery.deliveryId;
     let result: { statusCode: number | null; error: string | null; durationMs: number };
     if (!endpoint) {
       result = { statusCode: null, error: 'endpoint disabled', durationMs: 0 };
     } else {
-      // webhook-id is the delivery id: the same on every retry, so receivers can deduplicate.
+      // webhook-id is the message id: the same on every retry and on a re-delivery, so receivers can
+      // deduplicate. During a secret rotation's overlap both secrets sign (docs/api.md "Rotating the secret").
       const headers = {
-        ...signWebhook(endpoint.secret, delivery.deliveryId, now, delivery.body),
+        ...signWebhook(signingSecrets(endpointRow!.state, now.toISOString()), deliveryMessageId(delivery), now, delivery.body),
         'content-type': 'application/json',
         'user-agent': 'upscaler-webhooks/1',
       };
@@ -134,7 +138,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
       const appended = await this.store.append(
         stream,
         history.length,
-        decided.map((e) => ({ ...e, metadata: eventMetadata('webhooks', { correlationId: delivery.jobId }) })),
+        decided.map((e) => ({ ...e, metadata: eventMetadata('webhooks', { correlationId }) })),
       );
       const newState = foldEvents(deliveryDecider, asEvents(deliveryDecider.eventTypes, appended.events), current);
       if (newState.status === 'endpoint_gone' && endpoint) {

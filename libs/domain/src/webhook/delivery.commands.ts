@@ -1,4 +1,4 @@
-import type { WebhookEventType } from '@upscaler/contracts';
+import type { DeliveryEventType } from '@upscaler/contracts';
 
 /** Commands of a `delivery-…` stream: one webhook event to one endpoint, with its retries. */
 export interface ScheduleDelivery {
@@ -7,11 +7,16 @@ export interface ScheduleDelivery {
     deliveryId: string;
     endpointId: string;
     accountId: string;
-    eventType: WebhookEventType;
-    jobId: string;
+    eventType: DeliveryEventType;
+    /** null for a test event. */
+    jobId: string | null;
     /** The exact JSON body signed and sent on every attempt. */
     body: string;
     now: string;
+    /** The `webhook-id` of its attempts; default the delivery id (a re-delivery passes the original's). */
+    messageId?: string;
+    /** The delivery a re-delivery sends again. */
+    redeliveryOf?: string | null;
   };
 }
 

@@ -23,6 +23,8 @@ const scheduledData: DeliveryScheduledData = {
   jobId: JOB_ID,
   body: BODY,
   scheduledAt: T0,
+  messageId: DLV,
+  redeliveryOf: null,
 };
 const scheduled: DeliveryEvent = { type: 'DeliveryScheduled', data: scheduledData };
 const attempted = (d: Omit<DeliveryAttemptedData, 'deliveryId' | 'endpointId' | 'durationMs'>): DeliveryEvent => ({
@@ -33,8 +35,22 @@ const record = (statusCode: number | null, nowMs: number, jitter = 0.5, error: s
   type: 'RecordAttempt',
   data: { statusCode, error, now: at(nowMs), durationMs: 120, jitter, schedule: SCHEDULE },
 });
-const firstFailed = attempted({ attempt: 1, statusCode: 500, error: null, attemptedAt: at(0), outcome: 'retrying', nextAttemptAt: at(1_000) });
-const secondFailed = attempted({ attempt: 2, statusCode: 503, error: null, attemptedAt: at(1_000), outcome: 'retrying', nextAttemptAt: at(11_000) });
+const firstFailed = attempted({
+  attempt: 1,
+  statusCode: 500,
+  error: null,
+  attemptedAt: at(0),
+  outcome: 'retrying',
+  nextAttemptAt: at(1_000),
+});
+const secondFailed = attempted({
+  attempt: 2,
+  statusCode: 503,
+  error: null,
+  attemptedAt: at(1_000),
+  outcome: 'retrying',
+  nextAttemptAt: at(11_000),
+});
 
 describe('delivery decider (docs/design.md §4: signed deliveries with retries)', () => {
   it('ScheduleDelivery records the body to send and makes the first attempt due at once', () => {
@@ -69,7 +85,9 @@ describe('delivery decider (docs/design.md §4: signed deliveries with retries)'
     spec
       .given([scheduled, firstFailed])
       .when(record(410, 1_000))
-      .then([attempted({ attempt: 2, statusCode: 410, error: null, attemptedAt: at(1_000), outcome: 'endpoint_gone', nextAttemptAt: null })]);
+      .then([
+        attempted({ attempt: 2, statusCode: 410, error: null, attemptedAt: at(1_000), outcome: 'endpoint_gone', nextAttemptAt: null }),
+      ]);
   });
 
   it('a 500 answer: retrying after the first wait of the schedule (jitter 0.5 = no spread)', () => {
@@ -81,7 +99,14 @@ describe('delivery decider (docs/design.md §4: signed deliveries with retries)'
       .given([scheduled])
       .when(record(null, 0, 0.5, 'timeout after 10000 ms'))
       .then([
-        attempted({ attempt: 1, statusCode: null, error: 'timeout after 10000 ms', attemptedAt: at(0), outcome: 'retrying', nextAttemptAt: at(1_000) }),
+        attempted({
+          attempt: 1,
+          statusCode: null,
+          error: 'timeout after 10000 ms',
+          attemptedAt: at(0),
+          outcome: 'retrying',
+          nextAttemptAt: at(1_000),
+        }),
       ]);
   });
 
@@ -94,7 +119,16 @@ describe('delivery decider (docs/design.md §4: signed deliveries with retries)'
     spec
       .given([scheduled, firstFailed])
       .when(record(503, 1_000, jitter))
-      .then([attempted({ attempt: 2, statusCode: 503, error: null, attemptedAt: at(1_000), outcome: 'retrying', nextAttemptAt: at(1_000 + waitMs) })]);
+      .then([
+        attempted({
+          attempt: 2,
+          statusCode: 503,
+          error: null,
+          attemptedAt: at(1_000),
+          outcome: 'retrying',
+          nextAttemptAt: at(1_000 + waitMs),
+        }),
+      ]);
   });
 
   it('when the schedule is exhausted the delivery is abandoned', () => {
@@ -107,11 +141,32 @@ describe('delivery decider (docs/design.md §4: signed deliveries with retries)'
   it('abandon (endpoint disabled meanwhile) ends the delivery as abandoned, even with retries left', () => {
     spec
       .given([scheduled, firstFailed])
-      .when({ type: 'RecordAttempt', data: { statusCode: null, error: 'endpoint disabled', now: at(1_000), durationMs: 0, jitter: 0.5, schedule: SCHEDULE, abandon: true } })
+      .when({
+        type: 'RecordAttempt',
+        data: {
+          statusCode: null,
+          error: 'endpoint disabled',
+          now: at(1_000),
+          durationMs: 0,
+          jitter: 0.5,
+          schedule: SCHEDULE,
+          abandon: true,
+        },
+      })
       .then([
         {
           type: 'DeliveryAttempted',
-          data: { deliveryId: DLV, endpointId: WE, attempt: 2, statusCode: null, error: 'endpoint disabled', attemptedAt: at(1_000), durationMs: 0, outcome: 'abandoned', nextAttemptAt: null },
+          data: {
+            deliveryId: DLV,
+            endpointId: WE,
+            attempt: 2,
+            statusCode: null,
+            error: 'endpoint disabled',
+            attemptedAt: at(1_000),
+            durationMs: 0,
+            outcome: 'abandoned',
+            nextAttemptAt: null,
+          },
         },
       ]);
   });
@@ -125,8 +180,14 @@ describe('delivery decider (docs/design.md §4: signed deliveries with retries)'
 
   it.each([
     ['succeeded', attempted({ attempt: 1, statusCode: 200, error: null, attemptedAt: at(0), outcome: 'succeeded', nextAttemptAt: null })],
-    ['endpoint_gone', attempted({ attempt: 1, statusCode: 410, error: null, attemptedAt: at(0), outcome: 'endpoint_gone', nextAttemptAt: null })],
-    ['abandoned', attempted({ attempt: 3, statusCode: 500, error: null, attemptedAt: at(11_000), outcome: 'abandoned', nextAttemptAt: null })],
+    [
+      'endpoint_gone',
+      attempted({ attempt: 1, statusCode: 410, error: null, attemptedAt: at(0), outcome: 'endpoint_gone', nextAttemptAt: null }),
+    ],
+    [
+      'abandoned',
+      attempted({ attempt: 3, statusCode: 500, error: null, attemptedAt: at(11_000), outcome: 'abandoned', nextAttemptAt: null }),
+    ],
   ])('no attempt is recorded after a final outcome (%s)', (outcome, last) => {
     spec.given([scheduled, last]).when(record(200, 20_000)).thenThrows('conflict', `Delivery ${DLV} already ended: ${outcome}.`);
   });
@@ -136,7 +197,10 @@ describe('delivery decider (docs/design.md §4: signed deliveries with retries)'
   });
 
   it.each([-0.1, 1, Number.NaN])('jitter %p is invalid', (jitter) => {
-    spec.given([scheduled]).when(record(500, 0, jitter)).thenThrows('invalid_request', 'jitter must be in [0, 1).');
+    spec
+      .given([scheduled])
+      .when(record(500, 0, jitter))
+      .thenThrows('invalid_request', 'jitter must be in [0, 1).');
   });
 
   it('without a schedule in the command the default one applies (first wait 5 s)', () => {
@@ -153,7 +217,13 @@ describe('delivery decider (docs/design.md §4: signed deliveries with retries)'
       const state = foldEvents(deliveryDecider, events);
       if (state.nextAttemptAt === null) break;
       nowMs = Date.parse(state.nextAttemptAt) - Date.parse(T0);
-      events = [...events, ...deliveryDecider.decide({ type: 'RecordAttempt', data: { statusCode: 500, error: null, now: at(nowMs), durationMs: 1, jitter: 0.5 } }, state)];
+      events = [
+        ...events,
+        ...deliveryDecider.decide(
+          { type: 'RecordAttempt', data: { statusCode: 500, error: null, now: at(nowMs), durationMs: 1, jitter: 0.5 } },
+          state,
+        ),
+      ];
     }
     const state = foldEvents(deliveryDecider, events);
     expect([state.attempts.length, state.status, nowMs]).toEqual([10, 'abandoned', ((71 * 60 + 35) * 60 + 5) * 1_000]);
@@ -168,6 +238,8 @@ describe('delivery decider (docs/design.md §4: signed deliveries with retries)'
         delivery_id: DLV,
         event_type: 'job.succeeded',
         job_id: JOB_ID,
+        message_id: DLV,
+        redelivery_of: null,
         attempt: 2,
         status_code: 503,
         error: null,
@@ -178,6 +250,11 @@ describe('delivery decider (docs/design.md §4: signed deliveries with retries)'
       toDeliveryAttemptView(scheduledData, firstFailed.data as DeliveryAttemptedData),
     ]);
     expect(toDeliveryAttemptViews(state)[1]!.id).toBe(`${DLV}_1`);
+  });
+  it('a delivery scheduled before re-delivery existed (no messageId) is sent and listed under its own id', () => {
+    const { messageId: _m, redeliveryOf: _r, ...old } = scheduledData;
+    const view = toDeliveryAttemptViews(foldEvents(deliveryDecider, [{ type: 'DeliveryScheduled', data: old }, firstFailed]))[0]!;
+    expect([view.message_id, view.redelivery_of]).toEqual([DLV, null]);
   });
 });
 

@@ -33,8 +33,13 @@ function decide(command: DeliveryCommand, state: DeliveryState): DeliveryEvent[]
 function schedule({ data }: ScheduleDelivery, state: DeliveryState): DeliveryEvent[] {
   // The same job event consumed twice schedules one delivery (consumers are idempotent, docs/design.md §2).
   if (state.status !== 'none') return [];
-  const { now, ...rest } = data;
-  return [{ type: 'DeliveryScheduled', data: { ...rest, scheduledAt: canonicalInstant(now) } }];
+  const { now, messageId, redeliveryOf, ...rest } = data;
+  return [
+    {
+      type: 'DeliveryScheduled',
+      data: { ...rest, scheduledAt: canonicalInstant(now), messageId: messageId ?? data.deliveryId, redeliveryOf: redeliveryOf ?? null },
+    },
+  ];
 }
 
 function recordAttempt({ data }: RecordAttempt, state: DeliveryState): DeliveryEvent[] {

@@ -1,4 +1,4 @@
-import type { DeliveryAttemptView, DeliveryAttemptedData, DeliveryScheduledData } from '@upscaler/contracts';
+import { deliveryMessageId, type DeliveryAttemptView, type DeliveryAttemptedData, type DeliveryScheduledData } from '@upscaler/contracts';
 import type { DeliveryState } from './delivery.state';
 
 /**
@@ -12,6 +12,8 @@ export function toDeliveryAttemptView(delivery: DeliveryScheduledData, attempt: 
     delivery_id: delivery.deliveryId,
     event_type: delivery.eventType,
     job_id: delivery.jobId,
+    message_id: deliveryMessageId(delivery),
+    redelivery_of: delivery.redeliveryOf ?? null,
     attempt: attempt.attempt,
     status_code: attempt.statusCode,
     error: attempt.error,

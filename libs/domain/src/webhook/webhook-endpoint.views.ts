@@ -2,8 +2,9 @@ import { DomainError, type WebhookEndpointView } from '@upscaler/contracts';
 import type { WebhookEndpointState } from './webhook-endpoint.state';
 
 /**
- * docs/design.md §6, webhook endpoint object. The secret is included only with `includeSecret` (the creation
- * answer, the one time it is shown).
+ * docs/design.md §6, webhook endpoint object. The secret is included only with `includeSecret` (the creation and
+ * the rotation answers, the one time each secret is shown). `previous_secret_expires_at` is what the last
+ * rotation recorded, past or not (a view reads no clock).
  */
 export function toWebhookEndpointView(state: WebhookEndpointState, options: { includeSecret?: boolean } = {}): WebhookEndpointView {
   const e = state.endpoint;
@@ -16,6 +17,9 @@ export function toWebhookEndpointView(state: WebhookEndpointState, options: { in
     description: e.description,
     status: state.status,
     created_at: e.createdAt,
+    disabled_reason: state.status === 'disabled' ? state.disabledReason : null,
+    secret_rotated_at: state.secretRotatedAt ?? null,
+    previous_secret_expires_at: state.previousSecret?.expiresAt ?? null,
   };
   if (options.includeSecret) view.secret = e.secret;
   return view;
