@@ -1,0 +1,203 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { DEFAULT_BASE_URL } from '../client';
+import { UpscalerApiError } from '../errors';
+import { Upscaler } from '../node';
+import type { JobStatus, OutputFormat, Target } from '../types';
+import { EXIT } from './exit-codes';
+import { UsageError } from './files';
+import { HumanReporter, JsonReporter } from './report';
+import { runUpscale } from './upscale-command';
+
+const TARGETS = ['2k', '3k', '4k'] as const satisfies readonly Target[];
+const FORMATS = ['png', 'jpeg', 'webp', 'avif'] as const satisfies readonly OutputFormat[];
+
+const HELP = `upscaler: upscale images with the Upscaler API
+
+Usage:
+  upscaler upscale <files or folders...> [-t 2k|3k|4k] [-f png|jpeg|webp|avif] [-q fast|balanced|best|sharp] [-o out/]
+  upscaler jobs [--status <status>] [--limit <n>] [--all]
+  upscaler account
+
+Connection (every command):
+  --api-key <key>       default: $UPSCALER_API_KEY
+  --base-url <url>      default: $UPSCALER_BASE_URL, else ${DEFAULT_BASE_URL}
+  --json                JSON lines on stdout, for scripts
+
+upscale:
+  -t, --target <t>      2k (2x, default), 3k (3x) or 4k (4x)
+  -f, --format <f>      output format: png (default), jpeg, webp, avif
+  -q, --quality <q>     quality tier: fast, balanced, best, sharp (default: the service's)
+  -o, --out <dir>       output folder (default: ./upscaled); folders given are mirrored into it
+  -c, --concurrency <n> files in flight at once (default 3)
+      --no-progress     no progress bars (they are drawn only on a terminal anyway)
+  Folders are searched recursively for .jpg .jpeg .png .webp .avif files. An output that exists is skipped, and
+  every file's job has an Idempotency-Key made from its content, place and settings: run an interrupted command
+  again and it resumes, charging nothing twice.
+
+jobs:
+  --status <s>          pending, queued, processing, succeeded, failed or cancelled
+  --limit <n>           page size, 1-100 (default 25)
+  --all                 every page, not only the newest
+
+Exit codes: 0 done; 1 unexpected error; 2 usage; 3 some files failed; 4 key refused (401/403);
+  5 out of credits (402); 130 interrupted (run it again to resume).
+`;
+
+const common = {
+  'api-key': { type: 'string' },
+  'base-url': { type: 'string' },
+  json: { type: 'boolean', default: false },
+  help: { type: 'boolean', short: 'h', default: false },
+} as const satisfies ParseArgsConfig['options'];
+
+function version(): string {
+  return (JSON.parse(readFileSync(join(__dirname, '..', '..', 'package.json'), 'utf8')) as { version: string }).version;
+}
+
+function connect(values: { 'api-key'?: string; 'base-url'?: string }, env: NodeJS.ProcessEnv): Upscaler {
+  const apiKey = values['api-key'] ?? env.UPSCALER_API_KEY;
+  if (!apiKey) throw new UsageError('no API key: pass --api-key or set UPSCALER_API_KEY');
+  return new Upscaler({ apiKey, baseUrl: values['base-url'] ?? env.UPSCALER_BASE_URL ?? DEFAULT_BASE_URL });
+}
+
+function oneOf<T extends string>(name: string, value: string | undefined, allowed: readonly T[]): T | undefined {
+  if (value === undefined) return undefined;
+  if (!(allowed as readonly string[]).includes(value)) throw new UsageError(`${name} must be one of ${allowed.join(', ')} (got ${value})`);
+  return value as T;
+}
+
+function positiveInt(name: string, value: string | undefined, fallback: number, max: number): number {
+  if (value === undefined) return fallback;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1 || n > max) throw new UsageError(`${name} must be an integer from 1 to ${max} (got ${value})`);
+  return n;
+}
+
+async function upscaleCommand(args: string[], env: NodeJS.ProcessEnv): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args,
+    allowPositionals: true,
+    options: {
+      ...common,
+      target: { type: 'string', short: 't' },
+      format: { type: 'string', short: 'f' },
+      quality: { type: 'string', short: 'q' },
+      out: { type: 'string', short: 'o', default: 'upscaled' },
+      concurrency: { type: 'string', short: 'c' },
+      'no-progress': { type: 'boolean', default: false },
+    },
+  });
+  if (values.help) return help();
+  if (positionals.length === 0) throw new UsageError('upscale: give at least one file or folder');
+  const client = connect(values, env);
+  const reporter = values.json ? new JsonReporter() : new HumanReporter(!values['no-progress'] && process.stderr.isTTY === true);
+  const controller = new AbortController();
+  const onSignal = () => {
+    if (controller.signal.aborted) process.exit(EXIT.interrupted);
+    reporter.message('interrupted: stopping (the jobs in flight finish on the service; run the same command again to resume)');
+    controller.abort(new Error('interrupted'));
+  };
+  process.on('SIGINT', onSignal);
+  try {
+    const summary = await runUpscale({
+      client,
+      inputs: positionals,
+      outDir: values.out,
+      target: oneOf('--target', values.target, TARGETS),
+      format: oneOf('--format', values.format, FORMATS),
+      // Tiers are additive (sharp came later): the service judges them, so a newer tier needs no newer CLI.
+      quality: values.quality as never,
+      concurrency: positiveInt('--concurrency', values.concurrency, 3, 64),
+      reporter,
+      signal: controller.signal,
+    });
+    reporter.end(summary);
+    return summary.exit_code;
+  } finally {
+    process.off('SIGINT', onSignal);
+  }
+}
+
+const JOB_STATUSES = ['pending', 'queued', 'processing', 'succeeded', 'failed', 'cancelled'] as const satisfies readonly JobStatus[];
+
+async function jobsCommand(args: string[], env: NodeJS.ProcessEnv): Promise<number> {
+  const { values } = parseArgs({
+    args,
+    options: { ...common, status: { type: 'string' }, limit: { type: 'string' }, all: { type: 'boolean', default: false } },
+  });
+  if (values.help) return help();
+  const client = connect(values, env);
+  const query = { status: oneOf('--status', values.status, JOB_STATUSES), limit: positiveInt('--limit', values.limit, 25, 100) };
+  const pages = values.all
+    ? client.jobPages(query)
+    : (async function* () {
+        yield await client.listJobs(query);
+      })();
+  if (!values.json) process.stdout.write(`${'id'.padEnd(37)} ${'status'.padEnd(10)} target credits created_at\n`);
+  for await (const page of pages) {
+    for (const j of page.data) {
+      if (values.json) process.stdout.write(`${JSON.stringify(j)}\n`);
+      else
+        process.stdout.write(
+          `${j.id.padEnd(37)} ${j.status.padEnd(10)} ${j.target.padEnd(6)} ${String(j.credits).padStart(7)} ${j.created_at}\n`,
+        );
+    }
+  }
+  return EXIT.ok;
+}
+
+async function accountCommand(args: string[], env: NodeJS.ProcessEnv): Promise<number> {
+  const { values } = parseArgs({ args, options: common });
+  if (values.help) return help();
+  const a = await connect(values, env).account();
+  if (values.json) process.stdout.write(`${JSON.stringify(a)}\n`);
+  else process.stdout.write(`${a.name} (${a.id})\n  balance  ${a.balance} credits\n  reserved ${a.reserved}\n  charged  ${a.charged}\n`);
+  return EXIT.ok;
+}
+
+function help(): number {
+  process.stdout.write(HELP);
+  return EXIT.ok;
+}
+
+/** The `upscaler` command; answers its exit status. */
+export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
+  const [command, ...rest] = argv;
+  try {
+    switch (command) {
+      case undefined:
+      case 'help':
+      case '--help':
+      case '-h':
+        return help();
+      case '--version':
+      case '-v':
+        process.stdout.write(`${version()}\n`);
+        return EXIT.ok;
+      case 'upscale':
+        return await upscaleCommand(rest, env);
+      case 'jobs':
+        return await jobsCommand(rest, env);
+      case 'account':
+        return await accountCommand(rest, env);
+      default:
+        throw new UsageError(`unknown command ${command} (upscale, jobs, account)`);
+    }
+  } catch (e) {
+    const json = argv.includes('--json');
+    const report = (o: Record<string, unknown>, text: string) =>
+      json ? process.stdout.write(`${JSON.stringify({ event: 'error', ...o })}\n`) : process.stderr.write(`upscaler: ${text}\n`);
+    if (e instanceof UsageError || (e as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
+      report({ code: 'usage', message: (e as Error).message }, `${(e as Error).message}\nRun upscaler --help for usage.`);
+      return EXIT.usage;
+    }
+    if (e instanceof UpscalerApiError) {
+      report({ code: e.code, status: e.status, message: e.message }, e.message);
+      return e.status === 401 || e.status === 403 ? EXIT.auth : e.status === 402 ? EXIT.credits : EXIT.error;
+    }
+    report({ code: 'error', message: String((e as Error)?.message ?? e) }, String((e as Error)?.stack ?? e));
+    return EXIT.error;
+  }
+}
