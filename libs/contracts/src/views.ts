@@ -98,6 +98,21 @@ export interface DeliveryAttemptView {
   next_attempt_at: string | null;
 }
 
+/**
+ * A delivery just scheduled on demand (POST …/test, POST …/deliveries/{id}/redeliver; issue 16, item 7): its
+ * attempts then appear in the endpoint's delivery log under `delivery_id` = `id`.
+ */
+export interface WebhookDeliveryView {
+  id: string;
+  object: 'webhook_delivery';
+  endpoint_id: string;
+  event_type: DeliveryEventType;
+  job_id: string | null;
+  message_id: string;
+  redelivery_of: string | null;
+  scheduled_at: string;
+}
+
 /** Webhook delivery body (docs/design.md §6). */
 export interface WebhookPayload {
   type: WebhookEventType;

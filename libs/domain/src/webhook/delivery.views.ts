@@ -1,4 +1,11 @@
-import { deliveryMessageId, type DeliveryAttemptView, type DeliveryAttemptedData, type DeliveryScheduledData } from '@upscaler/contracts';
+import {
+  DomainError,
+  deliveryMessageId,
+  type DeliveryAttemptView,
+  type DeliveryAttemptedData,
+  type DeliveryScheduledData,
+  type WebhookDeliveryView,
+} from '@upscaler/contracts';
 import type { DeliveryState } from './delivery.state';
 
 /**
@@ -32,4 +39,20 @@ export function toDeliveryAttemptViews(state: DeliveryState): DeliveryAttemptVie
   const delivery = state.delivery;
   if (delivery === null) return [];
   return state.attempts.map((a) => toDeliveryAttemptView(delivery, a)).reverse();
+}
+
+/** The answer to a test event or a re-delivery: the delivery just scheduled. */
+export function toWebhookDeliveryView(state: DeliveryState): WebhookDeliveryView {
+  const d = state.delivery;
+  if (d === null) throw new DomainError('not_found', 'No such delivery.');
+  return {
+    id: d.deliveryId,
+    object: 'webhook_delivery',
+    endpoint_id: d.endpointId,
+    event_type: d.eventType,
+    job_id: d.jobId,
+    message_id: deliveryMessageId(d),
+    redelivery_of: d.redeliveryOf ?? null,
+    scheduled_at: d.scheduledAt,
+  };
 }

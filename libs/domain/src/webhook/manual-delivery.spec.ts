@@ -3,7 +3,7 @@ import { foldEvents } from '../decider';
 import { DeciderSpecification } from '../testing/decider-spec';
 import { JOB_ID, T0, at } from '../testing/job-fixtures';
 import { deliveryDecider } from './delivery.decider';
-import { toDeliveryAttemptViews } from './delivery.views';
+import { toDeliveryAttemptViews, toWebhookDeliveryView } from './delivery.views';
 import { scheduleRedelivery, scheduleTestDelivery } from './manual-delivery';
 import { webhookEndpointDecider } from './webhook-endpoint.decider';
 
@@ -125,6 +125,16 @@ describe('re-delivery (issue 16, item 7)', () => {
         },
       ]);
     expect(toDeliveryAttemptViews(state)).toEqual([]);
+    expect(toWebhookDeliveryView(state)).toEqual({
+      id: REDELIVERY,
+      object: 'webhook_delivery',
+      endpoint_id: WE,
+      event_type: 'job.succeeded',
+      job_id: JOB_ID,
+      message_id: ORIGINAL,
+      redelivery_of: ORIGINAL,
+      scheduled_at: at(9_000),
+    });
     expect([state.status, state.nextAttemptAt]).toEqual(['scheduled', at(9_000)]);
   });
 
