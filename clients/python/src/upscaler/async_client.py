@@ -288,12 +288,12 @@ class AsyncUpscaler:
             written = 0
             async with self.stream_download(job, asset=asset) as chunks:
                 async for chunk in chunks:
-                    result = to.write(chunk)  # type: ignore[union-attr]
+                    result = to.write(chunk)
                     if inspect.isawaitable(result):
                         await result
                     written += len(chunk)
             return written
-        path = Path(to)  # type: ignore[arg-type]
+        path = Path(to)
         tmp = path.with_name(f".{path.name}.{_base.new_idempotency_key()}.part")
         try:
             with open(tmp, "wb") as out:

@@ -310,10 +310,10 @@ class Upscaler:
             written = 0
             with self.stream_download(job, asset=asset) as chunks:
                 for chunk in chunks:
-                    to.write(chunk)  # type: ignore[union-attr]
+                    to.write(chunk)
                     written += len(chunk)
             return written
-        path = Path(to)  # type: ignore[arg-type]
+        path = Path(to)
         fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".part")
         try:
             with os.fdopen(fd, "wb") as out:

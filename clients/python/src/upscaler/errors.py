@@ -8,6 +8,7 @@ on ``err.code``, never on the message.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, ClassVar
 
 import httpx
@@ -292,7 +293,7 @@ class JobFailedError(JobError):
     """The job failed; ``code`` is its ``error.code`` (engine_error, corrupt_image, ...)."""
 
     def __init__(self, job: Job) -> None:
-        error = job.get("error") or {}
+        error: Mapping[str, Any] = job.get("error") or {}
         self.code: str = str(error.get("code", "unknown"))
         self.message: str = str(error.get("message", ""))
         super().__init__(f"job {job['id']} failed: {self.code}: {self.message}", job)
