@@ -7,6 +7,7 @@ from __future__ import annotations
 import base64
 import json
 import secrets
+import time
 import uuid
 from datetime import datetime, timedelta, timezone
 
@@ -33,7 +34,10 @@ def test_a_real_job_succeeded_delivery_verifies_with_the_endpoint_secret_and_not
         secret = endpoint["secret"]
         job = client.upscale(gradient_image(16, 16), wait=True)
         delivery = side_server.wait_for_delivery(path)
-        log = client.list_deliveries(endpoint["id"])
+        # the attempt is logged once the receiver's answer is back, a moment after the receiver saw it
+        deadline = time.monotonic() + 15
+        while not (log := client.list_deliveries(endpoint["id"]))["data"] and time.monotonic() < deadline:
+            time.sleep(0.1)
         assert [(a["delivery_id"], a["job_id"], a["status_code"], a["outcome"]) for a in log["data"]] == [
             (delivery.headers["webhook-id"], job["id"], 204, "succeeded")
         ]

@@ -43,6 +43,8 @@ __all__ = [
     "ConflictError",
     "ApiKeyLimitReachedError",
     "WebhookEndpointLimitReachedError",
+    "WebhookEndpointDisabledError",
+    "WebhookEndpointDeletedError",
     "ResultNotReadyError",
     "IdempotencyInProgressError",
     "PayloadTooLargeError",
@@ -192,6 +194,14 @@ class ApiKeyLimitReachedError(ConflictError):
 
 class WebhookEndpointLimitReachedError(ConflictError):
     error_code = "webhook_endpoint_limit_reached"
+
+
+class WebhookEndpointDisabledError(ConflictError):
+    error_code = "webhook_endpoint_disabled"
+
+
+class WebhookEndpointDeletedError(ConflictError):
+    error_code = "webhook_endpoint_deleted"
 
 
 class ResultNotReadyError(ConflictError):
