@@ -26,8 +26,12 @@ if ! command -v "$python" >/dev/null; then
     echo "python sdk: python3.11 (or a python3 >= 3.11) is required" >&2; write_results 0 1; exit 1
   fi
 fi
+make_venv() { rm -rf .venv && "$python" -m venv .venv; }
 if [ ! -x .venv/bin/python ]; then
-  "$python" -m venv .venv || { echo "python sdk: venv creation failed" >&2; write_results 0 1; exit 1; }
+  # Debian's own python3 makes venvs only with its python3-venv package
+  make_venv || { [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null \
+    && apt-get install -y -qq python3-venv >/dev/null && make_venv; } \
+    || { echo "python sdk: venv creation failed" >&2; write_results 0 1; exit 1; }
 fi
 .venv/bin/python -m pip install --quiet --disable-pip-version-check -e '.[dev]' \
   || { echo "python sdk: pip install failed" >&2; write_results 0 1; exit 1; }

@@ -226,6 +226,7 @@ class AsyncUpscaler:
                 reported = reporter.see(job)
                 if inspect.isawaitable(reported):  # a coroutine function as on_progress
                     await reported
+                # a final job in a partial view (no `result`: the create view) is asked for in full
                 if job["status"] in FINAL_STATUSES and "result" in job:
                     return _base.raise_for_final(job, raise_on_failure)
                 if deadline.passed():

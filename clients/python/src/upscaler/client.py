@@ -241,6 +241,7 @@ class Upscaler:
         while True:
             if job is not None:
                 reporter.see(job)
+                # a final job in a partial view (no `result`: the create view) is asked for in full
                 if job["status"] in FINAL_STATUSES and "result" in job:
                     return _base.raise_for_final(job, raise_on_failure)
                 if deadline.passed():
