@@ -114,19 +114,17 @@ export class HumanReporter implements Reporter {
       return;
     }
     this.bars = new MultiBar(
-      { clearOnComplete: false, hideCursor: true, format: '{name} |{bar}| {percentage}% {stage}', autopadding: true, etaBuffer: 50 },
+      { clearOnComplete: false, hideCursor: true, barsize: 20, format: '{name} |{bar}| {percentage}% {stage}', autopadding: true },
       Presets.shades_classic,
     );
-    this.total = this.bars.create(Math.max(1, bytes), 0, {
-      name: 'all'.padEnd(24),
-      stage: this.totals(),
-    });
+    // The run's bar first, without a name, so it fits 80 columns with its figures.
+    this.total = this.bars.create(Math.max(1, bytes), 0, { stage: this.totals() }, { format: '{bar} {percentage}% {stage}' });
     this.total.update(0, { stage: this.totals() });
   }
 
   private totals(): string {
     const d = this.done;
-    return `| ${d.jobs}/${d.files} jobs | ${formatBytes(d.bytes)} of ${formatBytes(d.bytesTotal)} | ${d.credits} credits | ETA ${this.eta()}`;
+    return `${d.jobs}/${d.files} jobs, ${formatBytes(d.bytes)}/${formatBytes(d.bytesTotal)}, ${d.credits} credits, ETA ${this.eta()}`;
   }
 
   /** Time left from the run's pace so far: the input bytes still to do at the bytes per second done (so a run of mixed sizes is not judged by its file count). */
@@ -139,7 +137,7 @@ export class HumanReporter implements Reporter {
 
   file(relative: string): FileProgress {
     if (!this.bars) return { stage: () => undefined };
-    const name = relative.length > 24 ? `…${relative.slice(-23)}` : relative.padEnd(24);
+    const name = relative.length > 20 ? `…${relative.slice(-19)}` : relative.padEnd(20);
     const bar = this.bars.create(100, 0, { name, stage: 'reading' });
     return {
       stage: (stage, fraction) => {
