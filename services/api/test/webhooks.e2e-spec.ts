@@ -171,7 +171,16 @@ describe('registering an endpoint', () => {
     expect(secret).toMatch(/^whsec_[A-Za-z0-9+/]{32}$/);
     expect(Buffer.from(secret.slice(6), 'base64')).toHaveLength(24);
     expect(Number.isNaN(Date.parse(created_at))).toBe(false);
-    expect(rest).toEqual({ object: 'webhook_endpoint', url, events: ['job.succeeded', 'job.failed'], description: 'mine', status: 'enabled' });
+    expect(rest).toEqual({
+      object: 'webhook_endpoint',
+      url,
+      events: ['job.succeeded', 'job.failed'],
+      description: 'mine',
+      status: 'enabled',
+      disabled_reason: null,
+      secret_rotated_at: null,
+      previous_secret_expires_at: null,
+    });
 
     const got = await client.get(`/webhook_endpoints/${id}`);
     expect(got.status).toBe(200);
@@ -280,6 +289,8 @@ describe('deliveries', () => {
         delivery_id: hit.headers['webhook-id'],
         event_type: 'job.succeeded',
         job_id: jobId,
+        message_id: hit.headers['webhook-id'],
+        redelivery_of: null,
         attempt: 1,
         status_code: 200,
         error: null,
