@@ -192,6 +192,24 @@ describe('upscaler upscale: a folder tree, interrupted and resumed', () => {
 });
 
 describe('upscaler: usage and exit statuses', () => {
+  it('out of credits: the file refused with 402 is reported as insufficient_credits, the rest is not submitted, exit status 5', async () => {
+    const poor = await createAccountWithKey(svc.apiUrl, svc.operatorToken, { credits: 9, scopes: ['jobs:read', 'jobs:write'] });
+    const saved = { ...env };
+    env = { UPSCALER_API_KEY: poor.key, UPSCALER_BASE_URL: svc.apiUrl };
+    try {
+      const run = await cli(['upscale', 'photos/trip', '-t', '4k', '-o', 'poor', '--concurrency', '1', '--json']);
+      expect(run.code).toBe(5);
+      const files = run.lines.filter((l) => l.event === 'file');
+      expect(files.map((l) => [l.relative, l.status, l.code])).toEqual([
+        ['c.webp', 'succeeded', undefined],
+        ['d.avif', 'failed', 'insufficient_credits'],
+      ]);
+      expect(run.lines.at(-1)).toMatchObject({ event: 'summary', files: 5, succeeded: 1, failed: 1, not_started: 3, exit_code: 5 });
+    } finally {
+      env = saved;
+    }
+  });
+
   it('--help answers 0 with the commands; a bad target answers 2; a refused key answers 4', async () => {
     const help = await cli(['--help']);
     expect(help.code).toBe(0);

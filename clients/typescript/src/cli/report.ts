@@ -27,6 +27,8 @@ export interface Summary {
   failed: number;
   skipped: number;
   interrupted: number;
+  /** Not submitted because the key was refused or the credits ran out. */
+  not_started: number;
   /** Credits of the outputs made in this run: each job is charged once, whichever run created it. */
   credits: number;
   /** Of those, the credits of jobs an earlier, interrupted run created (found again by their Idempotency-Key). */
@@ -175,6 +177,7 @@ export class HumanReporter implements Reporter {
   end(s: Summary) {
     this.bars?.stop();
     const parts = [`${s.succeeded} succeeded`, `${s.skipped} already done`, `${s.failed} failed`];
+    if (s.not_started) parts.push(`${s.not_started} not started`);
     if (s.interrupted) parts.push(`${s.interrupted} interrupted (run the same command again to resume)`);
     process.stderr.write(
       `${parts.join(', ')}; ${s.credits} credits for these outputs${s.credits_earlier_jobs ? ` (${s.credits_earlier_jobs} of them for jobs an earlier run created)` : ''}; ${(s.elapsed_ms / 1000).toFixed(1)} s\n`,

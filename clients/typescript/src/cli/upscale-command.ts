@@ -139,6 +139,8 @@ export async function runUpscale(run: UpscaleRun): Promise<Summary> {
     failed: count('failed'),
     skipped: count('skipped'),
     interrupted: count('interrupted') + (run.signal.aborted ? unstarted : 0),
+    // After a refused key or an empty balance the rest is not submitted.
+    not_started: run.signal.aborted ? 0 : unstarted,
     credits: results.filter((r) => r.status === 'succeeded').reduce((n, r) => n + (r.credits ?? 0), 0),
     credits_earlier_jobs: results.filter((r) => r.status === 'succeeded' && r.replayed).reduce((n, r) => n + (r.credits ?? 0), 0),
     elapsed_ms: Date.now() - started,
