@@ -1,0 +1,54 @@
+import { Injectable, type OnModuleDestroy } from '@nestjs/common';
+import { LogTail } from '../read-cache/log-tail';
+
+/** The events that end a job (spec 3): after one of them the job's view no longer changes. */
+const FINAL_EVENTS = new Set(['JobSucceeded', 'JobFailed', 'JobCancelled']);
+
+/**
+ * `Prefer: wait` (issue 16, item 2): lets a request wait until its job reaches a final state, or its time is up,
+ * without polling. The api already follows the event log (LogTail: this replica's appends at once, the others'
+ * by NOTIFY or within 200 ms), and the job's read model is written in the transaction of its event, so when a
+ * final event is read here the job's view is final too. A waiting request holds a timer and a callback, no query.
+ */
+@Injectable()
+export class JobFinalWaiter implements OnModuleDestroy {
+  private readonly waiting = new Map<string, Set<() => void>>();
+
+  constructor(tail: LogTail) {
+    tail.on('job', (e) => {
+      if (FINAL_EVENTS.has(e.type)) this.release(e.streamId.slice('job-'.length));
+    });
+  }
+
+  /** Resolves when the job's final event is read, or after `ms` (whichever is first); never rejects. */
+  untilFinal(jobId: string, ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const waiters = this.waiting.get(jobId) ?? new Set<() => void>();
+      this.waiting.set(jobId, waiters);
+      const done = () => {
+        clearTimeout(timer);
+        waiters.delete(done);
+        if (waiters.size === 0 && this.waiting.get(jobId) === waiters) this.waiting.delete(jobId);
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      waiters.add(done);
+    });
+  }
+
+  /** Requests waiting now (for tests and the shutdown). */
+  get size(): number {
+    let n = 0;
+    for (const w of this.waiting.values()) n += w.size;
+    return n;
+  }
+
+  /** Shutting down: every waiting request answers with what it has. */
+  onModuleDestroy(): void {
+    for (const jobId of [...this.waiting.keys()]) this.release(jobId);
+  }
+
+  private release(jobId: string): void {
+    for (const done of [...(this.waiting.get(jobId) ?? [])]) done();
+  }
+}
