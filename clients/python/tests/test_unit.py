@@ -238,6 +238,9 @@ def test_key_and_base_url_from_the_environment(monkeypatch: pytest.MonkeyPatch) 
     Upscaler(http_client=httpx.Client(transport=httpx.MockTransport(answer))).get_account()
     assert str(requests[0].url) == "https://env.test/api/v1/account"
     assert requests[0].headers["authorization"] == "Bearer usk_env"
+    for given in ("https://env.test", "https://env.test/", "https://env.test/api/v1"):
+        assert Upscaler("usk_x", base_url=given).base_url == "https://env.test/api/v1"
+    assert Upscaler("usk_x", base_url="https://env.test/upscaler/").base_url == "https://env.test/upscaler/api/v1"
     monkeypatch.delenv("UPSCALER_API_KEY")
     with pytest.raises(upscaler.UpscalerError, match="UPSCALER_API_KEY"):
         Upscaler()

@@ -64,10 +64,14 @@ def resolve_options(
     key = api_key if api_key is not None else os.environ.get("UPSCALER_API_KEY")
     if not key:
         raise UpscalerError("no API key: pass api_key= or set UPSCALER_API_KEY")
-    url = base_url or os.environ.get("UPSCALER_BASE_URL") or DEFAULT_BASE_URL
+    url = (base_url or os.environ.get("UPSCALER_BASE_URL") or DEFAULT_BASE_URL).rstrip("/")
+    # the service's origin (plus any mount prefix) or its /api/v1 address, as the TypeScript SDK and
+    # the CLI take UPSCALER_BASE_URL
+    if not url.endswith("/api/v1"):
+        url += "/api/v1"
     return ClientOptions(
         api_key=key,
-        base_url=url.rstrip("/"),
+        base_url=url,
         timeout=timeout,
         max_retries=max_retries,
         max_retry_after=max_retry_after,
