@@ -60,7 +60,7 @@ def check_retry(log: Log) -> None:
     retry_after = int(refused.retry_after or "0")
     assert 1 <= retry_after <= 13
     gap = retried.sent_at - refused.answered_at
-    assert retry_after <= gap < retry_after + 1.0, (retry_after, gap)
+    assert retry_after <= gap < retry_after + 2.0, (retry_after, gap)
 
 
 def test_429_is_retried_after_retry_after_by_the_sync_and_the_async_client(service: Service, make_account) -> None:
@@ -99,7 +99,7 @@ def test_429_is_retried_after_retry_after_by_the_sync_and_the_async_client(servi
         started = time.monotonic()
         with pytest.raises(upscaler.RateLimitError) as limited:
             client.get_account()
-        assert time.monotonic() - started < 1.0
+        assert time.monotonic() - started < 3.0  # not the Retry-After of more than 5 s
     e = limited.value
     assert (e.status_code, e.code) == (429, "rate_limited")
     assert int(e.headers["retry-after"]) > 5 and e.headers["x-ratelimit-remaining"] == "0"

@@ -62,7 +62,7 @@ def test_503_is_retried_after_retry_after_with_the_same_idempotency_key() -> Non
     assert created["status"] == "queued"
     (_, first), (_, second) = script.requests
     assert first.headers["idempotency-key"] == second.headers["idempotency-key"]
-    assert 1.0 <= script.gaps()[0] < 1.5
+    assert 1.0 <= script.gaps()[0] < 2.5
 
 
 def test_409_idempotency_in_progress_is_retried_with_the_same_key() -> None:
@@ -141,7 +141,7 @@ def test_without_preference_applied_the_wait_polls_with_growing_backoff() -> Non
     gaps = script.gaps()
     # 0.2, 0.3, 0.4 (capped), 0.4
     for gap, expected in zip(gaps, [0.2, 0.3, 0.4, 0.4]):
-        assert expected <= gap < expected + 0.15, gaps
+        assert expected <= gap < expected + 0.4, gaps
     assert [r.headers["prefer"] for _, r in script.requests] == ["wait=60"] * 5
 
 
@@ -153,7 +153,7 @@ def test_with_preference_applied_the_wait_asks_again_at_once() -> None:
     )
     result = script.client(poll_interval=1.0).upscale(b"img", wait=40)
     assert result["status"] == "succeeded"
-    assert all(gap < 0.2 for gap in script.gaps())
+    assert all(gap < 0.9 for gap in script.gaps())  # no pause of poll_interval (1 s)
     prefers = [int(r.headers["prefer"].removeprefix("wait=")) for _, r in script.requests]
     assert prefers[0] in (39, 40) and all(p <= 40 for p in prefers)
 
@@ -178,7 +178,7 @@ def test_a_wait_that_runs_out_raises_wait_timeout_with_the_last_view() -> None:
     started = time.monotonic()
     with pytest.raises(upscaler.WaitTimeoutError) as timeout:
         script.client(poll_interval=0.1, max_poll_interval=0.1).wait_for_job(JOB_ID, timeout=0.5)
-    assert 0.5 <= time.monotonic() - started < 1.0
+    assert 0.5 <= time.monotonic() - started < 2.0
     assert timeout.value.job["status"] == "processing" and timeout.value.timeout == 0.5
 
 
@@ -189,11 +189,11 @@ async def test_async_wait_with_preference_applied_and_503_retry() -> None:
         held(job("queued")),
         held(job("succeeded", result={"bytes": 1, "content_type": "image/png", "url": "/x"})),
     )
-    async with script.async_client() as client:
+    async with script.async_client(poll_interval=2.0) as client:
         result = await client.upscale(b"img", wait=True)
     assert result["status"] == "succeeded"
     gaps = script.gaps()
-    assert 1.0 <= gaps[0] < 1.5 and gaps[1] < 0.2
+    assert 1.0 <= gaps[0] < 2.5 and gaps[1] < 1.5  # after Retry-After; then no pause of poll_interval (2 s)
 
 
 # --- downloads ---------------------------------------------------------------------------------------------
