@@ -8,6 +8,7 @@ import { ApiKeyCache } from './auth/api-key-cache';
 import { ApiKeyGuard } from './auth/api-key.guard';
 import { OperatorGuard } from './auth/operator.guard';
 import { DashboardController } from './dashboard/dashboard.controller';
+import { DocsController } from './docs/docs.controller';
 import { FilesController } from './files/files.controller';
 import { ImageInspector } from './jobs/image-inspector';
 import { ImageSource } from './jobs/image-source';
@@ -33,6 +34,7 @@ import { WebhookEndpointsService } from './webhooks/webhook-endpoints.service';
     FilesController,
     OpenApiController,
     DashboardController,
+    DocsController,
   ],
   providers: [
     JobsService,

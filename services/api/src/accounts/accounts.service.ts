@@ -1,21 +1,11 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { z } from 'zod';
 import { BillingAccountReplySchema, DomainError, isId, newId, type AccountView, type BillingAccountCommand } from '@upscaler/contracts';
-import { MAX_CONCURRENT_JOBS_LIMIT } from '@upscaler/domain';
 import { RequestTimeoutError, TOPICS, type EventTransport } from '@upscaler/messaging';
 import { type AccountBalance, BalanceRepository } from '@upscaler/read-models';
 import { TRANSPORT, CONFIG } from '@upscaler/runtime';
 import { parseBody } from '../http/parse-body';
+import { CreateAccountBody, GrantCreditsBody, UpdateAccountBody } from './accounts.schemas';
 import type { AppConfig } from '@upscaler/platform';
-
-const CreateAccountBody = z.object({
-  name: z.string().trim().min(1).max(200),
-  credits: z.number().int().min(0).max(1_000_000_000).optional(),
-});
-const GrantCreditsBody = z.object({ amount: z.number().int().positive().max(1_000_000_000) });
-const UpdateAccountBody = z.object({
-  max_concurrent_jobs: z.number().int().min(1).max(MAX_CONCURRENT_JOBS_LIMIT).nullable(),
-});
 
 /**
  * Operator API and GET /account (docs/design.md §6). Accounts are `account-…` streams (opening, grants,

@@ -1,19 +1,13 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { z } from 'zod';
-import { DomainError, SCOPES, isId, newId, streams, type ApiKeyView } from '@upscaler/contracts';
+import { DomainError, isId, newId, streams, type ApiKeyView } from '@upscaler/contracts';
 import { apiKeyDecider, toApiKeyView, type ApiKeyState } from '@upscaler/domain';
 import { handleCommand, type EventStore } from '@upscaler/eventstore';
 import { EVENT_STORE, CLOCK, type Clock, CONFIG } from '@upscaler/runtime';
 import { generateApiKey } from '../auth/api-key-secret';
 import { parseBody } from '../http/parse-body';
+import { CreateKeyBody } from './api-keys.schemas';
 import type { AppConfig } from '@upscaler/platform';
 import { ReadModelRepository } from '@upscaler/read-models';
-
-const CreateKeyBody = z.object({
-  name: z.string().trim().min(1).max(200).optional(),
-  scopes: z.array(z.enum(SCOPES)).min(1),
-  rate_limit_per_minute: z.number().int().min(1).max(10_000).optional(),
-});
 
 /** API keys (docs/design.md §6): `apikey-…` streams; the key is shown once, only its hash is stored. */
 @Injectable()

@@ -1,13 +1,14 @@
 import { createHash } from 'node:crypto';
 import { DomainError } from '@upscaler/contracts';
+import { IdempotencyKeyHeader } from './jobs.schemas';
 
 /** Idempotency-Key (spec 4.1; docs/design.md §4): any string of 1-255 printable characters, scoped to the account. */
 export function parseIdempotencyKey(header: unknown): string | null {
   if (header === undefined) return null;
-  if (typeof header !== 'string' || header.length === 0 || header.length > 255 || !/^[\x20-\x7e]+$/.test(header)) {
+  if (!IdempotencyKeyHeader.safeParse(header).success) {
     throw new DomainError('invalid_request', 'Idempotency-Key must be 1-255 printable ASCII characters.');
   }
-  return header;
+  return header as string;
 }
 
 export function sha256(data: string | Buffer): string {

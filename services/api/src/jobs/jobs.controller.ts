@@ -1,4 +1,19 @@
-import { Body, Controller, Delete, Get, Headers, HttpCode, Param, Post, Query, Req, Res, UploadedFile, UseGuards, UseInterceptors } from '@nestjs/common';
+import {
+  Body,
+  Controller,
+  Delete,
+  Get,
+  Headers,
+  HttpCode,
+  Param,
+  Post,
+  Query,
+  Req,
+  Res,
+  UploadedFile,
+  UseGuards,
+  UseInterceptors,
+} from '@nestjs/common';
 import { FileInterceptor } from '@nestjs/platform-express';
 import { memoryStorage } from 'multer';
 import type { Request, Response } from 'express';
@@ -7,12 +22,14 @@ import { ApiKeyGuard } from '../auth/api-key.guard';
 import { CurrentPrincipal, type Principal } from '../auth/principal';
 import { RequireScope } from '../auth/scopes.decorator';
 import { singleValuedQuery } from '../http/parse-query';
+import { parseWith } from '../openapi/zod';
 import { parseIdempotencyKey } from './idempotency';
 import { JobViews } from './job-views';
 import { JobsService } from './jobs.service';
 import { parseSubmitFields, sanitizeFilename } from './submit-request';
+import { LIST_JOBS_ERRORS, ListJobsQuery, RESULT_QUERY_ERRORS, ResultQuery } from './jobs.schemas';
 
-/** Spec 4: HTTP only — parse, call the service, map the result. */
+/** Spec 4: HTTP only — parse with the request schemas (jobs.schemas.ts), call the service, map the result. */
 @Controller('api/v1')
 @UseGuards(ApiKeyGuard)
 export class JobsController {
@@ -24,7 +41,10 @@ export class JobsController {
   @Post('upscale')
   @RequireScope('jobs:write')
   @UseInterceptors(
-    FileInterceptor('image', { storage: memoryStorage(), limits: { fileSize: MAX_UPLOAD_BYTES, files: 1, fields: 20, fieldSize: 64 * 1024 } }),
+    FileInterceptor('image', {
+      storage: memoryStorage(),
+      limits: { fileSize: MAX_UPLOAD_BYTES, files: 1, fields: 20, fieldSize: 64 * 1024 },
+    }),
   )
   async submit(
     @CurrentPrincipal() p: Principal,
@@ -45,7 +65,9 @@ export class JobsController {
     const outcome = await this.jobs.submit(
       p,
       fields,
-      file ? { kind: 'upload', bytes: file.buffer, originalName: sanitizeFilename(file.originalname ?? '') } : { kind: 'url', url: body?.image_url },
+      file
+        ? { kind: 'upload', bytes: file.buffer, originalName: sanitizeFilename(file.originalname ?? '') }
+        : { kind: 'url', url: body?.image_url },
       key,
     );
     res.status(outcome.replay ? 200 : 202);
@@ -55,7 +77,7 @@ export class JobsController {
   @Get('jobs')
   @RequireScope('jobs:read')
   list(@CurrentPrincipal() p: Principal, @Query() q: unknown) {
-    return this.jobs.list(p, singleValuedQuery(q, ['limit', 'starting_after', 'status']));
+    return this.jobs.list(p, parseWith(ListJobsQuery, singleValuedQuery(q, ['limit', 'starting_after', 'status']), LIST_JOBS_ERRORS));
   }
 
   @Get('jobs/:id')
@@ -67,20 +89,11 @@ export class JobsController {
 
   @Get('jobs/:id/result')
   @RequireScope('jobs:read')
-  async result(
-    @CurrentPrincipal() p: Principal,
-    @Param('id') id: string,
-    @Query() q: unknown,
-    @Res({ passthrough: true }) res: Response,
-  ) {
-    const { redirect, asset } = singleValuedQuery(q, ['redirect', 'asset']);
-    const wantsRedirect = parseBoolean(redirect, 'redirect', true);
-    if (asset !== undefined && asset !== 'result' && asset !== 'source') {
-      throw new DomainError('invalid_request', 'asset must be result or source.');
-    }
-    const link = await this.jobs.resultLink(p, id, (asset as 'result' | 'source' | undefined) ?? 'result');
+  async result(@CurrentPrincipal() p: Principal, @Param('id') id: string, @Query() q: unknown, @Res({ passthrough: true }) res: Response) {
+    const { redirect, asset } = parseWith(ResultQuery, singleValuedQuery(q, ['redirect', 'asset']), RESULT_QUERY_ERRORS);
+    const link = await this.jobs.resultLink(p, id, asset);
     res.setHeader('Cache-Control', 'no-store');
-    if (!wantsRedirect) return link;
+    if (!redirect) return link;
     res.status(302).setHeader('Location', link.url);
     return undefined;
   }
@@ -91,11 +104,4 @@ export class JobsController {
   cancel(@CurrentPrincipal() p: Principal, @Param('id') id: string) {
     return this.jobs.cancel(p, id);
   }
-}
-
-function parseBoolean(value: unknown, name: string, def: boolean): boolean {
-  if (value === undefined || value === '') return def;
-  if (value === 'true' || value === '1') return true;
-  if (value === 'false' || value === '0') return false;
-  throw new DomainError('invalid_request', `${name} must be true or false.`);
 }

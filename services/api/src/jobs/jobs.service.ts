@@ -2,7 +2,6 @@ import { Inject, Injectable } from '@nestjs/common';
 import {
   CREDITS_OF_TARGET,
   DomainError,
-  JOB_STATUSES,
   SCALE_OF_TARGET,
   SIGNED_URL_TTL_SECONDS,
   BillingReserveReplySchema,
@@ -13,7 +12,6 @@ import {
   type JobCancelView,
   type JobCreateView,
   type JobListItemView,
-  type JobStatus,
   type JobView,
   type ListView,
   type ResultLinkView,
@@ -28,6 +26,7 @@ import type { Principal } from '../auth/principal';
 import { ImageInspector } from './image-inspector';
 import { ImageSource } from './image-source';
 import { requestFingerprint, sha256 } from './idempotency';
+import type { ListJobsQuery } from './jobs.schemas';
 import { filenameFromUrl, parseImageUrl, type SubmitFields } from './submit-request';
 import type { ObjectStorage } from '@upscaler/storage';
 import type { AppConfig } from '@upscaler/platform';
@@ -192,24 +191,19 @@ export class JobsService {
     throw new DomainError('idempotency_in_progress');
   }
 
-  async list(p: Principal, q: { limit?: unknown; starting_after?: unknown; status?: unknown }): Promise<ListView<JobListItemView>> {
-    const limit = q.limit === undefined ? 25 : Number(q.limit);
-    if (!Number.isInteger(limit) || limit < 1 || limit > 100) {
-      throw new DomainError('invalid_request', 'limit must be an integer from 1 to 100.');
-    }
-    if (q.status !== undefined && !(typeof q.status === 'string' && (JOB_STATUSES as readonly string[]).includes(q.status))) {
-      throw new DomainError('invalid_request', `status must be one of ${JOB_STATUSES.join(', ')}.`);
-    }
+  /** GET /jobs, its query parsed by ListJobsQuery (jobs.schemas.ts). */
+  async list(p: Principal, q: ListJobsQuery): Promise<ListView<JobListItemView>> {
+    const { limit } = q;
     let startingAfter: string | undefined;
     if (q.starting_after !== undefined && q.starting_after !== '') {
-      const cursor = String(q.starting_after);
+      const cursor = q.starting_after;
       const row = isId(cursor, 'job') ? await this.readModels.byStream<JobState>(streams.job(cursor)) : null;
       if (!row || row.accountId !== p.accountId) throw new DomainError('invalid_cursor');
       startingAfter = cursor;
     }
     const page = await this.readModels.page<JobState>('job', {
       accountId: p.accountId,
-      status: q.status as JobStatus | undefined,
+      status: q.status,
       limit,
       startingAfter,
     });

@@ -1,29 +1,107 @@
+import { OpenAPIRegistry, OpenApiGeneratorV31 } from '@asteasolutions/zod-to-openapi';
 import type { ValidateFunction } from 'ajv';
-import { accountPaths } from './openapi.accounts.paths';
-import { rateLimitHeader, type Json } from './openapi.common';
-import { dashboardPaths } from './openapi.dashboard.paths';
-import { infraPaths } from './openapi.infra.paths';
-import { jobPaths } from './openapi.jobs.paths';
-import { schemas } from './openapi.schemas';
-import { webhookDeliveries, webhookEndpointPaths } from './openapi.webhooks.paths';
+import { registerAccountRoutes } from '../accounts/account.routes';
+import { registerAdminRoutes } from '../accounts/admin.routes';
+import { AccountSchema, AdminAccountSchema } from '../accounts/accounts.schemas';
+import { ApiKeyCreatedSchema, ApiKeyListSchema, ApiKeySchema, ScopeSchema } from '../api-keys/api-keys.schemas';
+import { registerApiKeyRoutes } from '../api-keys/api-keys.routes';
+import { registerDashboardRoutes } from '../dashboard/dashboard.routes';
+import { registerDocsRoutes } from '../docs/docs.routes';
+import { registerFileRoutes } from '../files/files.routes';
+import { registerJobRoutes } from '../jobs/jobs.routes';
+import {
+  JobCancelSchema,
+  JobCreateSchema,
+  JobListItemSchema,
+  JobListSchema,
+  JobSchema,
+  JobStatusSchema,
+  OutputFormatSchema,
+  QualityTierSchema,
+  ResultLinkSchema,
+  TargetSchema,
+} from '../jobs/jobs.schemas';
+import { registerWebhookRoutes } from '../webhooks/webhooks.routes';
+import {
+  DeliveryAttemptListSchema,
+  DeliveryAttemptSchema,
+  WebhookEndpointCreatedSchema,
+  WebhookEndpointListSchema,
+  WebhookEndpointSchema,
+  WebhookEventTypeSchema,
+  WebhookPayloadSchema,
+} from '../webhooks/webhooks.schemas';
+import { HealthIndicatorSchema, HealthLiveSchema, HealthReadySchema, registerMetaRoutes } from './openapi.routes';
+import { registerHeaders } from './responses';
+import { ErrorSchema } from './zod';
 
 /**
- * The OpenAPI 3.1 document of the whole API (docs/spec/upscaling-api-v1.md plus the additions of docs/design.md §6),
- * served at GET /api/v1/openapi.json. Written by hand from the controllers, the views and
- * errors.ts; openapi.document.spec.ts keeps it honest against them.
+ * The OpenAPI 3.1 document of the whole API (docs/spec/upscaling-api-v1.md plus the additions of
+ * docs/design.md §6), generated from the zod schemas that validate every request and shape every answer
+ * (`*.schemas.ts` beside each controller) and the route metadata registered next to each resource
+ * (`*.routes.ts`). Served at GET /api/v1/openapi.json and committed as docs/openapi.json
+ * (`npm run openapi:render`; openapi.committed.spec.ts fails when the two differ).
  */
 
-const idParam = (what: string, example: string): Json => ({
-  name: 'id',
-  in: 'path',
-  required: true,
-  description: `${what} id. An id that is malformed, unknown or of another account answers 404.`,
-  schema: { type: 'string' },
-  example,
-});
+function build(): Record<string, unknown> {
+  const registry = new OpenAPIRegistry();
+  registry.registerComponent('securitySchemes', 'apiKey', {
+    type: 'http',
+    scheme: 'bearer',
+    bearerFormat: 'usk_…',
+    description:
+      'Authorization: Bearer usk_… (spec 5). Missing, malformed, unknown or revoked: 401 unauthorized. The roles listed in an ' +
+      "operation's security requirement are the key scopes it needs; a key without them gets 403 forbidden.",
+  });
+  registry.registerComponent('securitySchemes', 'operatorToken', {
+    type: 'http',
+    scheme: 'bearer',
+    description: 'Authorization: Bearer <UPSCALE_OPERATOR_TOKEN> (the standalone writes a generated one to <data dir>/operator-token).',
+  });
+  registerHeaders(registry);
+  // Every view, named, in a fixed order, even where no route refers to it by name (clients generate their types from these).
+  const views = {
+    JobStatus: JobStatusSchema,
+    Target: TargetSchema,
+    OutputFormat: OutputFormatSchema,
+    QualityTier: QualityTierSchema,
+    Scope: ScopeSchema,
+    WebhookEventType: WebhookEventTypeSchema,
+    Job: JobSchema,
+    JobCreate: JobCreateSchema,
+    JobListItem: JobListItemSchema,
+    JobCancel: JobCancelSchema,
+    JobList: JobListSchema,
+    ResultLink: ResultLinkSchema,
+    Account: AccountSchema,
+    AdminAccount: AdminAccountSchema,
+    ApiKey: ApiKeySchema,
+    ApiKeyCreated: ApiKeyCreatedSchema,
+    ApiKeyList: ApiKeyListSchema,
+    WebhookEndpoint: WebhookEndpointSchema,
+    WebhookEndpointCreated: WebhookEndpointCreatedSchema,
+    WebhookEndpointList: WebhookEndpointListSchema,
+    DeliveryAttempt: DeliveryAttemptSchema,
+    DeliveryAttemptList: DeliveryAttemptListSchema,
+    Error: ErrorSchema,
+    WebhookPayload: WebhookPayloadSchema,
+    HealthLive: HealthLiveSchema,
+    HealthReady: HealthReadySchema,
+    HealthIndicator: HealthIndicatorSchema,
+  };
+  for (const [name, schema] of Object.entries(views)) registry.register(name, schema);
 
-export function openApiDocument(): Json {
-  return {
+  registerJobRoutes(registry);
+  registerAccountRoutes(registry);
+  registerApiKeyRoutes(registry);
+  registerWebhookRoutes(registry);
+  registerAdminRoutes(registry);
+  registerFileRoutes(registry);
+  registerMetaRoutes(registry);
+  registerDashboardRoutes(registry);
+  registerDocsRoutes(registry);
+
+  const generated = new OpenApiGeneratorV31(registry.definitions).generateDocument({
     openapi: '3.1.0',
     info: {
       title: 'Image Upscaling API',
@@ -32,9 +110,9 @@ export function openApiDocument(): Json {
       description:
         'Submit an image, get a job, poll it or receive a webhook, download the result through a short-lived signed URL. ' +
         'Every error body is { "error": { "code", "message" } }; branch on code. Within /v1 fields are only added: ' +
-        'tolerate unknown fields. Guide: docs/api.md.',
+        'tolerate unknown fields. Guide: docs/api.md; reference page: /docs.',
       license: { name: 'MIT', identifier: 'MIT' },
-    },
+    } as { title: string; version: string },
     servers: [{ url: 'http://127.0.0.1:8080', description: 'Standalone default (PORT 8080). Paths include /api/v1.' }],
     tags: [
       { name: 'Jobs', description: 'Create, list, retrieve, cancel jobs and download results (spec 4).' },
@@ -43,67 +121,69 @@ export function openApiDocument(): Json {
       { name: 'Operator', description: 'Accounts, credits and keys for operators (bearer UPSCALE_OPERATOR_TOKEN).' },
       { name: 'Files', description: 'Signed downloads of the embedded storage.' },
       { name: 'Health', description: 'Liveness and readiness probes.' },
-      { name: 'Meta', description: 'This document.' },
+      { name: 'Meta', description: 'This document and its reference page.' },
       { name: 'Dashboard', description: 'The account dashboard: a web page and its assets (no key).' },
     ],
-    paths: { ...jobPaths, ...accountPaths, ...webhookEndpointPaths, ...infraPaths, ...dashboardPaths },
-    webhooks: webhookDeliveries,
+  });
+  const { openapi, info, servers, tags, paths, webhooks, components } = generated as unknown as Record<string, Record<string, unknown>>;
+  // A stable order: the document's fields as the specification lists them; schemas in the order registered above.
+  const sorted = (o: Record<string, unknown> | undefined) =>
+    Object.fromEntries(Object.entries(o ?? {}).sort(([a], [b]) => (a < b ? -1 : 1)));
+  const comps = components as Record<string, Record<string, unknown>>;
+  return {
+    openapi,
+    info,
+    servers,
+    tags,
+    paths: normalized(paths),
+    webhooks: normalized(webhooks),
     components: {
-      securitySchemes: {
-        apiKey: {
-          type: 'http',
-          scheme: 'bearer',
-          bearerFormat: 'usk_…',
-          description:
-            'Authorization: Bearer usk_… (spec 5). Missing, malformed, unknown or revoked: 401 unauthorized. The roles listed in an ' +
-            "operation's security requirement are the key scopes it needs; a key without them gets 403 forbidden.",
-        },
-        operatorToken: {
-          type: 'http',
-          scheme: 'bearer',
-          description:
-            'Authorization: Bearer <UPSCALE_OPERATOR_TOKEN> (the standalone writes a generated one to <data dir>/operator-token).',
-        },
-      },
-      parameters: {
-        JobId: idParam('Job', 'job_0190a1b2c3d47e8f9a0b1c2d3e4f5a6b'),
-        AccountId: idParam('Account', 'acct_0190a1b2c3d47e8f9a0b1c2d3e4f5a6c'),
-        ApiKeyId: idParam('API key', 'key_0190a1b2c3d47e8f9a0b1c2d3e4f5a6d'),
-        WebhookEndpointId: idParam('Webhook endpoint', 'we_0190a1b2c3d47e8f9a0b1c2d3e4f5a6e'),
-        IdempotencyKey: {
-          name: 'Idempotency-Key',
-          in: 'header',
-          required: false,
-          description: 'Makes the create safe to retry: 1-255 printable ASCII characters (a UUID is recommended), scoped to the account.',
-          schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x20-\\x7e]+$' },
-        },
-      },
-      headers: {
-        'X-RateLimit-Limit': rateLimitHeader('X-RateLimit-Limit'),
-        'X-RateLimit-Remaining': rateLimitHeader('X-RateLimit-Remaining'),
-        'X-RateLimit-Reset': rateLimitHeader('X-RateLimit-Reset'),
-        'RateLimit-Policy': rateLimitHeader('RateLimit-Policy'),
-        RateLimit: rateLimitHeader('RateLimit'),
-        'Retry-After': {
-          description: 'Seconds until the rate-limit window resets (at least 1).',
-          required: true,
-          schema: { type: 'integer', minimum: 1 },
-        },
-        'Retry-After-Unavailable': {
-          description: 'Seconds to wait before retrying (Retry-After of a 503: a dependency did not answer in time).',
-          required: true,
-          schema: { type: 'integer', minimum: 1 },
-        },
-        'X-Request-Id': {
-          description:
-            'The request id (yours from X-Request-Id when it is 1-128 of [A-Za-z0-9._-], else generated); quote it when reporting a problem.',
-          required: true,
-          schema: { type: 'string' },
-        },
-      },
-      schemas,
+      schemas: normalized(comps.schemas),
+      ...(comps.parameters && Object.keys(comps.parameters).length > 0 ? { parameters: sorted(comps.parameters) } : {}),
+      headers: sorted(comps.headers),
+      securitySchemes: sorted(comps.securitySchemes),
     },
   };
+}
+
+/**
+ * Two fixes to the generator's output. A field that refers to a named schema and describes itself comes out as
+ * `allOf: [{ $ref }, { description }]`; OpenAPI 3.1 (JSON Schema 2020-12) lets a $ref have siblings, and
+ * `{ $ref, description }` is what code generators read as "this type, with this doc comment".
+ */
+function normalized<T>(node: T): T {
+  if (Array.isArray(node)) return node.map(normalized) as T;
+  if (!node || typeof node !== 'object') return node;
+  const o = node as Record<string, unknown>;
+  // The generator writes a nullable enum as `type: [..., "null"]` with an enum that leaves null out, which
+  // refuses the null it means to allow (JSON Schema checks both): the enum lists null too.
+  if (Array.isArray(o.enum) && Array.isArray(o.type) && o.type.includes('null') && !o.enum.includes(null)) {
+    return normalized({ ...o, enum: [...(o.enum as unknown[]), null] }) as T;
+  }
+  const allOf = o.allOf as Record<string, unknown>[] | undefined;
+  if (
+    Array.isArray(allOf) &&
+    allOf.length === 2 &&
+    Object.keys(allOf[0]).join() === '$ref' &&
+    Object.keys(allOf[1]).every((k) => k === 'description') &&
+    Object.keys(o).join() === 'allOf'
+  ) {
+    return { $ref: allOf[0].$ref, ...allOf[1] } as T;
+  }
+  return Object.fromEntries(Object.entries(o).map(([k, v]) => [k, normalized(v)])) as T;
+}
+
+let rendered: string | undefined;
+
+/** The document as committed in docs/openapi.json: pretty JSON, two spaces, a trailing newline. */
+export function renderOpenApiDocument(): string {
+  rendered ??= JSON.stringify(build(), null, 2) + '\n';
+  return rendered;
+}
+
+/** The document, a fresh copy on every call (callers may change theirs). */
+export function openApiDocument(): Record<string, unknown> {
+  return JSON.parse(renderOpenApiDocument()) as Record<string, unknown>;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -133,6 +213,7 @@ function validator(pointer: string): ValidateFunction {
       'security',
       'jsonSchemaDialect',
       'externalDocs',
+      'example',
     ]);
     ajv.addSchema({ ...openApiDocument(), $id: DOC_ID });
     ajvState = { ajv, compiled: new Map() };

@@ -1,5 +1,4 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { z } from 'zod';
 import { DomainError, WEBHOOK_EVENT_TYPES, isId, newId, streams, type WebhookEndpointView } from '@upscaler/contracts';
 import {
   toDeliveryAttemptViews,
@@ -12,15 +11,11 @@ import { handleCommand, type EventStore } from '@upscaler/eventstore';
 import { generateWebhookSecret } from '@upscaler/net';
 import { EVENT_STORE, CLOCK, type Clock, CONFIG } from '@upscaler/runtime';
 import { parseBody } from '../http/parse-body';
+import { parseWith } from '../openapi/zod';
+import { CreateEndpointBody, DELIVERIES_QUERY_ERRORS, DeliveriesQuery } from './webhooks.schemas';
 import { assertWebhookUrlAllowed } from './webhook-url.check';
 import type { AppConfig } from '@upscaler/platform';
 import { ReadModelRepository } from '@upscaler/read-models';
-
-const CreateEndpointBody = z.object({
-  url: z.string().min(1).max(2048),
-  events: z.array(z.enum(WEBHOOK_EVENT_TYPES)).min(1).optional(),
-  description: z.string().max(500).optional(),
-});
 
 /** Webhook endpoints (docs/design.md §6): `webhook-…` streams, secrets `whsec_…` shown once. */
 @Injectable()
@@ -93,10 +88,7 @@ export class WebhookEndpointsService {
   /** Every attempt of every delivery to this endpoint, newest first (delivery ids are not time-ordered). */
   async deliveries(accountId: string, endpointId: string, q: { limit?: unknown }) {
     await this.load(accountId, endpointId);
-    const limit = q.limit === undefined ? 50 : Number(q.limit);
-    if (!Number.isInteger(limit) || limit < 1 || limit > 100) {
-      throw new DomainError('invalid_request', 'limit must be an integer from 1 to 100.');
-    }
+    const { limit } = parseWith(DeliveriesQuery, q, DELIVERIES_QUERY_ERRORS);
     const rows = await this.readModels.all<DeliveryState>('delivery', { parentId: endpointId });
     const attempts = rows
       .flatMap((r) => toDeliveryAttemptViews(r.state))

@@ -1,39 +1,30 @@
+import type { OpenAPIRegistry, ResponseConfig } from '@asteasolutions/zod-to-openapi';
 import { ERROR_CODES, errorBody, type ErrorCode, type Scope } from '@upscaler/contracts';
+import { errorSchema, type z } from './zod';
 
 /**
- * Building blocks shared by every path of the OpenAPI document: security requirements, the
- * rate-limit headers (spec 8) and error responses ({ error: { code, message } }, spec 7) whose
- * `code` is narrowed to exactly the codes that route can answer with.
+ * Route metadata shared by every resource's `*.routes.ts`: security requirements, the rate-limit headers
+ * (spec 8) and error responses ({ error: { code, message } }, spec 7) whose `code` is narrowed to exactly
+ * the codes that route can answer with.
  */
 
 export type Json = Record<string, unknown>;
-
-export const ref = (name: string): Json => ({ $ref: `#/components/schemas/${name}` });
-export const paramRef = (name: string): Json => ({ $ref: `#/components/parameters/${name}` });
+export type Responses = Record<string, ResponseConfig>;
+/** A response's headers as OpenAPI header objects (or $refs to components.headers). */
+export type Headers = Exclude<NonNullable<ResponseConfig['headers']>, z.AnyZodObject>;
 
 /** Bearer `usk_` key; OpenAPI 3.1 lets non-OAuth requirements name the roles (here: scopes) they need. */
-export const apiKeySecurity = (scope?: Scope): Json[] => [{ apiKey: scope ? [scope] : [] }];
-export const operatorSecurity: Json[] = [{ operatorToken: [] }];
+export const apiKeySecurity = (scope?: Scope): Record<string, string[]>[] => [{ apiKey: scope ? [scope] : [] }];
+export const operatorSecurity: Record<string, string[]>[] = [{ operatorToken: [] }];
 
 /**
  * Whether a response carries the X-RateLimit-* headers. `always`: every public /api/v1 answer (spec 8): a
  * request with a valid key counts against the key's window (ApiKeyGuard), one answered without a valid key
  * (401, a body that is not JSON or too large, the OpenAPI document) against its client address's window
  * (rate-limit/unkeyed-rate-limit.ts). `maybe`: an unexpected failure (500) may come before either count.
- * `never`: not the public API (operator API, signed files, health, dashboard assets).
+ * `never`: not the public API (operator API, signed files, health, dashboard and reference pages).
  */
 export type RateLimitHeaders = 'always' | 'maybe' | 'never';
-
-export function headersFor(rateLimit: RateLimitHeaders, extra: Json = {}): Json {
-  const h: Json = { 'X-Request-Id': { $ref: '#/components/headers/X-Request-Id' } };
-  if (rateLimit !== 'never') {
-    const required = rateLimit === 'always';
-    for (const name of RATE_LIMIT_HEADER_NAMES) {
-      h[name] = required ? { $ref: `#/components/headers/${name}` } : { ...rateLimitHeader(name), required: false };
-    }
-  }
-  return { ...h, ...extra };
-}
 
 /** The window's headers on every public answer: the X-RateLimit-* ones and the IETF fields (draft-ietf-httpapi-ratelimit-headers). */
 export const RATE_LIMIT_HEADER_NAMES = ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'RateLimit-Policy', 'RateLimit'];
@@ -62,39 +53,69 @@ export function rateLimitHeader(name: string): Json {
   return { description, required: true, schema: schema ?? { type: 'integer', minimum: 0 } };
 }
 
-/** The response of one success status, with a JSON body. */
-export function jsonResponse(description: string, schema: Json, rateLimit: RateLimitHeaders, extraHeaders: Json = {}): Json {
-  return {
-    description,
-    headers: headersFor(rateLimit, extraHeaders),
-    content: { 'application/json': { schema } },
-  };
+/** components.headers: the headers many answers share, referenced by name. */
+export function registerHeaders(registry: OpenAPIRegistry): void {
+  for (const name of RATE_LIMIT_HEADER_NAMES) registry.registerComponent('headers', name, rateLimitHeader(name));
+  registry.registerComponent('headers', 'Retry-After', {
+    description: 'Seconds until the rate-limit window resets (at least 1).',
+    required: true,
+    schema: { type: 'integer', minimum: 1 },
+  });
+  registry.registerComponent('headers', 'Retry-After-Unavailable', {
+    description: 'Seconds to wait before retrying (Retry-After of a 503: a dependency did not answer in time).',
+    required: true,
+    schema: { type: 'integer', minimum: 1 },
+  });
+  registry.registerComponent('headers', 'X-Request-Id', {
+    description:
+      'The request id (yours from X-Request-Id when it is 1-128 of [A-Za-z0-9._-], else generated); quote it when reporting a problem.',
+    required: true,
+    schema: { type: 'string' },
+  });
+}
+
+const headerRef = (name: string): Json => ({ $ref: `#/components/headers/${name}` });
+
+export function headersFor(rateLimit: RateLimitHeaders, extra: Json = {}): Headers {
+  const h: Json = { 'X-Request-Id': headerRef('X-Request-Id') };
+  if (rateLimit !== 'never') {
+    const required = rateLimit === 'always';
+    for (const name of RATE_LIMIT_HEADER_NAMES) h[name] = required ? headerRef(name) : { ...rateLimitHeader(name), required: false };
+  }
+  return { ...h, ...extra } as Headers;
+}
+
+/** The response of one success status, with a JSON body shaped by a view schema. */
+export function jsonResponse(
+  description: string,
+  schema: z.ZodTypeAny,
+  rateLimit: RateLimitHeaders,
+  extraHeaders: Json = {},
+): ResponseConfig {
+  return { description, headers: headersFor(rateLimit, extraHeaders), content: { 'application/json': { schema } } };
 }
 
 /**
- * An error response of one HTTP status: the Error schema with `code` narrowed to `codes`, and one
+ * An error response of one HTTP status: the error envelope with `code` narrowed to `codes`, and one
  * example per code. Every code must have that status in errors.ts.
  */
-export function errorResponse(status: number, codes: ErrorCode[], rateLimit: RateLimitHeaders, note?: string): Json {
+export function errorResponse(status: number, codes: ErrorCode[], rateLimit: RateLimitHeaders, note?: string): ResponseConfig {
   for (const c of codes) {
     if (ERROR_CODES[c].status !== status) throw new Error(`OpenAPI: ${c} is ${ERROR_CODES[c].status}, not ${status}`);
   }
   const lines = codes.map((c) => `- \`${c}\`: ${ERROR_CODES[c].message}`);
   const extra: Json =
     status === 429
-      ? { 'Retry-After': { $ref: '#/components/headers/Retry-After' } }
+      ? { 'Retry-After': headerRef('Retry-After') }
       : status === 503
-        ? { 'Retry-After': { $ref: '#/components/headers/Retry-After-Unavailable' } }
+        ? { 'Retry-After': headerRef('Retry-After-Unavailable') }
         : {};
   return {
     description: [note, ...lines].filter(Boolean).join('\n'),
     headers: headersFor(rateLimit, extra),
     content: {
       'application/json': {
-        schema: {
-          allOf: [ref('Error')],
-          properties: { error: { properties: { code: { enum: codes } } } },
-        },
+        schema: errorSchema(codes),
         examples: Object.fromEntries(codes.map((c) => [c, { value: errorBody(c) }])),
       },
     },
@@ -106,7 +127,7 @@ export function errorResponse(status: number, codes: ErrorCode[], rateLimit: Rat
  * client address's window), 429 once the key's (or, without a valid key, the address's) window is full, 403
  * when the key lacks the route's scope (checked after the rate limit), 500 on an unexpected failure.
  */
-export function keyedErrors(opts: { scoped: boolean }): Json {
+export function keyedErrors(opts: { scoped: boolean }): Responses {
   return {
     '401': errorResponse(
       401,
@@ -126,7 +147,7 @@ export function keyedErrors(opts: { scoped: boolean }): Json {
 }
 
 /** The errors of every operator route: a missing or wrong operator token, and unexpected failures. */
-export function operatorErrors(): Json {
+export function operatorErrors(): Responses {
   return {
     '401': errorResponse(401, ['unauthorized'], 'never', 'Missing or invalid operator token (UPSCALE_OPERATOR_TOKEN, or none configured).'),
     '500': errorResponse(500, ['internal_error'], 'never'),
@@ -138,7 +159,7 @@ export function operatorErrors(): Json {
  * 100 kB (413), a charset other than UTF-8 or a Content-Encoding other than gzip, deflate or br (415).
  * `extra415`: the route's own 415 codes (POST /upscale: unsupported_media_type).
  */
-export function jsonBodyErrors(rateLimit: RateLimitHeaders, opts: { extra415?: ErrorCode[]; note413?: string } = {}): Json {
+export function jsonBodyErrors(rateLimit: RateLimitHeaders, opts: { extra415?: ErrorCode[]; note413?: string } = {}): Responses {
   const before = rateLimit === 'always' ? " Answered before the key is checked (the client address's window)." : '';
   return {
     '413': errorResponse(413, ['payload_too_large'], rateLimit, (opts.note413 ?? 'The JSON body is over 100 kB.') + before),
@@ -150,5 +171,18 @@ export function jsonBodyErrors(rateLimit: RateLimitHeaders, opts: { extra415?: E
         'Content-Encoding other than gzip, deflate or br.' +
         before,
     ),
+  };
+}
+
+/** A JSON request body (required) with named examples. */
+export function jsonBody(schema: z.ZodTypeAny, examples?: Record<string, unknown>) {
+  return {
+    required: true,
+    content: {
+      'application/json': {
+        schema,
+        ...(examples ? { examples: Object.fromEntries(Object.entries(examples).map(([k, value]) => [k, { value }])) } : {}),
+      },
+    },
   };
 }

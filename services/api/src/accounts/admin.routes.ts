@@ -1,0 +1,123 @@
+import type { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
+import { ApiKeyCreatedSchema, ApiKeyPathParams, ApiKeySchema, CREATE_KEY_EXAMPLES, CreateKeyBody } from '../api-keys/api-keys.schemas';
+import { KEY_CREATED, keyLimitReached } from '../api-keys/api-keys.routes';
+import { errorResponse, jsonBody, jsonBodyErrors, jsonResponse, operatorErrors, operatorSecurity } from '../openapi/responses';
+import { AccountPathParams, AdminAccountSchema, CreateAccountBody, GrantCreditsBody, UpdateAccountBody } from './accounts.schemas';
+
+/** docs/design.md §6: the operator API (admin.controller.ts), bearer UPSCALE_OPERATOR_TOKEN. */
+
+/** The operator's account writes go to billing, the owner of account streams (docs/design.md §2). */
+const billingUnavailable = () =>
+  errorResponse(
+    503,
+    ['billing_unavailable'],
+    'never',
+    'Billing (the owner of account streams) did not answer in time. The change may still be applied later: read the account before retrying a grant.',
+  );
+const noAccount = () => errorResponse(404, ['not_found'], 'never', 'No account with that id.');
+
+export function registerAdminRoutes(registry: OpenAPIRegistry): void {
+  const operator = { tags: ['Operator'], security: operatorSecurity };
+
+  registry.registerPath({
+    method: 'post',
+    path: '/api/v1/admin/accounts',
+    operationId: 'adminCreateAccount',
+    summary: 'Open an account',
+    ...operator,
+    request: { body: jsonBody(CreateAccountBody) },
+    responses: {
+      '201': jsonResponse('The new account.', AdminAccountSchema, 'never'),
+      '400': errorResponse(400, ['invalid_request'], 'never'),
+      ...jsonBodyErrors('never'),
+      '503': billingUnavailable(),
+      ...operatorErrors(),
+    },
+  });
+
+  registry.registerPath({
+    method: 'get',
+    path: '/api/v1/admin/accounts/{id}',
+    operationId: 'adminGetAccount',
+    summary: 'Retrieve an account',
+    ...operator,
+    request: { params: AccountPathParams },
+    responses: {
+      '200': jsonResponse('The account.', AdminAccountSchema, 'never'),
+      '404': noAccount(),
+      ...operatorErrors(),
+    },
+  });
+
+  registry.registerPath({
+    method: 'patch',
+    path: '/api/v1/admin/accounts/{id}',
+    operationId: 'adminUpdateAccount',
+    summary: "Change an account's settings",
+    description:
+      'Sets the per-account limit on jobs running at once (enforced across all processors by the work queue). Takes effect for the next claim; running jobs are not stopped.',
+    ...operator,
+    request: { params: AccountPathParams, body: jsonBody(UpdateAccountBody) },
+    responses: {
+      '200': jsonResponse('The account, updated.', AdminAccountSchema, 'never'),
+      '400': errorResponse(400, ['invalid_request'], 'never'),
+      '404': noAccount(),
+      ...jsonBodyErrors('never'),
+      '503': billingUnavailable(),
+      ...operatorErrors(),
+    },
+  });
+
+  registry.registerPath({
+    method: 'post',
+    path: '/api/v1/admin/accounts/{id}/credits',
+    operationId: 'adminGrantCredits',
+    summary: 'Grant credits to an account',
+    ...operator,
+    request: { params: AccountPathParams, body: jsonBody(GrantCreditsBody) },
+    responses: {
+      '200': jsonResponse('The account, credits granted (balance raised by amount).', AdminAccountSchema, 'never'),
+      '400': errorResponse(
+        400,
+        ['invalid_request'],
+        'never',
+        'The body is checked before the account: a bad body answers 400 even for an unknown account.',
+      ),
+      '404': noAccount(),
+      ...jsonBodyErrors('never'),
+      '503': billingUnavailable(),
+      ...operatorErrors(),
+    },
+  });
+
+  registry.registerPath({
+    method: 'post',
+    path: '/api/v1/admin/accounts/{id}/keys',
+    operationId: 'adminCreateApiKey',
+    summary: 'Create an API key for an account',
+    ...operator,
+    request: { params: AccountPathParams, body: jsonBody(CreateKeyBody, CREATE_KEY_EXAMPLES) },
+    responses: {
+      '201': jsonResponse(KEY_CREATED, ApiKeyCreatedSchema, 'never'),
+      '400': errorResponse(400, ['invalid_request'], 'never'),
+      '404': errorResponse(404, ['not_found'], 'never', 'No account with that id (checked before the body).'),
+      '409': keyLimitReached('never'),
+      ...jsonBodyErrors('never'),
+      ...operatorErrors(),
+    },
+  });
+
+  registry.registerPath({
+    method: 'delete',
+    path: '/api/v1/admin/keys/{id}',
+    operationId: 'adminRevokeApiKey',
+    summary: 'Revoke any API key',
+    ...operator,
+    request: { params: ApiKeyPathParams },
+    responses: {
+      '200': jsonResponse('The revoked key (idempotent).', ApiKeySchema, 'never'),
+      '404': errorResponse(404, ['not_found'], 'never', 'No key with that id.'),
+      ...operatorErrors(),
+    },
+  });
+}

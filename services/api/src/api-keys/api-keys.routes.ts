@@ -1,0 +1,80 @@
+import type { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
+import {
+  apiKeySecurity,
+  errorResponse,
+  jsonBody,
+  jsonBodyErrors,
+  jsonResponse,
+  keyedErrors,
+  type RateLimitHeaders,
+} from '../openapi/responses';
+import {
+  ApiKeyCreatedSchema,
+  ApiKeyListSchema,
+  ApiKeyPathParams,
+  ApiKeySchema,
+  CREATE_KEY_EXAMPLES,
+  CreateKeyBody,
+} from './api-keys.schemas';
+
+/** docs/design.md §6: self-service API keys (api-keys.controller.ts). */
+
+export const KEY_CREATED = 'The key, with `key` in full: the only time it is shown. Store it now.';
+
+/** docs/api.md "Limits": active keys per account (UPSCALE_MAX_API_KEYS_PER_ACCOUNT). */
+export const keyLimitReached = (rateLimit: RateLimitHeaders) =>
+  errorResponse(
+    409,
+    ['api_key_limit_reached'],
+    rateLimit,
+    'The account already has as many active (unrevoked) keys as UPSCALE_MAX_API_KEYS_PER_ACCOUNT allows (20 by default). Revoked keys do not count.',
+  );
+
+export function registerApiKeyRoutes(registry: OpenAPIRegistry): void {
+  registry.registerPath({
+    method: 'post',
+    path: '/api/v1/api_keys',
+    operationId: 'createApiKey',
+    tags: ['Account'],
+    summary: "Create an API key for the caller's account",
+    security: apiKeySecurity('keys:write'),
+    request: { body: jsonBody(CreateKeyBody, CREATE_KEY_EXAMPLES) },
+    responses: {
+      '201': jsonResponse(KEY_CREATED, ApiKeyCreatedSchema, 'always'),
+      '400': errorResponse(400, ['invalid_request'], 'always', 'The body does not match the schema (or is not JSON).'),
+      '409': keyLimitReached('always'),
+      ...jsonBodyErrors('always'),
+      ...keyedErrors({ scoped: true }),
+    },
+  });
+
+  registry.registerPath({
+    method: 'get',
+    path: '/api/v1/api_keys',
+    operationId: 'listApiKeys',
+    tags: ['Account'],
+    summary: "List the caller's API keys",
+    security: apiKeySecurity('keys:read'),
+    responses: {
+      '200': jsonResponse('Every key of the account, revoked ones included (has_more is always false).', ApiKeyListSchema, 'always'),
+      ...keyedErrors({ scoped: true }),
+    },
+  });
+
+  registry.registerPath({
+    method: 'delete',
+    path: '/api/v1/api_keys/{id}',
+    operationId: 'revokeApiKey',
+    tags: ['Account'],
+    summary: "Revoke one of the caller's API keys",
+    description:
+      'Revoking is final and idempotent: revoking a revoked key answers 200 with the same revoked_at. A revoked key gets 401 from then on.',
+    security: apiKeySecurity('keys:write'),
+    request: { params: ApiKeyPathParams },
+    responses: {
+      '200': jsonResponse('The revoked key.', ApiKeySchema, 'always'),
+      '404': errorResponse(404, ['not_found'], 'always', 'No key with that id in this account.'),
+      ...keyedErrors({ scoped: true }),
+    },
+  });
+}

@@ -1,0 +1,182 @@
+import type { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
+import { MAX_UPLOAD_BYTES, SIGNED_URL_TTL_SECONDS } from '@upscaler/contracts';
+import { apiKeySecurity, errorResponse, headersFor, jsonBodyErrors, jsonResponse, keyedErrors } from '../openapi/responses';
+import {
+  JobCancelSchema,
+  JobCreateSchema,
+  JobListSchema,
+  JobPathParams,
+  JobSchema,
+  ListJobsQuery,
+  ResultLinkSchema,
+  ResultQuery,
+  SubmitHeaders,
+  SubmitJsonBody,
+  SubmitMultipartBody,
+} from './jobs.schemas';
+
+/** Spec 4: the job endpoints of jobs.controller.ts in the OpenAPI document. */
+export function registerJobRoutes(registry: OpenAPIRegistry): void {
+  registry.registerPath({
+    method: 'post',
+    path: '/api/v1/upscale',
+    operationId: 'createJob',
+    tags: ['Jobs'],
+    summary: 'Create an upscaling job',
+    description:
+      'Answers at once with a queued job; processing happens in the background (spec 4.1). The image is ' +
+      'a multipart file, or an HTTPS URL in a JSON body that the service fetches (SSRF-guarded, at most ' +
+      `${MAX_UPLOAD_BYTES} bytes, 20 s). The format is detected from the bytes. Credits of the target actually used ` +
+      'are reserved; when the engine refuses the requested target for this image, the largest accepted one is used.\n\n' +
+      'Idempotency-Key: a repeat of an earlier key by the same account with the same parameters and image answers ' +
+      '200 with the original job (full view) and creates or charges nothing; with different parameters it answers ' +
+      '400 idempotency_key_reused. Keys are kept indefinitely (at least 24 h). Two concurrent requests with one key create one job.',
+    security: apiKeySecurity('jobs:write'),
+    request: {
+      headers: SubmitHeaders,
+      body: {
+        required: true,
+        content: {
+          'multipart/form-data': {
+            schema: SubmitMultipartBody,
+            encoding: { image: { contentType: 'image/jpeg, image/png, image/webp, image/avif, application/octet-stream' } },
+          },
+          'application/json': {
+            schema: SubmitJsonBody,
+            examples: { url: { value: { image_url: 'https://example.com/cat.jpg', target: '4k', format: 'webp' } } },
+          },
+        },
+      },
+    },
+    responses: {
+      '200': jsonResponse('Idempotent replay: the original job (retrieve view). Nothing was created or charged.', JobSchema, 'always'),
+      '202': jsonResponse('Job accepted (create view), status queued.', JobCreateSchema, 'always'),
+      '400': errorResponse(
+        400,
+        [
+          'invalid_request',
+          'invalid_target',
+          'invalid_format',
+          'invalid_image_url',
+          'image_fetch_failed',
+          'invalid_image',
+          'image_dimensions_too_large',
+          'image_too_large_to_upscale',
+          'animated_image',
+          'idempotency_key_reused',
+        ],
+        'always',
+        "Invalid request. invalid_request also covers: a body that is neither multipart/form-data nor application/json, a multipart body without the image file, a bad quality or filename, a malformed Idempotency-Key, and unparsable JSON (the last one is answered before the key is checked and reports the client address's window).",
+      ),
+      '402': errorResponse(402, ['insufficient_credits'], 'always'),
+      '409': errorResponse(
+        409,
+        ['idempotency_in_progress'],
+        'always',
+        'Another request with this Idempotency-Key is still being processed.',
+      ),
+      ...jsonBodyErrors('always', {
+        extra415: ['unsupported_media_type'],
+        note413: 'The image (uploaded or fetched) is over 10 MB, or a JSON body is over 100 kB; the message names which.',
+      }),
+      '503': errorResponse(503, ['billing_unavailable'], 'always'),
+      ...keyedErrors({ scoped: true }),
+    },
+  });
+
+  registry.registerPath({
+    method: 'get',
+    path: '/api/v1/jobs',
+    operationId: 'listJobs',
+    tags: ['Jobs'],
+    summary: 'List jobs, newest first',
+    description:
+      'Cursor pagination by job id (ids are time-ordered): a full walk neither skips nor repeats jobs while new ones arrive (spec 4.3).',
+    security: apiKeySecurity('jobs:read'),
+    request: { query: ListJobsQuery },
+    responses: {
+      '200': jsonResponse('A page of jobs (list item view).', JobListSchema, 'always'),
+      '400': errorResponse(
+        400,
+        ['invalid_request', 'invalid_cursor'],
+        'always',
+        'limit or status out of range, a parameter given more than once or as a list (status[]=…), or starting_after not a job of this account.',
+      ),
+      ...keyedErrors({ scoped: true }),
+    },
+  });
+
+  registry.registerPath({
+    method: 'get',
+    path: '/api/v1/jobs/{id}',
+    operationId: 'getJob',
+    tags: ['Jobs'],
+    summary: 'Retrieve a job',
+    description: 'Poll every one to two seconds until the status is final, or use webhooks.',
+    security: apiKeySecurity('jobs:read'),
+    request: { params: JobPathParams },
+    responses: {
+      '200': jsonResponse('The job (retrieve view).', JobSchema, 'always'),
+      '404': errorResponse(
+        404,
+        ['job_not_found'],
+        'always',
+        "No job with that id in this account (another account's job is indistinguishable from a missing one).",
+      ),
+      ...keyedErrors({ scoped: true }),
+    },
+  });
+
+  registry.registerPath({
+    method: 'delete',
+    path: '/api/v1/jobs/{id}',
+    operationId: 'cancelJob',
+    tags: ['Jobs'],
+    summary: 'Cancel a job',
+    description:
+      'Cancels a job that has not reached a final state and refunds its credits (spec 4.5). When finishing and cancelling race, the finish wins and the cancel gets 409.',
+    security: apiKeySecurity('jobs:write'),
+    request: { params: JobPathParams },
+    responses: {
+      '200': jsonResponse('The cancelled job (cancel view).', JobCancelSchema, 'always'),
+      '404': errorResponse(404, ['job_not_found'], 'always'),
+      '409': errorResponse(409, ['conflict'], 'always', 'The job already reached a final state (succeeded, failed or cancelled).'),
+      ...keyedErrors({ scoped: true }),
+    },
+  });
+
+  const noStore = {
+    'Cache-Control': { description: 'Always `no-store`: every call returns a fresh link.', schema: { type: 'string', const: 'no-store' } },
+  };
+  registry.registerPath({
+    method: 'get',
+    path: '/api/v1/jobs/{id}/result',
+    operationId: 'downloadResult',
+    tags: ['Jobs'],
+    summary: 'Download the result (or the source)',
+    description:
+      `Redirects (302) to a signed URL valid for ${SIGNED_URL_TTL_SECONDS} s; follow it to get the bytes. Every call signs a ` +
+      'fresh link; the file itself is kept. asset=result needs a succeeded job; asset=source works in any state.',
+    security: apiKeySecurity('jobs:read'),
+    request: { params: JobPathParams, query: ResultQuery },
+    responses: {
+      '302': {
+        description: 'Redirect to the signed URL (no body).',
+        headers: headersFor('always', {
+          Location: { description: 'The signed URL.', required: true, schema: { type: 'string', format: 'uri' } },
+          ...noStore,
+        }),
+      },
+      '200': jsonResponse('The signed link (redirect=false).', ResultLinkSchema, 'always', noStore),
+      '400': errorResponse(
+        400,
+        ['invalid_request'],
+        'always',
+        'redirect is not a boolean, asset is not result or source, or either is given more than once or as a list.',
+      ),
+      '404': errorResponse(404, ['job_not_found'], 'always'),
+      '409': errorResponse(409, ['result_not_ready'], 'always', 'asset=result and the job has not succeeded (yet, or ever).'),
+      ...keyedErrors({ scoped: true }),
+    },
+  });
+}

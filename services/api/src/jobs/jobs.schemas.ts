@@ -1,0 +1,290 @@
+import {
+  DomainError,
+  JOB_FAILURE_CODES,
+  JOB_STATUSES,
+  MAX_UPLOAD_BYTES,
+  OUTPUT_FORMATS,
+  QUALITY_TIERS,
+  SIGNED_URL_TTL_SECONDS,
+  TARGETS,
+  type JobCancelView,
+  type JobCreateView,
+  type JobListItemView,
+  type JobView,
+  type ResultLinkView,
+} from '@upscaler/contracts';
+import { id, idParam, idPattern, listOf, nullableTimestamp, param, timestamp, z } from '../openapi/zod';
+
+/**
+ * The job endpoints' contract (spec 4): the request schemas that validate POST /upscale, GET /jobs and
+ * GET /jobs/{id}/result, and the view schemas of every job answer. jobs.routes.ts puts them in the
+ * OpenAPI document.
+ */
+
+// ---------------------------------------------------------------------------------------------
+// Enumerations
+
+export const JobStatusSchema = z.enum(JOB_STATUSES).openapi('JobStatus', {
+  description:
+    'pending: a lost processing attempt waiting (with backoff) to re-enter the queue; queued; processing; ' +
+    'and the final states succeeded, failed, cancelled. Transitions: docs/job-states.md.',
+});
+
+export const TargetSchema = z.enum(TARGETS).openapi('Target', {
+  description: 'Output size as a multiplier of the original dimensions: 2k = 2x (3 credits), 3k = 3x (6 credits), 4k = 4x (9 credits).',
+});
+
+export const OutputFormatSchema = z.enum(OUTPUT_FORMATS).openapi('OutputFormat', {
+  description: 'png (lossless, keeps transparency), jpeg (no transparency), webp, avif (smallest, slower to encode).',
+});
+
+export const QualityTierSchema = z.enum(QUALITY_TIERS).openapi('QualityTier', {
+  description:
+    'Which networks the engine runs. Fidelity tiers, each sharper than the one below on every benchmark set: fast (one pass of a small network), balanced (one pass of a larger network) or best (the larger network self-ensembled, 17-47x the time of fast). Additive value sharp: Real-ESRGAN x4plus, a generative network that synthesises texture and hard edges, about 250-330x the time of fast and 4-25x that of best per output megapixel; it takes inputs of at most 100,000 pixels at every target (larger: 400 image_too_large_to_upscale). The price is the same for every tier. Networks, quality, timings and the default: docs/engine.md.',
+});
+
+// ---------------------------------------------------------------------------------------------
+// Views (libs/contracts/src/views.ts)
+
+const IMAGE_TYPES = ['image/jpeg', 'image/png', 'image/webp', 'image/avif'] as const;
+
+const jobFields = {
+  id: id('job', 'Job'),
+  object: z.literal('job'),
+  status: JobStatusSchema,
+  target: TargetSchema.openapi({
+    description: 'The target actually used: the requested one, or the largest the engine accepts for this image (spec 1).',
+  }),
+  filename: z
+    .string()
+    .max(255)
+    .nullable()
+    .openapi({ description: 'The filename given, the uploaded file name, or the last segment of image_url.' }),
+  credits: z
+    .number()
+    .int()
+    .min(0)
+    .openapi({ description: 'Credits reserved (unfinished), charged (succeeded) or refunded (failed, cancelled) for this job.' }),
+  error: z
+    .object({ code: z.enum(JOB_FAILURE_CODES), message: z.string() })
+    .nullable()
+    .openapi({ description: 'Set when status is failed; otherwise null.' }),
+  source: z
+    .object({ bytes: z.number().int().min(1).max(MAX_UPLOAD_BYTES), content_type: z.enum(IMAGE_TYPES) })
+    .nullable()
+    .openapi({ description: 'Size and detected content type of the input image.' }),
+  result: z
+    .object({
+      bytes: z.number().int().min(1),
+      content_type: z.enum(['image/png', 'image/jpeg', 'image/webp', 'image/avif']),
+      url: z
+        .string()
+        .regex(/^\/api\/v1\/jobs\/job_[0-9a-f]{32}\/result$/)
+        .openapi({ pattern: '^/api/v1/jobs/job_[0-9a-f]{32}/result$', description: 'The result endpoint of this job (a path).' }),
+    })
+    .nullable()
+    .openapi({ description: 'Set once succeeded; otherwise null.' }),
+  created_at: timestamp('When the job was accepted (UTC).'),
+  finished_at: nullableTimestamp('When the job reached a final state; null before.'),
+  duration_ms: z
+    .number()
+    .int()
+    .min(0)
+    .nullable()
+    .openapi({ description: 'Wall-clock processing time in ms, once finished (null when it never ran).' }),
+  format: OutputFormatSchema.openapi({ description: 'Additive field: the requested output format.' }),
+  quality: QualityTierSchema.openapi({ description: 'Additive field: the quality tier used.' }),
+  requested_target: TargetSchema.openapi({
+    description: 'Additive field: the target the request asked for (target may be smaller, spec 1 fallback).',
+  }),
+};
+
+export const JobSchema = z
+  .object(jobFields)
+  .openapi('Job', {
+    description: 'A job, retrieve view: every field (spec 2, Job table) plus the additive fields format, quality, requested_target.',
+  });
+
+export const JobCreateSchema = JobSchema.pick({
+  id: true,
+  object: true,
+  status: true,
+  target: true,
+  filename: true,
+  credits: true,
+  source: true,
+  created_at: true,
+}).openapi('JobCreate', { description: 'A job, create view (202 answer of POST /upscale).' });
+
+export const JobListItemSchema = JobSchema.pick({
+  id: true,
+  object: true,
+  status: true,
+  target: true,
+  credits: true,
+  created_at: true,
+}).openapi('JobListItem', { description: 'A job, list item view.' });
+
+export const JobCancelSchema = JobSchema.pick({
+  id: true,
+  object: true,
+  status: true,
+  target: true,
+  credits: true,
+  created_at: true,
+  finished_at: true,
+}).openapi('JobCancel', { description: 'A job, cancel view (200 answer of DELETE /jobs/{id}).' });
+
+export const JobListSchema = listOf(JobListItemSchema, "A page of the caller's jobs, newest first.").openapi('JobList');
+
+export const ResultLinkSchema = z
+  .object({
+    url: z.string().url().openapi({ description: 'Absolute signed URL; needs no API key. Valid for expires_in seconds.' }),
+    expires_in: z
+      .literal(SIGNED_URL_TTL_SECONDS)
+      .openapi({ type: 'integer', enum: [SIGNED_URL_TTL_SECONDS], description: 'Seconds of validity.' }),
+    content_type: z.string(),
+    bytes: z.number().int().min(1),
+  })
+  .openapi('ResultLink', { description: 'A signed download link (GET /jobs/{id}/result?redirect=false).' });
+
+// Whatever a view schema accepts has the view's TypeScript type (checked by the compiler): the two cannot drift apart.
+type Fits<View, Schema extends z.ZodTypeAny> = z.output<Schema> extends View ? true : never;
+export const viewsFitTheirSchemas: [
+  Fits<JobView, typeof JobSchema>,
+  Fits<JobCreateView, typeof JobCreateSchema>,
+  Fits<JobListItemView, typeof JobListItemSchema>,
+  Fits<JobCancelView, typeof JobCancelSchema>,
+  Fits<ResultLinkView, typeof ResultLinkSchema>,
+] = [true, true, true, true, true];
+
+// ---------------------------------------------------------------------------------------------
+// Requests
+
+export const JobIdParam = idParam('job', 'Job', 'job_0190a1b2c3d47e8f9a0b1c2d3e4f5a6b');
+export const JobPathParams = z.object({ id: JobIdParam });
+export const JOB_ID_PATTERN = idPattern('job');
+
+/**
+ * A POST /upscale field that may be left out: null or an empty string (a multipart form sends "") means the
+ * default, which the service fills in.
+ */
+const optionalChoice = <T extends readonly [string, ...string[]]>(values: T, description: string) =>
+  z
+    .preprocess((v) => (v === '' ? null : v), z.enum(values).nullable().optional())
+    .openapi({
+      type: ['string', 'null'],
+      enum: [...values, null],
+      description: `${description} null or an empty string means the default.`,
+    });
+
+export const SubmitFieldsSchema = z.object({
+  target: optionalChoice(TARGETS, 'Output size: 2k (2x, 3 credits), 3k (3x, 6 credits), 4k (4x, 9 credits). Default 2k.').openapi({
+    default: '2k',
+  }),
+  format: optionalChoice(OUTPUT_FORMATS, 'Output format. Default png.').openapi({ default: 'png' }),
+  quality: optionalChoice(QUALITY_TIERS, 'Additive field: quality tier (which network runs). Default: see docs/engine.md.'),
+  filename: z
+    .preprocess((v) => (v === '' ? null : v), z.string().max(255).nullable().optional())
+    .openapi({
+      type: ['string', 'null'],
+      maxLength: 255,
+      description: 'Display name for the job (path components and control characters are removed).',
+    }),
+});
+
+/** Each field's answer when it does not parse (spec 7; docs/api.md "Errors"). */
+export const SUBMIT_FIELD_ERRORS = {
+  target: () => new DomainError('invalid_target'),
+  format: () => new DomainError('invalid_format'),
+  quality: () => new DomainError('invalid_request', 'quality must be one of fast, balanced, best.'),
+  filename: () => new DomainError('invalid_request', 'filename must be a string of at most 255 characters.'),
+  image_url: () => new DomainError('invalid_request', 'image_url is required (or send the image as multipart form data).'),
+};
+
+/** image_url: an HTTPS URL without credentials (the SSRF guard checks where it resolves when it is fetched). */
+export const ImageUrlSchema = z
+  .string()
+  .min(1)
+  .transform((value, ctx) => {
+    let url: URL;
+    try {
+      url = new URL(value);
+    } catch {
+      ctx.addIssue({ code: 'custom', message: 'image_url is not a valid URL.', params: { code: 'invalid_image_url' } });
+      return z.NEVER;
+    }
+    if (url.protocol !== 'https:') {
+      ctx.addIssue({ code: 'custom', message: 'image_url must use https.', params: { code: 'invalid_image_url' } });
+      return z.NEVER;
+    }
+    if (url.username || url.password) {
+      ctx.addIssue({ code: 'custom', message: 'image_url must not carry credentials.', params: { code: 'invalid_image_url' } });
+      return z.NEVER;
+    }
+    return url;
+  })
+  .openapi({
+    type: 'string',
+    format: 'uri',
+    pattern: '^https://',
+    description:
+      'Publicly reachable HTTPS URL of the image (no credentials in the URL; private, loopback and link-local addresses are refused).',
+  });
+
+export const SubmitJsonBody = SubmitFieldsSchema.extend({ image_url: ImageUrlSchema });
+
+export const SubmitMultipartBody = SubmitFieldsSchema.extend({
+  image: z
+    .custom<Buffer>((v) => Buffer.isBuffer(v))
+    .openapi({
+      type: 'string',
+      description: `The image file: JPEG, PNG, WebP or AVIF, at most ${MAX_UPLOAD_BYTES} bytes (10 MB).`,
+      // a JSON Schema 2020-12 keyword the library's types do not list
+      ...({ contentMediaType: 'application/octet-stream' } as object),
+    }),
+});
+
+/** Idempotency-Key (spec 4.1; docs/design.md §4): any string of 1-255 printable characters, scoped to the account. */
+export const IdempotencyKeyHeader = z
+  .string()
+  .min(1)
+  .max(255)
+  .regex(/^[\x20-\x7e]+$/)
+  .optional()
+  .openapi({
+    param: {
+      description: 'Makes the create safe to retry: 1-255 printable ASCII characters (a UUID is recommended), scoped to the account.',
+    },
+  });
+export const SubmitHeaders = z.object({ 'Idempotency-Key': IdempotencyKeyHeader });
+
+/** A query parameter read as a number: the string as Number() reads it ("" is 0, so out of range). */
+const queryNumber = (v: unknown) => (v === undefined ? undefined : Number(v));
+
+export const ListJobsQuery = z.object({
+  limit: param(z.preprocess(queryNumber, z.number().int().min(1).max(100).default(25)), 'Page size.'),
+  starting_after: param(z.string().optional(), 'A next_cursor from a previous page (a job id of this account): returns the page after it.'),
+  status: param(z.enum(JOB_STATUSES).optional(), 'Only jobs in this state.'),
+});
+export const LIST_JOBS_ERRORS = {
+  limit: () => new DomainError('invalid_request', 'limit must be an integer from 1 to 100.'),
+  status: () => new DomainError('invalid_request', `status must be one of ${JOB_STATUSES.join(', ')}.`),
+};
+export type ListJobsQuery = z.output<typeof ListJobsQuery>;
+
+/** redirect: true/1/empty (the default) or false/0. */
+const queryBoolean = (v: unknown) =>
+  v === undefined || v === '' ? undefined : v === 'true' || v === '1' ? true : v === 'false' || v === '0' ? false : v;
+
+export const ResultQuery = z.object({
+  redirect: param(
+    z.preprocess(queryBoolean, z.boolean().default(true)),
+    'false (or 0): answer 200 with a ResultLink instead of redirecting. true/1/empty: redirect.',
+  ),
+  asset: param(z.enum(['result', 'source']).default('result'), 'result: the upscaled image. source: the original input.'),
+});
+export const RESULT_QUERY_ERRORS = {
+  redirect: () => new DomainError('invalid_request', 'redirect must be true or false.'),
+  asset: () => new DomainError('invalid_request', 'asset must be result or source.'),
+};

@@ -1,0 +1,189 @@
+import type { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
+import type { JobStatus, WebhookEventType } from '@upscaler/contracts';
+import { WEBHOOK_EVENT_TYPES } from '@upscaler/contracts';
+import { apiKeySecurity, errorResponse, jsonBody, jsonBodyErrors, jsonResponse, keyedErrors } from '../openapi/responses';
+import { param, z } from '../openapi/zod';
+import {
+  CreateEndpointBody,
+  DeliveriesQuery,
+  DeliveryAttemptListSchema,
+  WebhookEndpointCreatedSchema,
+  WebhookEndpointListSchema,
+  WebhookEndpointPathParams,
+  WebhookEndpointSchema,
+} from './webhooks.schemas';
+
+/** docs/design.md §6: webhook endpoint registration (webhook-endpoints.controller.ts) and the deliveries themselves. */
+export function registerWebhookRoutes(registry: OpenAPIRegistry): void {
+  const notFound = () => errorResponse(404, ['not_found'], 'always', 'No webhook endpoint with that id in this account.');
+
+  registry.registerPath({
+    method: 'post',
+    path: '/api/v1/webhook_endpoints',
+    operationId: 'createWebhookEndpoint',
+    tags: ['Webhooks'],
+    summary: 'Register a webhook endpoint',
+    description:
+      'The URL must be HTTPS, without credentials, and resolve only to public addresses (the same SSRF guard as ' +
+      'image URLs; checked again on every delivery).',
+    security: apiKeySecurity('webhooks:write'),
+    request: {
+      body: jsonBody(CreateEndpointBody, { all: { url: 'https://example.com/hooks/upscaler', events: ['job.succeeded', 'job.failed'] } }),
+    },
+    responses: {
+      '201': jsonResponse(
+        'The endpoint, with its signing `secret` (`whsec_…`): the only time it is shown.',
+        WebhookEndpointCreatedSchema,
+        'always',
+      ),
+      '400': errorResponse(
+        400,
+        ['invalid_request'],
+        'always',
+        'The body does not match the schema, the URL is not https, or it resolves to a non-public address (the message ' +
+          'names the host, never the addresses it resolves to).',
+      ),
+      '409': errorResponse(
+        409,
+        ['webhook_endpoint_limit_reached'],
+        'always',
+        'The account already has as many enabled endpoints as UPSCALE_MAX_WEBHOOK_ENDPOINTS_PER_ACCOUNT allows (10 by default). ' +
+          'Deleted (disabled) endpoints do not count.',
+      ),
+      ...jsonBodyErrors('always'),
+      ...keyedErrors({ scoped: true }),
+    },
+  });
+
+  registry.registerPath({
+    method: 'get',
+    path: '/api/v1/webhook_endpoints',
+    operationId: 'listWebhookEndpoints',
+    tags: ['Webhooks'],
+    summary: 'List webhook endpoints',
+    security: apiKeySecurity('webhooks:read'),
+    responses: {
+      '200': jsonResponse(
+        'Every endpoint of the account, disabled ones included (has_more is always false).',
+        WebhookEndpointListSchema,
+        'always',
+      ),
+      ...keyedErrors({ scoped: true }),
+    },
+  });
+
+  registry.registerPath({
+    method: 'get',
+    path: '/api/v1/webhook_endpoints/{id}',
+    operationId: 'getWebhookEndpoint',
+    tags: ['Webhooks'],
+    summary: 'Retrieve a webhook endpoint',
+    security: apiKeySecurity('webhooks:read'),
+    request: { params: WebhookEndpointPathParams },
+    responses: {
+      '200': jsonResponse('The endpoint (without its secret).', WebhookEndpointSchema, 'always'),
+      '404': notFound(),
+      ...keyedErrors({ scoped: true }),
+    },
+  });
+
+  registry.registerPath({
+    method: 'delete',
+    path: '/api/v1/webhook_endpoints/{id}',
+    operationId: 'deleteWebhookEndpoint',
+    tags: ['Webhooks'],
+    summary: 'Disable a webhook endpoint',
+    description: 'The endpoint stays listed with status disabled and receives no more deliveries; pending retries are abandoned.',
+    security: apiKeySecurity('webhooks:write'),
+    request: { params: WebhookEndpointPathParams },
+    responses: {
+      '200': jsonResponse('The endpoint, status disabled.', WebhookEndpointSchema, 'always'),
+      '404': notFound(),
+      ...keyedErrors({ scoped: true }),
+    },
+  });
+
+  registry.registerPath({
+    method: 'get',
+    path: '/api/v1/webhook_endpoints/{id}/deliveries',
+    operationId: 'listWebhookDeliveries',
+    tags: ['Webhooks'],
+    summary: 'The delivery log of an endpoint',
+    description:
+      'Every attempt of up to `limit` deliveries to this endpoint, the attempts of one delivery newest first. Deliveries come in ' +
+      'descending delivery-id order, which is not time order (a delivery id is derived from endpoint, job and event): sort by ' +
+      'attempted_at. has_more tells that more deliveries exist; there is no cursor (next_cursor is always null).',
+    security: apiKeySecurity('webhooks:read'),
+    request: { params: WebhookEndpointPathParams, query: DeliveriesQuery },
+    responses: {
+      '200': jsonResponse('Delivery attempts (next_cursor is always null).', DeliveryAttemptListSchema, 'always'),
+      '400': errorResponse(
+        400,
+        ['invalid_request'],
+        'always',
+        'limit is not an integer from 1 to 100, or is given more than once or as a list (limit[]=…).',
+      ),
+      '404': notFound(),
+      ...keyedErrors({ scoped: true }),
+    },
+  });
+
+  for (const type of WEBHOOK_EVENT_TYPES) registerDelivery(registry, type);
+}
+
+const STATUS_OF_EVENT: Record<WebhookEventType, JobStatus> = {
+  'job.succeeded': 'succeeded',
+  'job.failed': 'failed',
+  'job.cancelled': 'cancelled',
+};
+
+/** What a receiver gets: the Standard Webhooks headers of every delivery attempt. */
+const SignatureHeaders = z.object({
+  'webhook-id': param(z.string(), 'The delivery id (`dlv_…`): the same on every retry of one delivery, so receivers can drop duplicates.'),
+  'webhook-timestamp': param(
+    z.string().regex(/^[0-9]+$/),
+    'Unix time in seconds when this attempt was signed. Reject deliveries more than 5 minutes from now.',
+  ),
+  'webhook-signature': param(
+    z
+      .string()
+      .regex(/^v1,[A-Za-z0-9+/]+={0,2}( v1,[A-Za-z0-9+/]+={0,2})*$/)
+      .openapi({ pattern: '^v1,[A-Za-z0-9+/]+={0,2}( v1,[A-Za-z0-9+/]+={0,2})*$' }),
+    'Standard Webhooks signature: `v1,` + base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}`, keyed by the ' +
+      'base64-decoded part of the endpoint secret after `whsec_`. Space-separated when several.',
+  ),
+});
+
+/** OpenAPI 3.1 `webhooks`: what the service POSTs to a registered endpoint when a job finishes. */
+function registerDelivery(registry: OpenAPIRegistry, type: WebhookEventType): void {
+  registry.registerWebhook({
+    method: 'post',
+    path: type,
+    operationId: `webhook_${type.replace('.', '_')}`,
+    tags: ['Webhooks'],
+    summary: `Sent when a job becomes ${STATUS_OF_EVENT[type]}`,
+    description:
+      'An HTTPS POST, signed per Standard Webhooks, at most one delivery per (endpoint, job, event). Redirects are not followed. ' +
+      'A 2xx answer (within the delivery timeout, 10 s by default) acknowledges it; anything else is retried with exponential ' +
+      'backoff and jitter for about three days; 410 Gone disables the endpoint.',
+    request: {
+      headers: SignatureHeaders,
+      body: {
+        required: true,
+        content: {
+          'application/json': {
+            schema: {
+              allOf: [{ $ref: '#/components/schemas/WebhookPayload' }],
+              properties: { type: { const: type }, data: { properties: { status: { const: STATUS_OF_EVENT[type] } } } },
+            },
+          },
+        },
+      },
+    },
+    responses: {
+      '2XX': { description: 'Delivered: no further attempt.' },
+      '410': { description: 'Gone: the endpoint is disabled and gets no further deliveries.' },
+      default: { description: 'Any other answer, a redirect, or no answer: the delivery is retried.' },
+    },
+  });
+}

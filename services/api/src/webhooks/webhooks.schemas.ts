@@ -1,0 +1,149 @@
+import {
+  DomainError,
+  WEBHOOK_EVENT_TYPES,
+  WEBHOOK_TEST_EVENT_TYPE,
+  type DeliveryAttemptView,
+  type WebhookEndpointView,
+  type WebhookPayload,
+} from '@upscaler/contracts';
+import { JobSchema } from '../jobs/jobs.schemas';
+import { id, idParam, listOf, nullableTimestamp, param, timestamp, z } from '../openapi/zod';
+
+/** Webhooks' contract (docs/design.md §6): endpoint registration, the delivery log, and the deliveries' body. */
+
+export const WebhookEventTypeSchema = z.enum(WEBHOOK_EVENT_TYPES).openapi('WebhookEventType');
+
+export const WebhookEndpointSchema = z
+  .object({
+    id: id('we', 'Webhook endpoint'),
+    object: z.literal('webhook_endpoint'),
+    url: z
+      .string()
+      .url()
+      .regex(/^https:\/\//)
+      .max(2048)
+      .openapi({ pattern: '^https://' }),
+    events: z.array(WebhookEventTypeSchema).min(1).openapi({ uniqueItems: true }),
+    description: z.string().max(500).nullable(),
+    status: z.enum(['enabled', 'disabled']).openapi({
+      description: 'disabled after DELETE, or after the endpoint answered 410 Gone. A disabled endpoint gets no deliveries.',
+    }),
+    created_at: timestamp('When the endpoint was registered.'),
+    disabled_reason: z.enum(['gone', 'deleted']).nullable().openapi({
+      description:
+        'Additive field: why the endpoint is disabled (gone: it answered 410; deleted: DELETE); null while enabled. Only a gone one can be enabled again.',
+    }),
+    secret_rotated_at: nullableTimestamp('Additive field: when the signing secret was last rotated; null if never.'),
+    previous_secret_expires_at: nullableTimestamp(
+      'Additive field: until when deliveries are also signed with the secret before the last rotation; null when none is kept.',
+    ),
+  })
+  .openapi('WebhookEndpoint', {
+    description: 'A registered webhook endpoint. The signing secret is shown only once (WebhookEndpointCreated).',
+  });
+
+export const WebhookEndpointCreatedSchema = WebhookEndpointSchema.extend({
+  secret: z.string().regex(/^whsec_[A-Za-z0-9+/]+={0,2}$/),
+}).openapi('WebhookEndpointCreated', {
+  description: 'The creation answer: the endpoint plus its signing secret. This is the only time it is shown.',
+});
+
+export const WebhookEndpointListSchema = listOf(
+  WebhookEndpointSchema,
+  'Every webhook endpoint of the account (disabled ones included); never paged.',
+).openapi('WebhookEndpointList');
+
+export const DeliveryAttemptSchema = z
+  .object({
+    id: z
+      .string()
+      .regex(/^dlv_[0-9a-f]{32}_[0-9]+$/)
+      .openapi({ description: 'The delivery id and the attempt number.' }),
+    object: z.literal('webhook_delivery_attempt'),
+    delivery_id: z
+      .string()
+      .regex(/^dlv_[0-9a-f]{32}$/)
+      .openapi({ description: 'The delivery; also the webhook-id header of every attempt of it.' }),
+    event_type: z.enum([...WEBHOOK_EVENT_TYPES, WEBHOOK_TEST_EVENT_TYPE]).openapi({
+      description: 'The event delivered: a job event, or webhook.test (the test event an account owner sends on demand).',
+    }),
+    job_id: z
+      .string()
+      .regex(/^job_[0-9a-f]{32}$/)
+      .nullable()
+      .openapi({ description: 'The job of the event; null for a test event (webhook.test).' }),
+    message_id: z
+      .string()
+      .regex(/^dlv_[0-9a-f]{32}$/)
+      .openapi({
+        description:
+          "Additive field: the webhook-id header of the delivery's attempts: the delivery id, or for a re-delivery its original's.",
+      }),
+    redelivery_of: z
+      .string()
+      .regex(/^dlv_[0-9a-f]{32}$/)
+      .nullable()
+      .openapi({ description: 'Additive field: the delivery this one re-sends; null for an original delivery.' }),
+    attempt: z.number().int().min(1),
+    status_code: z
+      .number()
+      .int()
+      .nullable()
+      .openapi({ description: "The endpoint's HTTP status; null when no answer came (DNS, connection, TLS, timeout, refused address)." }),
+    error: z.string().nullable().openapi({ description: 'Why the attempt failed; null when it succeeded (2xx).' }),
+    outcome: z.enum(['succeeded', 'retrying', 'abandoned', 'endpoint_gone']).openapi({
+      description:
+        'succeeded: 2xx. retrying: another attempt is scheduled at next_attempt_at. abandoned: the retry schedule is used up or the endpoint was disabled. endpoint_gone: the endpoint answered 410 and was disabled.',
+    }),
+    attempted_at: timestamp('When the attempt was made.'),
+    next_attempt_at: nullableTimestamp('When the next attempt is due (outcome retrying); otherwise null.'),
+  })
+  .openapi('DeliveryAttempt', { description: 'One attempt to deliver one event to one endpoint.' });
+
+/** Whatever the schemas accept has the view's TypeScript type (checked by the compiler). */
+export const viewsFitTheirSchemas: [
+  z.output<typeof WebhookEndpointSchema> extends WebhookEndpointView ? true : never,
+  z.output<typeof WebhookEndpointCreatedSchema> extends WebhookEndpointView ? true : never,
+  z.output<typeof DeliveryAttemptSchema> extends DeliveryAttemptView ? true : never,
+] = [true, true, true];
+
+export const DeliveryAttemptListSchema = listOf(
+  DeliveryAttemptSchema,
+  'Delivery attempts of one endpoint (see the operation for their order).',
+).openapi('DeliveryAttemptList');
+
+export const WebhookPayloadSchema = z
+  .object({
+    type: WebhookEventTypeSchema,
+    timestamp: timestamp('When the job reached its final state (the time of the event).'),
+    data: JobSchema.openapi({ description: 'The job, retrieve view, as of that event.' }),
+  })
+  .openapi('WebhookPayload', { description: 'The body of every webhook delivery (docs/design.md §6).' });
+
+export const payloadFitsItsSchema: [z.output<typeof WebhookPayloadSchema> extends WebhookPayload ? true : never] = [true];
+
+// ---------------------------------------------------------------------------------------------
+// Requests
+
+export const WebhookEndpointIdParam = idParam('we', 'Webhook endpoint', 'we_0190a1b2c3d47e8f9a0b1c2d3e4f5a6e');
+export const WebhookEndpointPathParams = z.object({ id: WebhookEndpointIdParam });
+
+export const CreateEndpointBody = z.object({
+  url: z.string().min(1).max(2048).openapi({
+    format: 'uri',
+    pattern: '^https://',
+    description: 'HTTPS, without credentials, resolving only to public addresses (checked now and on every delivery).',
+  }),
+  events: z.array(z.enum(WEBHOOK_EVENT_TYPES)).min(1).optional().openapi({ description: 'Event types to receive. Omitted: all of them.' }),
+  description: z.string().max(500).optional(),
+});
+
+export const DeliveriesQuery = z.object({
+  limit: param(
+    z.preprocess((v) => (v === undefined ? undefined : Number(v)), z.number().int().min(1).max(100).default(50)),
+    'How many deliveries (each with all its attempts) to return.',
+  ),
+});
+export const DELIVERIES_QUERY_ERRORS = {
+  limit: () => new DomainError('invalid_request', 'limit must be an integer from 1 to 100.'),
+};
