@@ -225,7 +225,8 @@ export class Upscaler {
     const res = await this.http.fetchUnauthenticated(new URL(link.url, this.http.origin).toString(), opts.signal);
     let received = 0;
     const total = link.bytes;
-    const counted = res.body!.pipeThrough(
+    const body = res.body ?? new Blob([]).stream();
+    const counted = body.pipeThrough(
       new TransformStream<Uint8Array, Uint8Array>({
         transform(chunk, controller) {
           received += chunk.byteLength;
