@@ -1,7 +1,8 @@
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { chromium, type BrowserContext, type Locator, type Page } from 'playwright-core';
+import sharp from 'sharp';
 import {
   ApiClient,
   createAccountWithKey,
@@ -13,13 +14,20 @@ import {
 } from '@upscaler/testing';
 
 /**
- * The account dashboard (docs/design.md §4: "account owners manage keys and webhooks from the dashboard, a
- * web page served by the api") in a real browser: Debian's Chromium driven by playwright-core,
- * against a real service over loopback HTTP. Every action is checked twice: on the page, and
- * through the API that the page claims to have changed.
+ * The account dashboard (docs/dashboard.md; docs/design.md §4) in a real browser: Debian's Chromium
+ * driven by playwright-core, against a real service over loopback HTTP. Every action is checked
+ * twice: on the page, and through the API that the page claims to have changed.
  *
  * Chromium comes from the distribution (`apt-get install -y chromium`), never from a download. On a
  * developer machine without it the suite is skipped; in CI (CI set) a missing browser fails.
+ *
+ * Screenshots of the upload form, the progress, the comparison and the job list are written to
+ * DASHBOARD_SCREENSHOTS_DIR when it is set (`DASHBOARD_SCREENSHOTS_DIR=docs/images` refreshes the ones
+ * in docs/dashboard.md), else to a temporary folder.
+ *
+ * In the distributed mode (UPSCALE_E2E_MODE=distributed) the result's signed URL points at MinIO, another
+ * origin: the page's CSP (connect-src 'self') lets it link to the file but not read it, so the comparison
+ * and the in-page download are checked in the standalone only; the distributed run checks the fallback.
  */
 
 const CHROMIUM = '/usr/bin/chromium';
@@ -28,8 +36,12 @@ const ALL_SCOPES = ['jobs:read', 'jobs:write', 'keys:read', 'keys:write', 'webho
 const KEY_PATTERN = /^usk_[A-Za-z0-9_-]{32}$/;
 const STORAGE_KEY = 'upscaler.dashboard.apiKey';
 const EXPECTED_CSP =
-  "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; object-src 'none'; " +
+  "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' blob:; connect-src 'self'; object-src 'none'; " +
   "base-uri 'none'; form-action 'none'; frame-ancestors 'none'; require-trusted-types-for 'script'; trusted-types";
+const STANDALONE = e2eMode() === 'standalone';
+const testStandalone = STANDALONE ? it : it.skip;
+const testDistributed = STANDALONE ? it.skip : it;
+const SHOTS = process.env.DASHBOARD_SCREENSHOTS_DIR ? resolve(process.env.DASHBOARD_SCREENSHOTS_DIR) : mkdtempSync(join(tmpdir(), 'upscaler-dashboard-shots-'));
 
 /** The few browser globals the page.evaluate callbacks read (this project compiles without the DOM lib). */
 interface Win {
@@ -37,6 +49,16 @@ interface Win {
   localStorage: { length: number };
   document: { cookie: string; getElementById(id: string): { textContent: string | null } | null };
   navigator: { clipboard: { readText(): Promise<string> } };
+  cspViolations?: string[];
+}
+
+/** A 48x32 PNG with hard edges (a disc, a bar, a diagonal), so that the comparison shows a difference. */
+async function uploadImage(): Promise<Buffer> {
+  const svg =
+    '<svg xmlns="http://www.w3.org/2000/svg" width="48" height="32"><rect width="48" height="32" fill="#f4e3c1"/>' +
+    '<circle cx="14" cy="16" r="9" fill="#d9480f"/><rect x="27" y="6" width="15" height="20" fill="#1864ab"/>' +
+    '<path d="M27 6 42 26" stroke="#ffffff" stroke-width="2"/></svg>';
+  return sharp(Buffer.from(svg)).png().toBuffer();
 }
 
 const describeInBrowser = existsSync(CHROMIUM) || process.env.CI ? describe : describe.skip;
@@ -48,7 +70,7 @@ describeInBrowser('account dashboard (GET /dashboard) in Chromium', () => {
   let page: Page;
   let owner: { accountId: string; key: string; client: ApiClient; operator: ApiClient };
   /** Every URL the page requested, and the problems it reported (CSP, Trusted Types, script errors). */
-  const requested: Array<{ url: string; authorization: string | undefined }> = [];
+  const requested: Array<{ url: string; authorization: string | undefined; prefer?: string }> = [];
   const problems: string[] = [];
   let hookUrl: string;
 
@@ -57,13 +79,15 @@ describeInBrowser('account dashboard (GET /dashboard) in Chromium', () => {
       env: {
         UPSCALE_ALLOW_PRIVATE_NETWORKS: 'true',
         UPSCALE_RATE_LIMIT_PER_MINUTE: '10000',
-        // One failed attempt, then a retry an hour later: the delivery log shows exactly one attempt.
+        // One failed attempt, then a retry an hour later: the delivery log shows exactly one attempt per delivery.
         UPSCALE_WEBHOOK_RETRY_SCHEDULE_MS: '3600000',
       },
+      readyTimeoutMs: 180_000,
     });
     owner = await createAccountWithKey(svc.apiUrl, svc.operatorToken, { credits: 1234, scopes: ALL_SCOPES, name: 'Acme Imaging' });
     // Nothing listens there: deliveries fail with no HTTP status, which is what the log should show.
     hookUrl = `https://127.0.0.1:${await freeLoopbackPort()}/hook`;
+    mkdirSync(SHOTS, { recursive: true });
 
     profileDir = mkdtempSync(join(tmpdir(), 'upscaler-dashboard-chromium-'));
     context = await chromium.launchPersistentContext(profileDir, {
@@ -72,11 +96,18 @@ describeInBrowser('account dashboard (GET /dashboard) in Chromium', () => {
       args: CHROMIUM_ARGS,
       viewport: { width: 1280, height: 900 },
       permissions: ['clipboard-read', 'clipboard-write'],
+      acceptDownloads: true,
+    });
+    // Every CSP or Trusted Types violation the page meets is recorded (and Chromium logs it as a console error too).
+    await context.addInitScript(() => {
+      const w = globalThis as unknown as Win & { addEventListener(t: string, f: (e: any) => void): void };
+      w.cspViolations = [];
+      w.addEventListener('securitypolicyviolation', (e) => w.cspViolations!.push(`${e.violatedDirective} ${e.blockedURI}`));
     });
     page = context.pages()[0] ?? (await context.newPage());
-    page.on('request', (r) => requested.push({ url: r.url(), authorization: r.headers()['authorization'] }));
+    page.on('request', (r) => requested.push({ url: r.url(), authorization: r.headers()['authorization'], prefer: r.headers()['prefer'] }));
     page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
-    // Failed loads are judged by their response below (the API's 401/403 are expected in this suite).
+    // Failed loads are judged by their response below (the API's 401/403/404 are expected in this suite).
     page.on('console', (m) => {
       if (m.type() === 'error' && !m.text().startsWith('Failed to load resource:')) problems.push(`console: ${m.text()}`);
     });
@@ -92,8 +123,8 @@ describeInBrowser('account dashboard (GET /dashboard) in Chromium', () => {
     if (svc && e2eMode() === 'standalone') rmSync(svc.dataDir, { recursive: true, force: true });
   });
 
-  const panel = (name: 'account' | 'keys' | 'webhooks' | 'jobs') => page.locator(`#${name}-panel`);
-  const panelError = (name: 'account' | 'keys' | 'webhooks' | 'jobs') => panel(name).locator(':scope > .error');
+  const panel = (name: 'account' | 'upscale' | 'keys' | 'webhooks' | 'jobs') => page.locator(`#${name}-panel`);
+  const panelError = (name: 'account' | 'upscale' | 'keys' | 'webhooks' | 'jobs') => panel(name).locator(':scope > .error');
   /** The text of each cell (textContent: badges and hints run together, as in the DOM). */
   const cells = async (row: Locator) => (await row.locator(':scope > td').allTextContents()).map((t) => t.trim().replace(/\s+/g, ' '));
   const acceptNextDialog = (expected: RegExp) =>
@@ -101,6 +132,18 @@ describeInBrowser('account dashboard (GET /dashboard) in Chromium', () => {
       expect(d.message()).toMatch(expected);
       void d.accept();
     });
+  const textOf = async (selector: string) => (await page.locator(selector).textContent())?.trim();
+  const waitForText = (selector: string, text: string, timeout = 60_000) =>
+    page.waitForFunction(
+      ([s, t]) => (globalThis as any).document.querySelector(s)?.textContent?.trim() === t,
+      [selector, text] as const,
+      { timeout },
+    );
+  async function shot(locator: Locator, name: string): Promise<void> {
+    const file = join(SHOTS, `dashboard-${name}.png`);
+    await locator.screenshot({ path: file, animations: 'disabled', caret: 'hide' });
+    expect(statSync(file).size).toBeLessThan(300_000);
+  }
 
   async function openWith(key: string): Promise<void> {
     await page.locator('#api-key').fill(key);
@@ -122,6 +165,9 @@ describeInBrowser('account dashboard (GET /dashboard) in Chromium', () => {
       expect(r.headers.get('x-frame-options')).toBe('DENY');
       expect([r.headers.get('cache-control'), r.headers.get('etag')]).toEqual(['no-cache', expect.stringMatching(/^W\/"/)]);
     }
+    // What is served is the build of services/api/dashboard (npm run build), byte for byte.
+    const built = join(__dirname, '..', '..', '..', 'dist', 'services', 'api', 'dashboard');
+    if (STANDALONE) expect(await (await fetch(`${svc.baseUrl}/dashboard/app.js`)).text()).toBe(readFileSync(join(built, 'app.js'), 'utf8'));
     const res = await page.goto(`${svc.baseUrl}/dashboard`);
     expect(res!.status()).toBe(200);
     expect(res!.headers()['content-security-policy']).toBe(EXPECTED_CSP);
@@ -138,23 +184,34 @@ describeInBrowser('account dashboard (GET /dashboard) in Chromium', () => {
     expect(await page.locator('#dashboard').isHidden()).toBe(true);
   });
 
-  it('a key with every scope opens the account: exact balance, reserved and charged; the key stays in sessionStorage', async () => {
+  it('a key with every scope opens the account: exact balance, reserved and credits used; the key stays in sessionStorage', async () => {
     await openWith(owner.key);
     await page.locator('#dashboard').waitFor({ state: 'visible' });
     expect(await page.locator('#account-balance').textContent()).toBe('1,234');
     expect(await page.locator('#account-reserved').textContent()).toBe('0');
     expect(await page.locator('#account-charged').textContent()).toBe('0');
+    expect(await page.locator('.stats dt').allTextContents()).toEqual(['Balance', 'Reserved', 'Credits used']);
     expect(await page.locator('#account-name').textContent()).toBe('Acme Imaging');
     expect(await page.locator('#account-id').textContent()).toBe(owner.accountId);
     expect(await page.locator('#api-key').inputValue()).toBe('');
-    expect(await page.evaluate((k) => {
-      const w = globalThis as unknown as Win;
-      return [w.sessionStorage.getItem(k), w.localStorage.length, w.document.cookie];
-    }, STORAGE_KEY)).toEqual([owner.key, 0, '']);
+    expect(
+      await page.evaluate((k) => {
+        const w = globalThis as unknown as Win;
+        return [w.sessionStorage.getItem(k), w.localStorage.length, w.document.cookie];
+      }, STORAGE_KEY),
+    ).toEqual([owner.key, 0, '']);
     // The owner's own key is listed, marked as the one this page uses.
     const own = panel('keys').locator('tbody tr', { hasText: owner.key.slice(0, 12) });
     await own.waitFor();
     expect(await cells(own)).toEqual(['test key', `${owner.key.slice(0, 12)}this dashboard`, ALL_SCOPES.join(''), 'default', expect.stringMatching(/ UTC$/), 'active', 'Revoke']);
+    // The form offers exactly the API's targets, formats and tiers, and a checkbox for every scope and event type.
+    const options = (id: string) => page.locator(`#${id} option`).evaluateAll((os) => os.map((o) => (o as unknown as { value: string }).value));
+    expect(await options('upscale-target')).toEqual(['2k', '3k', '4k']);
+    expect(await options('upscale-format')).toEqual(['png', 'jpeg', 'webp', 'avif']);
+    expect(await options('upscale-quality')).toEqual(['', 'fast', 'balanced', 'best', 'sharp']);
+    expect(await options('jobs-status')).toEqual(['', 'pending', 'queued', 'processing', 'succeeded', 'failed', 'cancelled']);
+    for (const scope of ALL_SCOPES) expect(await page.locator('#key-form').getByLabel(scope).isChecked()).toBe(false);
+    for (const event of ['job.succeeded', 'job.failed', 'job.cancelled']) expect(await page.locator('#webhook-form').getByLabel(event).isChecked()).toBe(true);
   });
 
   let createdKey: string;
@@ -173,12 +230,7 @@ describeInBrowser('account dashboard (GET /dashboard) in Chromium', () => {
     expect(createdKey).toMatch(KEY_PATTERN);
     await revealBox.getByRole('button', { name: 'Copy' }).click();
     // The clipboard write is asynchronous: wait for the page to report it.
-    await page.waitForFunction(
-      () => (globalThis as unknown as { document: { querySelector(s: string): { textContent: string | null } | null } }).document.querySelector('#new-key [data-copy-status]')?.textContent === 'Copied to the clipboard.',
-      undefined,
-      { timeout: 15_000 },
-    );
-    await expect(revealBox.locator('[data-copy-status]').textContent()).resolves.toBe('Copied to the clipboard.');
+    await waitForText('#new-key [data-copy-status]', 'Copied to the clipboard.', 15_000);
     expect(await page.evaluate(() => (globalThis as unknown as Win).navigator.clipboard.readText())).toBe(createdKey);
 
     // It is a real key of this account, with exactly the scope asked for.
@@ -233,7 +285,7 @@ describeInBrowser('account dashboard (GET /dashboard) in Chromium', () => {
     endpointId = listed[0].id;
     const row = panel('webhooks').locator(`tr[data-webhook-id="${endpointId}"]`);
     await row.waitFor();
-    expect(await cells(row)).toEqual([hookUrl, 'job.succeededjob.failed', 'dashboard test', 'enabled', expect.stringMatching(/ UTC$/), 'DeliveriesDelete']);
+    expect(await cells(row)).toEqual([hookUrl, 'job.succeededjob.failed', 'dashboard test', 'enabled', expect.stringMatching(/ UTC$/), 'DeliveriesSend test eventDelete']);
 
     await revealBox.getByRole('button', { name: 'I have stored it, hide it' }).click();
     expect(await page.locator('#new-secret-value').inputValue()).toBe('');
@@ -241,105 +293,385 @@ describeInBrowser('account dashboard (GET /dashboard) in Chromium', () => {
   });
 
   let jobId: string;
-  let resultBytes: number;
+  let cancelledId: string | undefined;
+  let blocker: { release(): Promise<void> } | undefined;
 
-  it('lists a job submitted through the API with its status, target and credits, and links its result', async () => {
-    const submitted = await owner.client.upload(await gradientImage(16, 16), { target: '2k', quality: 'fast' }, { filename: 'tiny.png' });
-    expect(submitted.status).toBe(202);
-    jobId = submitted.body.id;
-    const done = await owner.client.waitForFinal(jobId);
-    expect(done.status).toBe('succeeded');
-    resultBytes = done.result.bytes;
+  it('upload: a 48x32 PNG chosen in the form is previewed, then submitted at 4k (png, fast); the job is followed while queued', async () => {
+    const image = await uploadImage();
+    // The standalone's one processor is kept busy, so the job visibly waits in the queue first.
+    if (STANDALONE) blocker = await occupyProcessor();
+    await page.locator('#upscale-file').setInputFiles({ name: 'tiny.png', mimeType: 'image/png', buffer: image });
+    await page.locator('#upscale-chosen').waitFor({ state: 'visible' });
+    expect(await textOf('#upscale-file-name')).toBe(`tiny.png · ${image.length < 1024 ? `${image.length} B` : `${(image.length / 1024).toFixed(1)} KiB`}`);
+    expect(await page.locator('#upscale-preview').getAttribute('src')).toMatch(/^blob:/);
+    // The preview is the file itself, decoded from memory under img-src blob:.
+    await page.waitForFunction(() => (globalThis as any).document.getElementById('upscale-preview').naturalWidth === 48);
+    await page.locator('#upscale-target').selectOption('4k');
+    await page.locator('#upscale-format').selectOption('png');
+    await page.locator('#upscale-quality').selectOption('fast');
+    await shot(panel('upscale'), 'upload');
+
+    await panel('upscale').getByRole('button', { name: 'Upscale' }).click();
+    const view = page.locator('#job-view');
+    await view.waitFor({ state: 'visible' });
+    jobId = (await view.getAttribute('data-job-id'))!;
+    expect(jobId).toMatch(/^job_[0-9a-f]{32}$/);
+    expect(await textOf('#job-id')).toBe(jobId);
+    // The create view, then the full view of the first poll (format and tier).
+    await waitForText('#job-facts', 'tiny.png · 4k · png · fast · 9 credits');
+    const job = (await owner.client.get(`/jobs/${jobId}`)).body;
+    expect([job.filename, job.target, job.format, job.quality, job.source.bytes]).toEqual(['tiny.png', '4k', 'png', 'fast', image.length]);
+    // The 9 credits are reserved at once, and the page says so.
+    await waitForText('#account-reserved', '9');
+    if (STANDALONE) {
+      expect(await textOf('#job-status')).toBe('queued');
+      expect(await textOf('#job-progress-text')).toBe('Queued…');
+      // No figure to show yet: the bar is indeterminate.
+      expect(await page.locator('#job-progress').evaluate((p) => (p as unknown as { matches(s: string): boolean }).matches(':indeterminate'))).toBe(true);
+      expect(await page.getByRole('button', { name: 'Cancel job' }).isVisible()).toBe(true);
+      await shot(panel('upscale'), 'progress');
+      // A second job, cancelled while it waits: the list's status filter has one of those to find.
+      const other = await owner.client.upload(await gradientImage(16, 16), { target: '2k', quality: 'fast' }, { filename: 'cancelled.png' });
+      expect(other.status).toBe(202);
+      cancelledId = other.body.id;
+      expect((await owner.client.delete(`/jobs/${cancelledId}`)).status).toBe(200);
+    }
+  });
+
+  it('progress: the job is followed to succeeded (GET /jobs/{id} with Prefer: wait), the bar full, the credits charged', async () => {
+    await blocker?.release();
+    await page.locator('#job-view[data-status="succeeded"]').waitFor({ timeout: 120_000 });
+    expect(await textOf('#job-status')).toBe('succeeded');
+    expect(await textOf('#job-progress-text')).toMatch(/^Done in \d+\.\d s$/);
+    expect(await page.locator('#job-progress').evaluate((p) => (p as unknown as { value: number }).value)).toBe(1);
+    expect(await page.getByRole('button', { name: 'Cancel job' }).isHidden()).toBe(true);
+    // Every poll asked the service to hold the answer (a service that ignores Prefer answers at once: the page backs off).
+    const polls = requested.filter((r) => r.url === `${svc.apiUrl}/jobs/${jobId}`);
+    expect(polls.length).toBeGreaterThan(0);
+    expect(polls.filter((r) => !/^wait=(10|2)$/.test(r.prefer ?? ''))).toEqual([]);
+    // The account panel follows the ledger on its own: 9 charged, nothing reserved.
+    await waitForText('#account-charged', '9');
+    expect(await page.locator('.stats dd:not(.hint)').allTextContents()).toEqual(['1,225', '0', '9']);
+  });
+
+  testStandalone('comparison: before (the source at the result size) and after; the divider moves by drag and by arrow keys, the clip follows', async () => {
+    const compare = page.locator('#compare');
+    await compare.waitFor({ state: 'visible' });
+    // Both images are object URLs of bytes fetched from this origin; the result is exactly 4x the source.
+    for (const id of ['compare-before', 'compare-after']) expect(await page.locator(`#${id}`).getAttribute('src')).toMatch(/^blob:/);
+    await page.waitForFunction(() => (globalThis as any).document.getElementById('compare-after').naturalWidth > 0);
+    const natural = (id: string) => page.locator(`#${id}`).evaluate((i) => [(i as any).naturalWidth, (i as any).naturalHeight]);
+    expect(await natural('compare-before')).toEqual([48, 32]);
+    expect(await natural('compare-after')).toEqual([192, 128]);
+    expect(await textOf('#compare-info')).toMatch(/^48×32 → 192×128 px · \d+(\.\d)? (B|KiB) image\/png$/);
+    // Both are drawn at the same size: the stage's.
+    const stage = (await page.locator('#compare-stage').boundingBox())!;
+    for (const id of ['compare-before', 'compare-after']) {
+      const box = (await page.locator(`#${id}`).boundingBox())!;
+      expect([Math.round(box.width), Math.round(box.height)]).toEqual([Math.round(stage.width), Math.round(stage.height)]);
+    }
+    expect(Math.abs(stage.width / stage.height - 1.5)).toBeLessThan(0.02);
+
+    const divider = page.getByRole('slider', { name: 'Before and after divider' });
+    const clip = () => page.locator('#compare-after-layer').evaluate((l) => (l as any).style.clipPath);
+    expect([await divider.getAttribute('aria-valuenow'), await clip()]).toEqual(['50', 'inset(0px 0px 0px 50%)']);
+
+    // Drag the divider from the middle to a quarter of the width.
+    const handle = (await divider.boundingBox())!;
+    await page.mouse.move(handle.x + handle.width / 2, handle.y + handle.height / 2);
+    await page.mouse.down();
+    await page.mouse.move(stage.x + stage.width * 0.25, stage.y + stage.height / 2, { steps: 8 });
+    await page.mouse.up();
+    const afterDrag = Number(await divider.getAttribute('aria-valuenow'));
+    expect(Math.abs(afterDrag - 25)).toBeLessThanOrEqual(0.5);
+    expect(await clip()).toBe(`inset(0px 0px 0px ${afterDrag}%)`);
+    const line = (await divider.boundingBox())!;
+    expect(Math.abs(line.x + line.width / 2 - (stage.x + stage.width * 0.25))).toBeLessThanOrEqual(2);
+
+    // Keyboard: the divider is focusable; arrows move it by 1, Shift+arrow by 10, Home/End to the ends.
+    await divider.focus();
+    await page.keyboard.press('ArrowRight');
+    await page.keyboard.press('ArrowRight');
+    expect(Number(await divider.getAttribute('aria-valuenow'))).toBeCloseTo(afterDrag + 2, 5);
+    await page.keyboard.press('Shift+ArrowRight');
+    expect(Number(await divider.getAttribute('aria-valuenow'))).toBeCloseTo(afterDrag + 12, 5);
+    await page.keyboard.press('Home');
+    expect([await divider.getAttribute('aria-valuenow'), await clip()]).toEqual(['0', 'inset(0px 0px 0px 0%)']);
+    await page.keyboard.press('End');
+    expect([await divider.getAttribute('aria-valuenow'), await clip()]).toEqual(['100', 'inset(0px 0px 0px 100%)']);
+    for (let i = 0; i < 6; i++) await page.keyboard.press('Shift+ArrowLeft');
+    expect([await divider.getAttribute('aria-valuenow'), await clip()]).toEqual(['40', 'inset(0px 0px 0px 40%)']);
+  });
+
+  testStandalone('zoom: buttons and the wheel zoom both images together (1x to 8x), a drag pans, Fit returns to 1x', async () => {
+    const transform = (id: string) => page.locator(`#${id}`).evaluate((i) => (i as any).style.transform as string);
+    const stage = (await page.locator('#compare-stage').boundingBox())!;
+    expect(await textOf('#zoom-level')).toBe('1x');
+    await page.getByRole('button', { name: 'Zoom in' }).click();
+    expect(await textOf('#zoom-level')).toBe('2x');
+    // Zoomed about the centre: a quarter of the image is cut off on each side.
+    expect(await transform('compare-after')).toBe('translate(-50%, -50%) scale(2)');
+    expect(await transform('compare-before')).toBe(await transform('compare-after'));
+
+    // The wheel zooms about the pointer, never past 8x.
+    await page.mouse.move(stage.x + stage.width * 0.75, stage.y + stage.height * 0.5);
+    for (let i = 0; i < 10; i++) await page.mouse.wheel(0, -400);
+    await waitForText('#zoom-level', '8x');
+    expect(await page.getByRole('button', { name: 'Zoom in' }).isDisabled()).toBe(true);
+    expect(await transform('compare-after')).toMatch(/scale\(8\)$/);
+
+    // A drag away from the divider pans (by the distance dragged, as a share of the stage).
+    await page.getByRole('button', { name: 'Zoom out' }).click();
+    expect(await textOf('#zoom-level')).toBe('4x');
+    const before = await transform('compare-after');
+    const [, x0] = /translate\((-?[\d.]+)%/.exec(before)!;
+    await page.mouse.move(stage.x + stage.width * 0.7, stage.y + stage.height * 0.5);
+    await page.mouse.down();
+    await page.mouse.move(stage.x + stage.width * 0.8, stage.y + stage.height * 0.5, { steps: 5 });
+    await page.mouse.up();
+    const [, x1] = /translate\((-?[\d.]+)%/.exec(await transform('compare-after'))!;
+    expect(Number(x1) - Number(x0)).toBeCloseTo(10, 0);
+    expect(await page.getByRole('slider', { name: 'Before and after divider' }).getAttribute('aria-valuenow')).toBe('40');
+
+    // For the docs: 2x on the disc's edge, the divider through it.
+    await page.getByRole('button', { name: 'Fit' }).click();
+    expect([await textOf('#zoom-level'), await transform('compare-after')]).toEqual(['1x', 'translate(0%, 0%) scale(1)']);
+    await page.mouse.move(stage.x + stage.width * 0.3, stage.y + stage.height * 0.5);
+    await page.mouse.wheel(0, -347);
+    await page.locator('#job-view').scrollIntoViewIfNeeded();
+    await shot(page.locator('#job-view'), 'compare');
+    await page.getByRole('button', { name: 'Fit' }).click();
+  });
+
+  testStandalone('download: the result is saved from the bytes already fetched, named by the service, exactly 4x the source (192x128)', async () => {
+    const job = (await owner.client.get(`/jobs/${jobId}`)).body;
+    // The name the service gives the file (Content-Disposition of its signed link).
+    const link = await owner.client.get(`/jobs/${jobId}/result?redirect=false`);
+    const signed = await fetch(link.body.url);
+    const name = decodeURIComponent(/filename\*=UTF-8''([^;]+)/.exec(signed.headers.get('content-disposition')!)![1]);
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download result' }).click()]);
+    expect(download.suggestedFilename()).toBe(name);
+    expect(name).toMatch(/^tiny.*\.png$/);
+    const file = readFileSync((await download.path())!);
+    expect(file.length).toBe(job.result.bytes);
+    expect(file.equals(Buffer.from(await signed.arrayBuffer()))).toBe(true);
+    const meta = await sharp(file).metadata();
+    expect([meta.format, meta.width, meta.height]).toEqual(['png', 48 * 4, 32 * 4]);
+  });
+
+  testDistributed('distributed: the result lives on another origin, so the page offers its signed link instead of a comparison', async () => {
+    await page.locator('#compare').waitFor({ state: 'visible' });
+    expect(await page.locator('#compare-stage').isHidden()).toBe(true);
+    expect(await textOf('#compare-info')).toMatch(/^The result is stored on another origin/);
+  });
+
+  it('the job list: pages of 10 (Older / Newer) filtered by status, the same jobs the API lists', async () => {
+    // 11 more succeeded jobs through the API: with the upload, 12 succeeded, two pages.
+    const ids: string[] = [];
+    for (let i = 0; i < 11; i++) {
+      const r = await owner.client.upload(await gradientImage(16, 16), { target: '2k', quality: 'fast' }, { filename: `batch-${i}.png` });
+      expect(r.status).toBe(202);
+      ids.push(r.body.id);
+    }
+    for (const id of ids) expect((await owner.client.waitForFinal(id)).status).toBe('succeeded');
+    const apiPage = async (query: string) => (await owner.client.get(`/jobs?limit=10&${query}`)).body;
+    const shownIds = async () => panel('jobs').locator('tbody tr').evaluateAll((rows) => rows.map((r) => (r as any).getAttribute('data-job-id') as string));
 
     await panel('jobs').getByRole('button', { name: 'Refresh' }).click();
+    const status = page.locator('#jobs-status');
+    await status.selectOption('succeeded');
+    const first = await apiPage('status=succeeded');
+    await waitForText('#jobs-page', 'Page 1 · succeeded');
+    expect(await shownIds()).toEqual(first.data.map((j: { id: string }) => j.id));
+    expect(first.data.length).toBe(10);
+    expect(await page.getByRole('button', { name: '← Newer' }).isHidden()).toBe(true);
+
+    await page.getByRole('button', { name: 'Older →' }).click();
+    const second = await apiPage(`status=succeeded&starting_after=${first.next_cursor}`);
+    await waitForText('#jobs-page', 'Page 2 · succeeded');
+    expect(await shownIds()).toEqual(second.data.map((j: { id: string }) => j.id));
+    if (STANDALONE) expect(second.data.length).toBe(2);
+    // The upload is the oldest succeeded job: last on the last page; no further page.
+    expect((await shownIds()).at(-1)).toBe(jobId);
+    expect(await page.getByRole('button', { name: 'Older →' }).isHidden()).toBe(true);
+    const row = panel('jobs').locator(`tr[data-job-id="${jobId}"]`);
+    expect(await cells(row)).toEqual([jobId, 'succeeded', '4k', '9', expect.stringMatching(/ UTC$/), 'ViewGet download link']);
+
+    await page.getByRole('button', { name: '← Newer' }).click();
+    await waitForText('#jobs-page', 'Page 1 · succeeded');
+    expect(await shownIds()).toEqual(first.data.map((j: { id: string }) => j.id));
+
+    if (cancelledId) {
+      await status.selectOption('cancelled');
+      await waitForText('#jobs-page', 'Page 1 · cancelled');
+      expect(await shownIds()).toEqual([cancelledId]);
+      expect(await cells(panel('jobs').locator('tbody tr'))).toEqual([cancelledId, 'cancelled', '2k', '3', expect.stringMatching(/ UTC$/), 'View']);
+    }
+    await status.selectOption('');
+    await waitForText('#jobs-page', 'Page 1');
+    expect(await shownIds()).toEqual((await apiPage('')).data.map((j: { id: string }) => j.id));
+    await shot(panel('jobs'), 'jobs');
+
+    // Credits used follow: 9 + 11 x 3.
+    await panel('account').getByRole('button', { name: 'Refresh' }).click();
+    await waitForText('#account-charged', '42');
+  });
+
+  it('a listed job opens in the viewer, and its download link is a fresh signed URL', async () => {
+    await page.locator('#jobs-status').selectOption('succeeded');
+    await waitForText('#jobs-page', 'Page 1 · succeeded');
+    await page.getByRole('button', { name: 'Older →' }).click();
+    await waitForText('#jobs-page', 'Page 2 · succeeded');
     const row = panel('jobs').locator(`tr[data-job-id="${jobId}"]`);
     await row.waitFor();
-    expect(await cells(row)).toEqual([jobId, 'succeeded', '2k', '3', expect.stringMatching(/ UTC$/), 'Get download link']);
-
     await row.getByRole('button', { name: `Get a download link for ${jobId}` }).click();
     const link = row.getByRole('link', { name: 'Download' });
     await link.waitFor();
-    const href = (await link.getAttribute('href'))!;
     expect(await row.locator('td:last-child .hint').textContent()).toMatch(/, link valid 5 min$/);
-    const file = await fetch(href);
-    expect([file.status, (await file.arrayBuffer()).byteLength]).toEqual([200, resultBytes]);
+    const file = await fetch((await link.getAttribute('href'))!);
+    const job = (await owner.client.get(`/jobs/${jobId}`)).body;
+    expect([file.status, (await file.arrayBuffer()).byteLength]).toEqual([200, job.result.bytes]);
 
-    // The account panel follows the ledger: 3 credits charged.
-    await panel('account').getByRole('button', { name: 'Refresh' }).click();
-    await page.waitForFunction(() => (globalThis as unknown as Win).document.getElementById('account-charged')?.textContent === '3');
-    expect(await page.locator('.stats dd:not(.hint)').allTextContents()).toEqual(['1,231', '0', '3']);
+    await row.getByRole('button', { name: `View job ${jobId}` }).click();
+    await page.locator(`#job-view[data-job-id="${jobId}"][data-status="succeeded"]`).waitFor();
+    if (STANDALONE) {
+      // The source comes from the service this time (?asset=source), not from the form.
+      await page.waitForFunction(() => (globalThis as any).document.getElementById('compare-before').naturalWidth === 48);
+      expect(await page.locator('#compare-before').getAttribute('src')).toMatch(/^blob:/);
+    }
   });
 
-  it("shows the endpoint's delivery log: the job.succeeded attempt that got no answer, retrying", async () => {
-    // The delivery is made by the webhooks worker after the job succeeded: wait for it through the API.
+  it("the endpoint's delivery log shows the upload's job.succeeded attempt that got no answer, retrying", async () => {
+    // Deliveries are made by the webhooks worker after each job succeeded: wait for ours through the API.
+    const attemptOf = async () =>
+      (await owner.client.get(`/webhook_endpoints/${endpointId}/deliveries?limit=100`)).body.data.find((a: { job_id: string }) => a.job_id === jobId);
     const deadline = Date.now() + 60_000;
-    for (;;) {
-      const log = await owner.client.get(`/webhook_endpoints/${endpointId}/deliveries`);
-      if (log.body.data.length > 0) break;
-      if (Date.now() > deadline) throw new Error(`no delivery attempt after 60 s: ${log.text}`);
+    let attempt = await attemptOf();
+    while (!attempt) {
+      if (Date.now() > deadline) throw new Error('no delivery attempt for the upload after 60 s');
       await new Promise((r) => setTimeout(r, 250));
+      attempt = await attemptOf();
     }
     const row = panel('webhooks').locator(`tr[data-webhook-id="${endpointId}"]`);
     await row.getByRole('button', { name: `Delivery log of ${hookUrl}` }).click();
-    const attempt = page.getByRole('region', { name: `Delivery log of ${hookUrl}` }).locator('tbody tr');
-    await attempt.waitFor();
-    const [attemptedAt, event, job, n, answer, outcome] = await cells(attempt);
-    expect([event, job, n]).toEqual(['job.succeeded', jobId, '1']);
-    expect(attemptedAt).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC$/);
-    // No HTTP status (nothing listens), the connection error, and the retry an hour later.
-    const attempts = (await owner.client.get(`/webhook_endpoints/${endpointId}/deliveries`)).body.data;
-    expect(attempts.map((a: { status_code: number | null; outcome: string }) => [a.status_code, a.outcome])).toEqual([[null, 'retrying']]);
-    expect(answer).toBe(`no answer${attempts[0].error.replace(/\s+/g, ' ')}`);
-    expect(outcome).toBe(`retryingnext ${utc(attempts[0].next_attempt_at)}`);
-    expect(attemptedAt).toBe(utc(attempts[0].attempted_at));
+    const log = page.getByRole('region', { name: `Delivery log of ${hookUrl}` });
+    const mine = log.locator(`tbody tr[data-attempt-id="${attempt.id}"]`);
+    await mine.waitFor();
+    const [attemptedAt, event, job, n, answer, outcome, actions] = await cells(mine);
+    expect([event, job, n, actions]).toEqual(['job.succeeded', jobId, '1', 'Re-send']);
+    expect(attempt.status_code).toBeNull();
+    expect(attempt.outcome).toBe('retrying');
+    expect(answer).toBe(`no answer${attempt.error.replace(/\s+/g, ' ')}`);
+    expect(outcome).toBe(`retryingnext ${utc(attempt.next_attempt_at)}`);
+    expect(attemptedAt).toBe(utc(attempt.attempted_at));
     expect(await row.getByRole('button', { name: `Delivery log of ${hookUrl}` }).getAttribute('aria-expanded')).toBe('true');
+    await panel('webhooks').scrollIntoViewIfNeeded();
   });
 
-  it('screenshot of the full dashboard (for a human look; the path is printed)', async () => {
-    const file = join(mkdtempSync(join(tmpdir(), 'upscaler-dashboard-shot-')), 'dashboard.png');
-    await page.screenshot({ path: file, fullPage: true });
-    console.log(`dashboard screenshot: ${file}`);
-    expect(existsSync(file)).toBe(true);
+  it("re-send and send test event call the webhook routes; the panel shows what the API answered (404 route_not_found where they are missing)", async () => {
+    const attempts = (await owner.client.get(`/webhook_endpoints/${endpointId}/deliveries?limit=100`)).body.data;
+    const delivery = attempts.find((a: { job_id: string }) => a.job_id === jobId).delivery_id as string;
+    const log = page.getByRole('region', { name: `Delivery log of ${hookUrl}` });
+    const notice = page.locator('#webhooks-notice');
+
+    await log.getByRole('button', { name: `Re-send delivery ${delivery}` }).click();
+    await page.waitForFunction(
+      () => {
+        const d = (globalThis as any).document;
+        return !d.getElementById('webhooks-notice').hidden || !d.querySelector('#webhooks-panel > .error').hidden;
+      },
+      undefined,
+      { timeout: 15_000 },
+    );
+    if (await notice.isVisible()) {
+      expect(await notice.textContent()).toBe(`Delivery ${delivery} queued again for ${hookUrl}.`);
+      // A second attempt of that delivery is made (it fails again: nothing listens).
+      await eventually(async () => {
+        const again = (await owner.client.get(`/webhook_endpoints/${endpointId}/deliveries?limit=100`)).body.data;
+        return again.filter((a: { delivery_id: string }) => a.delivery_id === delivery).length >= 2;
+      }, 'a second attempt of the re-sent delivery');
+    } else {
+      const answer = await owner.client.post(`/webhook_endpoints/${endpointId}/deliveries/${delivery}/redeliver`, {});
+      expect([answer.status, answer.body.error.code]).toEqual([404, 'route_not_found']);
+      expect(await panelError('webhooks').textContent()).toBe(`route_not_found (HTTP 404): ${answer.body.error.message}`);
+    }
+
+    const row = panel('webhooks').locator(`tr[data-webhook-id="${endpointId}"]`);
+    await page.evaluate(() => {
+      const d = (globalThis as any).document;
+      d.getElementById('webhooks-notice').hidden = true;
+      d.querySelector('#webhooks-panel > .error').hidden = true;
+    });
+    await row.getByRole('button', { name: `Send a test event to ${hookUrl}` }).click();
+    await page.waitForFunction(
+      () => {
+        const d = (globalThis as any).document;
+        return !d.getElementById('webhooks-notice').hidden || !d.querySelector('#webhooks-panel > .error').hidden;
+      },
+      undefined,
+      { timeout: 15_000 },
+    );
+    if (await notice.isVisible()) {
+      expect(await notice.textContent()).toMatch(new RegExp(`^Test event queued for ${hookUrl.replace(/[.]/g, '\\.')}( \\(delivery [A-Za-z0-9_]+\\))?\\.$`));
+    } else {
+      const answer = await owner.client.post(`/webhook_endpoints/${endpointId}/test`, {});
+      expect([answer.status, answer.body.error.code]).toEqual([404, 'route_not_found']);
+      expect(await panelError('webhooks').textContent()).toBe(`route_not_found (HTTP 404): ${answer.body.error.message}`);
+    }
   });
 
-  it('deletes the endpoint: listed as disabled with no delete button; the API agrees', async () => {
+  it('deletes the endpoint: listed as disabled with no delete, test or re-send button; the API agrees', async () => {
     const row = panel('webhooks').locator(`tr[data-webhook-id="${endpointId}"]`);
     acceptNextDialog(new RegExp(`^Delete the endpoint ${hookUrl.replace(/[.]/g, '\\.')}\\?`));
     await row.getByRole('button', { name: `Delete endpoint ${hookUrl}` }).click();
     await row.locator('.badge', { hasText: 'disabled' }).waitFor();
     expect(await row.getByRole('button', { name: `Delete endpoint ${hookUrl}` }).count()).toBe(0);
+    expect(await row.getByRole('button', { name: `Send a test event to ${hookUrl}` }).count()).toBe(0);
+    expect(await page.getByRole('region', { name: `Delivery log of ${hookUrl}` }).getByRole('button', { name: /^Re-send/ }).count()).toBe(0);
     expect((await owner.client.get(`/webhook_endpoints/${endpointId}`)).body.status).toBe('disabled');
   });
 
-  it('a key without keys:read shows 403 forbidden in the keys panel while the other panels work', async () => {
+  it('a key without keys:read or jobs:write: 403 forbidden in the keys panel and in the upscale form, the other panels work', async () => {
     const limited = await owner.operator.post(`/admin/accounts/${owner.accountId}/keys`, { name: 'no keys', scopes: ['jobs:read', 'webhooks:read'] });
     expect(limited.status).toBe(201);
     await page.getByRole('button', { name: 'Forget key' }).click();
     expect(await page.evaluate((k) => (globalThis as unknown as Win).sessionStorage.getItem(k), STORAGE_KEY)).toBeNull();
     expect(await page.locator('#account-balance').textContent()).toBe('–');
+    expect(await page.locator('#job-view').isHidden()).toBe(true);
+    expect(await page.locator('#compare-after').getAttribute('src')).toBeNull();
     await openWith(limited.body.key);
     await panelError('keys').waitFor({ state: 'visible' });
     expect(await panelError('keys').textContent()).toBe(`forbidden (HTTP 403): ${await apiMessage(403, limited.body.key)}`);
     expect(await panel('keys').locator('.table-wrap').isHidden()).toBe(true);
 
-    await panel('jobs').locator(`tr[data-job-id="${jobId}"]`).waitFor();
+    await panel('jobs').locator('tbody tr').first().waitFor();
     await panel('webhooks').locator(`tr[data-webhook-id="${endpointId}"]`).waitFor();
-    expect(await page.locator('#account-balance').textContent()).toBe('1,231');
+    expect(await page.locator('#account-balance').textContent()).toBe('1,192');
     for (const name of ['account', 'webhooks', 'jobs'] as const) expect(await panelError(name).isHidden()).toBe(true);
-    // Creating a key with it is refused too, in the form.
+    // Creating a key with it is refused, in the form.
     await page.locator('#key-form').getByLabel('jobs:read').check();
     await page.locator('#key-form').getByRole('button', { name: 'Create key' }).click();
     const formError = page.locator('#key-form > .error');
     await formError.waitFor({ state: 'visible' });
     expect(await formError.textContent()).toMatch(/^forbidden \(HTTP 403\): /);
+    // So is an upscale (jobs:write), with nothing reserved.
+    await page.locator('#upscale-file').setInputFiles({ name: 'tiny.png', mimeType: 'image/png', buffer: await uploadImage() });
+    await panel('upscale').getByRole('button', { name: 'Upscale' }).click();
+    const submitError = page.locator('#upscale-form > .error');
+    await submitError.waitFor({ state: 'visible' });
+    expect(await submitError.textContent()).toMatch(/^forbidden \(HTTP 403\): /);
+    expect((await owner.client.get('/account')).body.reserved).toBe(0);
   });
 
-  it('the page only ever talked to its own origin, sent the key only to /api/v1, and raised no CSP or script error', () => {
-    expect(requested.length).toBeGreaterThan(10);
-    const elsewhere = requested.filter((r) => !r.url.startsWith(`${svc.baseUrl}/`));
+  it('the page only ever talked to its own origin, sent the key only to /api/v1, and met no CSP, Trusted Types or script error', async () => {
+    expect(requested.length).toBeGreaterThan(20);
+    const elsewhere = requested.filter((r) => !r.url.startsWith(`${svc.baseUrl}/`) && !r.url.startsWith('blob:'));
     expect(elsewhere).toEqual([]);
     const keyed = requested.filter((r) => r.authorization !== undefined);
     expect(keyed.filter((r) => !r.url.startsWith(`${svc.baseUrl}/api/v1/`))).toEqual([]);
+    // Signed files are fetched without the key.
+    expect(keyed.filter((r) => r.url.startsWith(`${svc.baseUrl}/api/v1/files/`))).toEqual([]);
+    expect(await page.evaluate(() => (globalThis as unknown as Win).cspViolations)).toEqual([]);
     expect(problems).toEqual([]);
   });
 
@@ -351,5 +683,32 @@ describeInBrowser('account dashboard (GET /dashboard) in Chromium', () => {
     const r = await new ApiClient(svc.apiUrl, key).get('/api_keys');
     expect(r.status).toBe(status);
     return r.body.error.message;
+  }
+
+  async function eventually(check: () => Promise<boolean>, what: string, timeoutMs = 60_000): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    while (!(await check())) {
+      if (Date.now() > deadline) throw new Error(`not seen after ${timeoutMs} ms: ${what}`);
+      await new Promise((r) => setTimeout(r, 250));
+    }
+  }
+
+  /**
+   * Keeps the standalone's one processor busy (another account's 512x512 at 4k, about ten seconds here),
+   * so that a job submitted meanwhile waits in the queue; release() cancels it.
+   */
+  async function occupyProcessor(): Promise<{ release(): Promise<void> }> {
+    const other = await createAccountWithKey(svc.apiUrl, svc.operatorToken, { credits: 9, scopes: ['jobs:read', 'jobs:write'] });
+    const res = await other.client.upload(await gradientImage(512, 512), { target: '4k', quality: 'fast' });
+    if (res.status !== 202) throw new Error(`blocker: ${res.status} ${res.text}`);
+    const id = res.body.id as string;
+    await eventually(async () => ['processing', 'succeeded', 'failed', 'cancelled'].includes((await other.client.get(`/jobs/${id}`)).body.status), 'the blocker running');
+    return {
+      release: async () => {
+        const c = await other.client.delete(`/jobs/${id}`);
+        if (c.status !== 200 && c.status !== 409) throw new Error(`release blocker: ${c.status} ${c.text}`);
+        await other.client.waitForFinal(id);
+      },
+    };
   }
 });

@@ -1,43 +1,67 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { Controller, Get, Res } from '@nestjs/common';
 import type { Response } from 'express';
-import { DASHBOARD_CSS } from './assets/app.css';
-import { DASHBOARD_JS } from './assets/app.js';
-import { DASHBOARD_ICON } from './assets/favicon.svg';
-import { dashboardPage } from './assets/page.html';
 import { DASHBOARD_HEADERS } from './dashboard.headers';
 
 /**
- * The account dashboard (docs/design.md §4): one static page plus its script and stylesheet. It needs no
- * auth of its own: the page asks for an API key and calls the public /api/v1 with it, so it can do
- * exactly what that key's scopes allow and nothing more.
+ * The account dashboard (docs/design.md §4, docs/dashboard.md): one static page plus its script,
+ * stylesheet and icon. It needs no auth of its own: the page asks for an API key and calls the public
+ * /api/v1 with it, so it can do exactly what that key's scopes allow and nothing more.
+ *
+ * The files are the build of services/api/dashboard (its build.mjs, run by `npm run build`) in
+ * dist/services/api/dashboard, read once at start.
  */
 @Controller('dashboard')
 export class DashboardController {
-  private readonly page = dashboardPage();
+  private readonly files = loadDashboardFiles();
 
   @Get()
   index(@Res() res: Response): void {
-    send(res, 'text/html; charset=utf-8', this.page);
+    this.send(res, 'index.html', 'text/html; charset=utf-8');
   }
 
   @Get('app.js')
   script(@Res() res: Response): void {
-    send(res, 'text/javascript; charset=utf-8', DASHBOARD_JS);
+    this.send(res, 'app.js', 'text/javascript; charset=utf-8');
   }
 
   @Get('app.css')
   style(@Res() res: Response): void {
-    send(res, 'text/css; charset=utf-8', DASHBOARD_CSS);
+    this.send(res, 'app.css', 'text/css; charset=utf-8');
   }
 
   @Get('favicon.svg')
   icon(@Res() res: Response): void {
-    send(res, 'image/svg+xml; charset=utf-8', DASHBOARD_ICON);
+    this.send(res, 'favicon.svg', 'image/svg+xml; charset=utf-8');
+  }
+
+  private send(res: Response, file: DashboardFile, contentType: string): void {
+    res.set(DASHBOARD_HEADERS);
+    const body = this.files?.[file];
+    if (body === undefined) {
+      res.type('text/plain; charset=utf-8');
+      res.status(503).send('The dashboard is not built: run `npm run build` (services/api/dashboard/build.mjs).\n');
+      return;
+    }
+    res.type(contentType);
+    res.status(200).send(body);
   }
 }
 
-function send(res: Response, contentType: string, body: string): void {
-  res.set(DASHBOARD_HEADERS);
-  res.type(contentType);
-  res.status(200).send(body);
+export const DASHBOARD_FILES = ['index.html', 'app.js', 'app.css', 'favicon.svg'] as const;
+type DashboardFile = (typeof DASHBOARD_FILES)[number];
+
+/**
+ * The built files: beside the compiled api (dist/services/api/src/dashboard -> dist/services/api/dashboard),
+ * or, when this file runs from source (jest), in the repository's dist/. Null when neither holds a build.
+ */
+export function loadDashboardFiles(dirs = dashboardDirs()): Record<DashboardFile, string> | null {
+  const dir = dirs.find((d) => DASHBOARD_FILES.every((f) => existsSync(join(d, f))));
+  if (!dir) return null;
+  return Object.fromEntries(DASHBOARD_FILES.map((f) => [f, readFileSync(join(dir, f), 'utf8')])) as Record<DashboardFile, string>;
+}
+
+function dashboardDirs(): string[] {
+  return [join(__dirname, '..', '..', 'dashboard'), join(__dirname, '..', '..', '..', '..', 'dist', 'services', 'api', 'dashboard')];
 }

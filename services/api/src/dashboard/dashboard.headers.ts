@@ -4,6 +4,11 @@
  * - scripts and styles only from this origin (served at /dashboard/app.js and /dashboard/app.css,
  *   never inline), so an injected string can never execute;
  * - fetch only to this origin: the key is never sent anywhere but this service's API;
+ * - images from this origin and from blob: URLs only. blob: is the one relaxation of the page's original
+ *   policy (issue 16, item 6): the upscale form previews the user's own file from memory, and the before/after
+ *   comparison shows the source and the result, fetched from this origin (connect-src 'self') and handed to
+ *   <img> as object URLs. A blob: URL can only be made by a script of this page (script-src 'self'), so it
+ *   adds no way in; data: and other origins stay refused;
  * - Trusted Types with no policy: any string written to an HTML sink (innerHTML…) throws, which
  *   enforces "every value from the api goes in with textContent" in the browser itself;
  * - form-action 'none': if the script fails to load, a form cannot submit the key into a URL;
@@ -13,7 +18,7 @@ export const DASHBOARD_CSP = [
   "default-src 'self'",
   "script-src 'self'",
   "style-src 'self'",
-  "img-src 'self'",
+  "img-src 'self' blob:",
   "connect-src 'self'",
   "object-src 'none'",
   "base-uri 'none'",

@@ -1,0 +1,101 @@
+/**
+ * The jobs panel: GET /jobs (scope jobs:read), newest first, a page at a time (next_cursor as
+ * starting_after, docs/api.md "List jobs"), filtered by status. Newer pages are the cursors already
+ * walked (a stack), so going back shows exactly the page seen before.
+ */
+import { JOB_STATUSES } from '../../../../libs/contracts/src/job';
+import { ApiError, api } from './api';
+import { openJob } from './job-view';
+import { badge, busy, button, byId, el, errorParagraph, formatBytes, formatCount, renderRows, safeHttpUrl, showError, timeCell } from './dom';
+import type { Job, List, ResultLink } from './types';
+
+export const JOBS_PAGE_SIZE = 10;
+const STATUS_TONES: Record<string, string> = { succeeded: 'ok', failed: 'bad', processing: 'warn' };
+
+/** starting_after of each page shown so far: [undefined] on the first page. */
+let cursors: Array<string | undefined> = [undefined];
+let nextCursor: string | null = null;
+
+export function initJobsList(): void {
+  const filter = byId<HTMLSelectElement>('jobs-status');
+  filter.replaceChildren(el('option', { value: '', text: 'All statuses' }), ...JOB_STATUSES.map((s) => el('option', { value: s, text: s })));
+  filter.addEventListener('change', () => void loadJobs(true));
+  byId('jobs-older').addEventListener('click', (e) => {
+    if (!nextCursor) return;
+    cursors.push(nextCursor);
+    void busy(e.currentTarget as HTMLButtonElement, () => loadJobs());
+  });
+  byId('jobs-newer').addEventListener('click', (e) => {
+    if (cursors.length < 2) return;
+    cursors.pop();
+    void busy(e.currentTarget as HTMLButtonElement, () => loadJobs());
+  });
+}
+
+function jobRow(j: Job): HTMLTableRowElement {
+  const actions = el('td', { class: 'actions' }, [button('View', 'secondary small', () => void openJob(j.id), { 'aria-label': `View job ${j.id}` })]);
+  if (j.status === 'succeeded') {
+    actions.append(button('Get download link', 'secondary small', (b) => void getDownloadLink(j, actions, b), { 'aria-label': `Get a download link for ${j.id}` }));
+  }
+  return el('tr', { 'data-job-id': j.id }, [
+    el('td', {}, [el('code', { text: j.id })]),
+    el('td', {}, [badge(j.status, STATUS_TONES[j.status] ?? '')]),
+    el('td', { text: j.target }),
+    el('td', { class: 'num', text: formatCount(j.credits) }),
+    timeCell(j.created_at),
+    actions,
+  ]);
+}
+
+/** Reads the current page (or, with reset, the first page of the chosen status). */
+export async function loadJobs(reset = false): Promise<void> {
+  if (reset) cursors = [undefined];
+  const panel = byId('jobs-panel');
+  const status = byId<HTMLSelectElement>('jobs-status').value;
+  const params = new URLSearchParams({ limit: String(JOBS_PAGE_SIZE) });
+  if (status) params.set('status', status);
+  const after = cursors[cursors.length - 1];
+  if (after) params.set('starting_after', after);
+  try {
+    const list = await api<List<Job>>('GET', `/jobs?${params.toString()}`);
+    nextCursor = list.has_more ? list.next_cursor : null;
+    renderRows(panel, list.data.map(jobRow));
+    showError(panel, null);
+  } catch (err) {
+    nextCursor = null;
+    renderRows(panel, null);
+    showError(panel, err);
+  }
+  byId<HTMLButtonElement>('jobs-older').hidden = !nextCursor;
+  byId<HTMLButtonElement>('jobs-newer').hidden = cursors.length < 2;
+  byId('jobs-page').textContent = `Page ${cursors.length}${status ? ` · ${status}` : ''}`;
+}
+
+export function clearJobsList(): void {
+  cursors = [undefined];
+  nextCursor = null;
+  byId<HTMLSelectElement>('jobs-status').value = '';
+}
+
+/**
+ * GET /jobs/{id}/result?redirect=false signs a fresh link (valid a few minutes): asked for only when
+ * the owner wants it, then offered as a plain link (no key needed to follow it).
+ */
+async function getDownloadLink(j: Job, cell: HTMLElement, b: HTMLButtonElement): Promise<void> {
+  await busy(b, async () => {
+    try {
+      const link = await api<ResultLink>('GET', `/jobs/${encodeURIComponent(j.id)}/result?redirect=false`);
+      const url = safeHttpUrl(link.url);
+      if (!url) throw new ApiError(0, 'invalid_link', 'The API returned a download link that is not http(s).');
+      const a = el('a', { download: true, rel: 'noopener noreferrer', text: 'Download' });
+      a.href = url;
+      const minutes = Math.max(1, Math.round(Number(link.expires_in) / 60));
+      const note = el('div', { class: 'hint', text: [formatBytes(link.bytes), `link valid ${minutes} min`].filter(Boolean).join(', ') });
+      b.replaceWith(a, note);
+      a.focus();
+    } catch (err) {
+      cell.querySelector('.error')?.remove();
+      cell.append(errorParagraph(err));
+    }
+  });
+}

@@ -1,0 +1,88 @@
+/**
+ * The shapes this page reads from the API (docs/api.md). Only the fields it uses; the API may add more
+ * (docs/spec/upscaling-api-v1.md §9), and the fields marked "additive, issue 16" may still be absent.
+ */
+import type { JobStatus } from '../../../../libs/contracts/src/job';
+
+export interface List<T> {
+  object: 'list';
+  data: T[];
+  has_more: boolean;
+  next_cursor: string | null;
+}
+
+export interface Account {
+  id: string;
+  name: string;
+  balance: number;
+  reserved: number;
+  charged: number;
+}
+
+export interface ImageInfo {
+  bytes: number;
+  content_type: string;
+  /** additive (issue 16, item 2): pixel size */
+  width?: number;
+  height?: number;
+}
+
+export interface Job {
+  id: string;
+  object: 'job';
+  status: JobStatus;
+  target: string;
+  credits: number;
+  created_at: string;
+  filename?: string | null;
+  error?: { code: string; message: string } | null;
+  source?: ImageInfo | null;
+  result?: (ImageInfo & { url: string }) | null;
+  finished_at?: string | null;
+  duration_ms?: number | null;
+  format?: string;
+  quality?: string;
+  requested_target?: string;
+  /** additive (issue 16, item 2): when the latest attempt started, and its share of tiles done (0..1) */
+  started_at?: string | null;
+  progress?: number | null;
+}
+
+export interface ResultLink {
+  url: string;
+  expires_in: number;
+  content_type: string;
+  bytes: number;
+}
+
+export interface ApiKey {
+  id: string;
+  name: string | null;
+  prefix: string;
+  scopes: string[];
+  rate_limit_per_minute: number | null;
+  created_at: string;
+  revoked_at: string | null;
+}
+
+export interface WebhookEndpoint {
+  id: string;
+  url: string;
+  events: string[];
+  description: string | null;
+  status: 'enabled' | 'disabled';
+  created_at: string;
+}
+
+export interface DeliveryAttempt {
+  id: string;
+  delivery_id: string;
+  event_type: string;
+  job_id: string | null;
+  attempt: number;
+  status_code: number | null;
+  error: string | null;
+  outcome: string;
+  attempted_at: string;
+  next_attempt_at: string | null;
+}

@@ -1,0 +1,234 @@
+/**
+ * The webhook endpoints panel: GET/POST/DELETE /webhook_endpoints (scopes webhooks:read /
+ * webhooks:write), each endpoint's delivery log, a test event per endpoint
+ * (POST /webhook_endpoints/{id}/test) and a re-send per delivery
+ * (POST /webhook_endpoints/{id}/deliveries/{delivery_id}/redeliver). Where the API answers an error
+ * (404 route_not_found on a service without those routes, 403 without webhooks:write), the panel
+ * shows the API's own code and message.
+ */
+import { api, call, isRecord } from './api';
+import { badge, busy, button, byId, checkedValues, el, errorParagraph, renderRows, reveal, showError, timeCell, timeElement } from './dom';
+import type { DeliveryAttempt, List, WebhookEndpoint } from './types';
+
+/** Endpoints whose delivery log is open: kept open (and re-read) across a refresh of the list. */
+export const openDeliveryLogs = new Set<string>();
+const DELIVERY_LOG_LIMIT = 20;
+const OUTCOME_TONES: Record<string, string> = { succeeded: 'ok', retrying: 'warn', abandoned: 'bad', endpoint_gone: 'bad' };
+
+const panel = () => byId('webhooks-panel');
+const deliveryLogs = () => byId('delivery-logs');
+
+/** A line saying what the last action did (aria-live: read out by screen readers). */
+function notice(text: string | null): void {
+  const p = byId('webhooks-notice');
+  p.textContent = text ?? '';
+  p.hidden = !text;
+}
+
+function webhookRow(w: WebhookEndpoint): HTMLTableRowElement {
+  const enabled = w.status === 'enabled';
+  const logButton = button('Deliveries', 'secondary small', (b) => toggleDeliveries(w, b), {
+    'aria-expanded': 'false',
+    'aria-label': `Delivery log of ${w.url}`,
+  });
+  const actions = el('td', { class: 'actions' }, [logButton]);
+  if (enabled) {
+    actions.append(
+      button('Send test event', 'secondary small', (b) => void sendTestEvent(w, b), { 'aria-label': `Send a test event to ${w.url}` }),
+      button('Delete', 'danger small', (b) => void deleteWebhook(w, b), { 'aria-label': `Delete endpoint ${w.url}` }),
+    );
+  }
+  return el('tr', { 'data-webhook-id': w.id, class: enabled ? '' : 'disabled' }, [
+    el('td', { class: 'url', text: w.url }),
+    el('td', {}, [el('span', { class: 'scopes' }, w.events.map((e) => badge(e)))]),
+    el('td', {}, [w.description ? w.description : el('span', { class: 'subtle', text: '—' })]),
+    el('td', {}, [badge(w.status, enabled ? 'ok' : '')]),
+    timeCell(w.created_at),
+    actions,
+  ]);
+}
+
+export async function loadWebhooks(): Promise<void> {
+  try {
+    const list = await api<List<WebhookEndpoint>>('GET', '/webhook_endpoints');
+    renderRows(panel(), list.data.map(webhookRow));
+    showError(panel(), null);
+    // Logs that were open stay open, re-read; those of endpoints no longer listed go.
+    const listed = new Set(list.data.map((w) => w.id));
+    for (const id of Array.from(openDeliveryLogs)) if (!listed.has(id)) closeDeliveries(id);
+    await Promise.all(list.data.filter((w) => openDeliveryLogs.has(w.id)).map((w) => showDeliveries(w)));
+  } catch (err) {
+    renderRows(panel(), null);
+    deliveryLogs().replaceChildren();
+    showError(panel(), err);
+  }
+}
+
+export function clearWebhooks(): void {
+  openDeliveryLogs.clear();
+  deliveryLogs().replaceChildren();
+  notice(null);
+}
+
+export async function createWebhook(event: SubmitEvent): Promise<void> {
+  event.preventDefault();
+  const form = event.currentTarget as HTMLFormElement;
+  const body: { url: string; events: string[]; description?: string } = {
+    url: byId<HTMLInputElement>('webhook-url').value.trim(),
+    events: checkedValues(form, 'webhook-event'),
+  };
+  const description = byId<HTMLInputElement>('webhook-description').value.trim();
+  if (description) body.description = description;
+  await busy(form.querySelector<HTMLButtonElement>('button[type="submit"]')!, async () => {
+    try {
+      const created = await api<WebhookEndpoint & { secret: string }>('POST', '/webhook_endpoints', body);
+      showError(form, null);
+      form.reset();
+      reveal('new-secret', created.secret);
+      await loadWebhooks();
+    } catch (err) {
+      showError(form, err);
+    }
+  });
+}
+
+async function deleteWebhook(w: WebhookEndpoint, b: HTMLButtonElement): Promise<void> {
+  if (!window.confirm(`Delete the endpoint ${w.url}? It gets no more deliveries and pending retries are dropped. This cannot be undone.`)) return;
+  await busy(b, async () => {
+    try {
+      await api('DELETE', `/webhook_endpoints/${encodeURIComponent(w.id)}`);
+      notice(null);
+      await loadWebhooks();
+    } catch (err) {
+      showError(panel(), err);
+    }
+  });
+}
+
+/** The delivery id from a 202 answer, whichever way it names it. */
+function deliveryIdOf(body: unknown): string | null {
+  if (!isRecord(body)) return null;
+  for (const k of ['delivery_id', 'id']) if (typeof body[k] === 'string') return body[k];
+  return null;
+}
+
+async function sendTestEvent(w: WebhookEndpoint, b: HTMLButtonElement): Promise<void> {
+  await busy(b, async () => {
+    try {
+      const r = await call<unknown>('POST', `/webhook_endpoints/${encodeURIComponent(w.id)}/test`, { json: {} });
+      const id = deliveryIdOf(r.body);
+      showError(panel(), null);
+      notice(`Test event queued for ${w.url}${id ? ` (delivery ${id})` : ''}.`);
+      if (openDeliveryLogs.has(w.id)) await showDeliveries(w);
+    } catch (err) {
+      notice(null);
+      showError(panel(), err);
+    }
+  });
+}
+
+async function redeliver(w: WebhookEndpoint, deliveryId: string, b: HTMLButtonElement): Promise<void> {
+  await busy(b, async () => {
+    try {
+      await call<unknown>('POST', `/webhook_endpoints/${encodeURIComponent(w.id)}/deliveries/${encodeURIComponent(deliveryId)}/redeliver`, { json: {} });
+      showError(panel(), null);
+      notice(`Delivery ${deliveryId} queued again for ${w.url}.`);
+      await showDeliveries(w);
+    } catch (err) {
+      notice(null);
+      showError(panel(), err);
+    }
+  });
+}
+
+function findDeliveryLog(endpointId: string): HTMLElement | null {
+  return deliveryLogs().querySelector<HTMLElement>(`[data-deliveries-for="${CSS.escape(endpointId)}"]`);
+}
+
+function logButtonOf(endpointId: string): HTMLButtonElement | null {
+  return panel().querySelector<HTMLButtonElement>(`tr[data-webhook-id="${CSS.escape(endpointId)}"] button[aria-expanded]`);
+}
+
+function toggleDeliveries(w: WebhookEndpoint, _b: HTMLButtonElement): void {
+  if (findDeliveryLog(w.id)) closeDeliveries(w.id);
+  else void showDeliveries(w);
+}
+
+function closeDeliveries(endpointId: string): void {
+  findDeliveryLog(endpointId)?.remove();
+  openDeliveryLogs.delete(endpointId);
+  const b = logButtonOf(endpointId);
+  if (b) {
+    b.setAttribute('aria-expanded', 'false');
+    b.textContent = 'Deliveries';
+  }
+}
+
+/** The log of one endpoint, below the list (a table of its own, so that it scrolls on its own). */
+async function showDeliveries(w: WebhookEndpoint): Promise<void> {
+  openDeliveryLogs.add(w.id);
+  const boxId = `deliveries-${w.id}`;
+  const body = el('div', {}, [el('p', { class: 'hint', text: 'Loading the delivery log…' })]);
+  const box = el('section', { id: boxId, class: 'delivery-log', 'data-deliveries-for': w.id, 'aria-label': `Delivery log of ${w.url}` }, [
+    el('div', { class: 'panel-head' }, [
+      el('h3', {}, ['Delivery log ', el('span', { class: 'subtle url', text: w.url })]),
+      button('Close', 'secondary small', () => closeDeliveries(w.id), { 'aria-label': `Close the delivery log of ${w.url}` }),
+    ]),
+    body,
+  ]);
+  const old = findDeliveryLog(w.id);
+  if (old) old.replaceWith(box);
+  else deliveryLogs().append(box);
+  const b = logButtonOf(w.id);
+  if (b) {
+    b.setAttribute('aria-expanded', 'true');
+    b.setAttribute('aria-controls', boxId);
+    b.textContent = 'Hide deliveries';
+  }
+  try {
+    const list = await api<List<DeliveryAttempt>>('GET', `/webhook_endpoints/${encodeURIComponent(w.id)}/deliveries?limit=${DELIVERY_LOG_LIMIT}`);
+    body.replaceChildren(deliveriesView(w, list));
+  } catch (err) {
+    body.replaceChildren(errorParagraph(err));
+  }
+}
+
+/**
+ * Every attempt, newest first (the API orders by delivery id, which is not time: docs/api.md); the
+ * newest attempt of each delivery carries its Re-send button.
+ */
+function deliveriesView(w: WebhookEndpoint, list: List<DeliveryAttempt>): HTMLElement {
+  const attempts = list.data.slice().sort((a, b) => String(b.attempted_at).localeCompare(String(a.attempted_at)));
+  if (attempts.length === 0) return el('p', { class: 'empty', text: 'No deliveries yet.' });
+  const head = ['Attempted', 'Event', 'Job', 'Attempt', 'Answer', 'Outcome', ''].map((h) =>
+    el('th', { scope: 'col' }, [h ? h : el('span', { class: 'visually-hidden', text: 'Actions' })]),
+  );
+  const withButton = new Set<string>();
+  const rows = attempts.map((a) => {
+    const answered = a.status_code !== null && a.status_code !== undefined;
+    const answer = el('td', {}, [answered ? `HTTP ${a.status_code}` : 'no answer', a.error ? el('div', { class: 'hint', text: a.error }) : null]);
+    const outcome = el('td', {}, [badge(a.outcome, OUTCOME_TONES[a.outcome] ?? '')]);
+    if (a.next_attempt_at) outcome.append(el('div', { class: 'hint' }, ['next ', timeElement(a.next_attempt_at)]));
+    const actions = el('td', { class: 'actions' });
+    if (w.status === 'enabled' && !withButton.has(a.delivery_id)) {
+      withButton.add(a.delivery_id);
+      actions.append(button('Re-send', 'secondary small', (b) => void redeliver(w, a.delivery_id, b), { 'aria-label': `Re-send delivery ${a.delivery_id}` }));
+    }
+    return el('tr', { 'data-attempt-id': a.id, 'data-delivery-id': a.delivery_id }, [
+      timeCell(a.attempted_at),
+      el('td', {}, [el('code', { text: a.event_type })]),
+      el('td', {}, [a.job_id ? el('code', { text: a.job_id }) : el('span', { class: 'subtle', text: '—' })]),
+      el('td', { class: 'num', text: a.attempt }),
+      answer,
+      outcome,
+      actions,
+    ]);
+  });
+  const table = el('table', {}, [
+    el('caption', { class: 'visually-hidden', text: 'Delivery attempts' }),
+    el('thead', {}, [el('tr', {}, head)]),
+    el('tbody', {}, rows),
+  ]);
+  const more = list.has_more ? el('p', { class: 'hint', text: `Showing the attempts of ${DELIVERY_LOG_LIMIT} deliveries; older ones are not listed.` }) : null;
+  return el('div', { class: 'table-wrap' }, [table, more]);
+}
