@@ -41,4 +41,32 @@ export class WebhookEndpointsController {
   deliveries(@CurrentPrincipal() p: Principal, @Param('id') id: string, @Query() q: unknown) {
     return this.endpoints.deliveries(p.accountId, id, singleValuedQuery(q, ['limit']));
   }
+
+  @Post(':id/rotate_secret')
+  @HttpCode(200)
+  @RequireScope('webhooks:write')
+  rotateSecret(@CurrentPrincipal() p: Principal, @Param('id') id: string, @Body() body: unknown) {
+    return this.endpoints.rotateSecret(p.accountId, id, body);
+  }
+
+  @Post(':id/enable')
+  @HttpCode(200)
+  @RequireScope('webhooks:write')
+  enable(@CurrentPrincipal() p: Principal, @Param('id') id: string) {
+    return this.endpoints.enable(p.accountId, id);
+  }
+
+  @Post(':id/test')
+  @HttpCode(202)
+  @RequireScope('webhooks:write')
+  sendTestEvent(@CurrentPrincipal() p: Principal, @Param('id') id: string) {
+    return this.endpoints.sendTestEvent(p.accountId, id);
+  }
+
+  @Post(':id/deliveries/:delivery_id/redeliver')
+  @HttpCode(202)
+  @RequireScope('webhooks:write')
+  redeliver(@CurrentPrincipal() p: Principal, @Param('id') id: string, @Param('delivery_id') deliveryId: string) {
+    return this.endpoints.redeliver(p.accountId, id, deliveryId);
+  }
 }

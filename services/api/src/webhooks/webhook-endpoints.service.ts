@@ -1,10 +1,23 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { DomainError, WEBHOOK_EVENT_TYPES, isId, newId, streams, type WebhookEndpointView } from '@upscaler/contracts';
 import {
+  DomainError,
+  WEBHOOK_EVENT_TYPES,
+  isId,
+  newId,
+  streams,
+  type WebhookDeliveryView,
+  type WebhookEndpointView,
+} from '@upscaler/contracts';
+import {
+  deliveryDecider,
+  scheduleRedelivery,
+  scheduleTestDelivery,
   toDeliveryAttemptViews,
+  toWebhookDeliveryView,
   toWebhookEndpointView,
   webhookEndpointDecider,
   type DeliveryState,
+  type ScheduleDelivery,
   type WebhookEndpointState,
 } from '@upscaler/domain';
 import { handleCommand, type EventStore } from '@upscaler/eventstore';
@@ -12,7 +25,13 @@ import { generateWebhookSecret } from '@upscaler/net';
 import { EVENT_STORE, CLOCK, type Clock, CONFIG } from '@upscaler/runtime';
 import { parseBody } from '../http/parse-body';
 import { parseWith } from '../openapi/zod';
-import { CreateEndpointBody, DELIVERIES_QUERY_ERRORS, DeliveriesQuery } from './webhooks.schemas';
+import {
+  CreateEndpointBody,
+  DELIVERIES_QUERY_ERRORS,
+  DeliveriesQuery,
+  ROTATE_SECRET_BODY_ERRORS,
+  RotateSecretBody,
+} from './webhooks.schemas';
 import { assertWebhookUrlAllowed } from './webhook-url.check';
 import type { AppConfig } from '@upscaler/platform';
 import { ReadModelRepository } from '@upscaler/read-models';
@@ -94,6 +113,53 @@ export class WebhookEndpointsService {
       .flatMap((r) => toDeliveryAttemptViews(r.state))
       .sort((a, b) => (a.attempted_at < b.attempted_at ? 1 : a.attempted_at > b.attempted_at ? -1 : b.attempt - a.attempt));
     return { object: 'list' as const, data: attempts.slice(0, limit), has_more: attempts.length > limit, next_cursor: null };
+  }
+
+  /**
+   * docs/api.md "rotate_secret": a new secret, shown once in the answer; the previous one keeps signing for
+   * overlap_seconds (docs/design.md §4, webhook ergonomics).
+   */
+  async rotateSecret(accountId: string, endpointId: string, body: unknown): Promise<WebhookEndpointView> {
+    const input = parseWith(RotateSecretBody, body ?? {}, ROTATE_SECRET_BODY_ERRORS);
+    await this.load(accountId, endpointId);
+    const { newState } = await handleCommand(this.store, streams.webhookEndpoint(endpointId), webhookEndpointDecider, {
+      type: 'RotateWebhookEndpointSecret',
+      data: { secret: generateWebhookSecret(), overlapSeconds: input.overlap_seconds, now: this.clock.now().toISOString() },
+    });
+    return toWebhookEndpointView(newState as WebhookEndpointState, { includeSecret: true });
+  }
+
+  /** docs/api.md "enable": an endpoint a 410 disabled takes deliveries again, within the per-account cap. */
+  async enable(accountId: string, endpointId: string): Promise<WebhookEndpointView> {
+    const state = await this.load(accountId, endpointId);
+    // Only an endpoint that would become enabled needs room (enabling an enabled one is a no-op, a deleted one
+    // is refused by the decider).
+    if (state.status === 'disabled' && state.disabledReason === 'gone') await this.assertRoomForAnotherEndpoint(accountId);
+    const { newState } = await handleCommand(this.store, streams.webhookEndpoint(endpointId), webhookEndpointDecider, {
+      type: 'EnableWebhookEndpoint',
+      data: { now: this.clock.now().toISOString() },
+    });
+    return toWebhookEndpointView(newState as WebhookEndpointState);
+  }
+
+  /** docs/api.md "test": one `webhook.test` delivery, sent by the webhooks service like any other. */
+  async sendTestEvent(accountId: string, endpointId: string): Promise<WebhookDeliveryView> {
+    const endpoint = await this.load(accountId, endpointId);
+    return this.schedule(scheduleTestDelivery(endpoint, { deliveryId: newId('dlv'), now: this.clock.now().toISOString() }));
+  }
+
+  /** docs/api.md "redeliver": any delivery of this endpoint, sent again under its original webhook-id. */
+  async redeliver(accountId: string, endpointId: string, deliveryId: string): Promise<WebhookDeliveryView> {
+    const endpoint = await this.load(accountId, endpointId);
+    const row = isId(deliveryId, 'dlv') ? await this.readModels.byStream<DeliveryState>(streams.delivery(deliveryId)) : null;
+    // Another account's delivery is as unknown as none (scheduleRedelivery also checks it is this endpoint's).
+    const original = row && row.accountId === accountId ? row.state : deliveryDecider.initialState();
+    return this.schedule(scheduleRedelivery(endpoint, original, { deliveryId: newId('dlv'), now: this.clock.now().toISOString() }));
+  }
+
+  private async schedule(command: ScheduleDelivery): Promise<WebhookDeliveryView> {
+    const { newState } = await handleCommand(this.store, streams.delivery(command.data.deliveryId), deliveryDecider, command);
+    return toWebhookDeliveryView(newState as DeliveryState);
   }
 
   private async load(accountId: string, endpointId: string): Promise<WebhookEndpointState> {

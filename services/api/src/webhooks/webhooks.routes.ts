@@ -1,16 +1,20 @@
 import type { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
 import type { JobStatus, WebhookEventType } from '@upscaler/contracts';
-import { WEBHOOK_EVENT_TYPES } from '@upscaler/contracts';
+import { WEBHOOK_EVENT_TYPES, WEBHOOK_TEST_EVENT_TYPE } from '@upscaler/contracts';
 import { apiKeySecurity, errorResponse, jsonBody, jsonBodyErrors, jsonResponse, keyedErrors } from '../openapi/responses';
 import { param, z } from '../openapi/zod';
 import {
   CreateEndpointBody,
   DeliveriesQuery,
   DeliveryAttemptListSchema,
+  RotateSecretBody,
+  WebhookDeliveryPathParams,
+  WebhookDeliverySchema,
   WebhookEndpointCreatedSchema,
   WebhookEndpointListSchema,
   WebhookEndpointPathParams,
   WebhookEndpointSchema,
+  WebhookTestPayloadSchema,
 } from './webhooks.schemas';
 
 /** docs/design.md §6: webhook endpoint registration (webhook-endpoints.controller.ts) and the deliveries themselves. */
@@ -128,7 +132,10 @@ export function registerWebhookRoutes(registry: OpenAPIRegistry): void {
     },
   });
 
+  registerEndpointActions(registry);
+
   for (const type of WEBHOOK_EVENT_TYPES) registerDelivery(registry, type);
+  registerTestDelivery(registry);
 }
 
 const STATUS_OF_EVENT: Record<WebhookEventType, JobStatus> = {
@@ -139,7 +146,11 @@ const STATUS_OF_EVENT: Record<WebhookEventType, JobStatus> = {
 
 /** What a receiver gets: the Standard Webhooks headers of every delivery attempt. */
 const SignatureHeaders = z.object({
-  'webhook-id': param(z.string(), 'The delivery id (`dlv_…`): the same on every retry of one delivery, so receivers can drop duplicates.'),
+  'webhook-id': param(
+    z.string(),
+    'The message id (`dlv_…`, the delivery id): the same on every retry of one delivery and on a re-delivery of it, so receivers ' +
+      'can drop duplicates.',
+  ),
   'webhook-timestamp': param(
     z.string().regex(/^[0-9]+$/),
     'Unix time in seconds when this attempt was signed. Reject deliveries more than 5 minutes from now.',
@@ -150,7 +161,8 @@ const SignatureHeaders = z.object({
       .regex(/^v1,[A-Za-z0-9+/]+={0,2}( v1,[A-Za-z0-9+/]+={0,2})*$/)
       .openapi({ pattern: '^v1,[A-Za-z0-9+/]+={0,2}( v1,[A-Za-z0-9+/]+={0,2})*$' }),
     'Standard Webhooks signature: `v1,` + base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}`, keyed by the ' +
-      'base64-decoded part of the endpoint secret after `whsec_`. Space-separated when several.',
+      "base64-decoded part of the endpoint secret after `whsec_`. Space-separated when several: during a secret rotation's " +
+      'overlap one made with the new secret, then one with the previous; accept the message when any matches.',
   ),
 });
 
@@ -179,6 +191,131 @@ function registerDelivery(registry: OpenAPIRegistry, type: WebhookEventType): vo
           },
         },
       },
+    },
+    responses: {
+      '2XX': { description: 'Delivered: no further attempt.' },
+      '410': { description: 'Gone: the endpoint is disabled and gets no further deliveries.' },
+      default: { description: 'Any other answer, a redirect, or no answer: the delivery is retried.' },
+    },
+  });
+}
+
+/** Issue 16, item 7 (docs/api.md "Webhooks"; docs/design.md §4): rotation, re-enabling, test event, re-delivery. */
+function registerEndpointActions(registry: OpenAPIRegistry): void {
+  const notFound = (what = 'No webhook endpoint with that id in this account.') => errorResponse(404, ['not_found'], 'always', what);
+  const deleted = 'webhook_endpoint_deleted: the endpoint was deleted (it stays listed, disabled_reason deleted); register a new one.';
+
+  registry.registerPath({
+    method: 'post',
+    path: '/api/v1/webhook_endpoints/{id}/rotate_secret',
+    operationId: 'rotateWebhookEndpointSecret',
+    tags: ['Webhooks'],
+    summary: "Rotate an endpoint's signing secret",
+    description:
+      'A new `whsec_` secret, shown once in the answer. Until `overlap_seconds` have passed every delivery carries two signatures in ' +
+      '`webhook-signature`, `v1,<new> v1,<previous>` (Standard Webhooks receivers accept a message when any matches), so receivers ' +
+      'can switch at their own pace. A second rotation within the overlap keeps only the secret current until then. The body is optional.',
+    security: apiKeySecurity('webhooks:write'),
+    request: {
+      params: WebhookEndpointPathParams,
+      body: { ...jsonBody(RotateSecretBody, { oneHour: { overlap_seconds: 3600 }, leaked: { overlap_seconds: 0 } }), required: false },
+    },
+    responses: {
+      '200': jsonResponse('The endpoint with its new `secret`: the only time it is shown.', WebhookEndpointCreatedSchema, 'always'),
+      '400': errorResponse(
+        400,
+        ['invalid_request'],
+        'always',
+        'overlap_seconds is not an integer from 0 to 604800, or the body is not JSON.',
+      ),
+      '404': notFound(),
+      '409': errorResponse(409, ['webhook_endpoint_deleted'], 'always', deleted),
+      ...jsonBodyErrors('always'),
+      ...keyedErrors({ scoped: true }),
+    },
+  });
+
+  registry.registerPath({
+    method: 'post',
+    path: '/api/v1/webhook_endpoints/{id}/enable',
+    operationId: 'enableWebhookEndpoint',
+    tags: ['Webhooks'],
+    summary: 'Enable an endpoint a 410 disabled',
+    description:
+      'An endpoint disabled because a delivery answered 410 Gone (disabled_reason gone) gets deliveries again, for events from now on ' +
+      '(send missed ones with redeliver). Enabling an enabled endpoint changes nothing (200).',
+    security: apiKeySecurity('webhooks:write'),
+    request: { params: WebhookEndpointPathParams },
+    responses: {
+      '200': jsonResponse('The endpoint, status enabled.', WebhookEndpointSchema, 'always'),
+      '404': notFound(),
+      '409': errorResponse(
+        409,
+        ['webhook_endpoint_limit_reached', 'webhook_endpoint_deleted'],
+        'always',
+        'webhook_endpoint_limit_reached: the account already has as many enabled endpoints as ' +
+          'UPSCALE_MAX_WEBHOOK_ENDPOINTS_PER_ACCOUNT allows. ' +
+          deleted,
+      ),
+      ...keyedErrors({ scoped: true }),
+    },
+  });
+
+  const sendable = 'webhook_endpoint_disabled: the endpoint is disabled (a delivery answered 410); enable it first. ' + deleted;
+
+  registry.registerPath({
+    method: 'post',
+    path: '/api/v1/webhook_endpoints/{id}/test',
+    operationId: 'sendWebhookTestEvent',
+    tags: ['Webhooks'],
+    summary: 'Send a test event',
+    description:
+      'Schedules one delivery of a `webhook.test` event (see the webhook of that name) to the endpoint, whatever event types it ' +
+      'subscribed to; signed and retried like any delivery, and listed in its delivery log (job_id null).',
+    security: apiKeySecurity('webhooks:write'),
+    request: { params: WebhookEndpointPathParams },
+    responses: {
+      '202': jsonResponse('The delivery scheduled; its first attempt goes out at once.', WebhookDeliverySchema, 'always'),
+      '404': notFound(),
+      '409': errorResponse(409, ['webhook_endpoint_disabled', 'webhook_endpoint_deleted'], 'always', sendable),
+      ...keyedErrors({ scoped: true }),
+    },
+  });
+
+  registry.registerPath({
+    method: 'post',
+    path: '/api/v1/webhook_endpoints/{id}/deliveries/{delivery_id}/redeliver',
+    operationId: 'redeliverWebhook',
+    tags: ['Webhooks'],
+    summary: 'Send a delivery again',
+    description:
+      'Any delivery of this endpoint, whatever its outcome: a new delivery with the same body and event type, sent now and retried ' +
+      'as usual. Its `webhook-id` header is the original message id (Standard Webhooks: a message sent again keeps its id, so ' +
+      'receivers can drop what they already processed); each attempt is signed anew with the current time and secrets.',
+    security: apiKeySecurity('webhooks:write'),
+    request: { params: WebhookDeliveryPathParams },
+    responses: {
+      '202': jsonResponse('The new delivery (redelivery_of names the one re-sent).', WebhookDeliverySchema, 'always'),
+      '404': notFound('No such webhook endpoint in this account, or no delivery with that id to it.'),
+      '409': errorResponse(409, ['webhook_endpoint_disabled', 'webhook_endpoint_deleted'], 'always', sendable),
+      ...keyedErrors({ scoped: true }),
+    },
+  });
+}
+
+/** OpenAPI 3.1 `webhooks`: the test event (POST /webhook_endpoints/{id}/test). */
+function registerTestDelivery(registry: OpenAPIRegistry): void {
+  registry.register('WebhookTestPayload', WebhookTestPayloadSchema);
+  registry.registerWebhook({
+    method: 'post',
+    path: WEBHOOK_TEST_EVENT_TYPE,
+    operationId: 'webhook_webhook_test',
+    tags: ['Webhooks'],
+    summary: 'Sent when asked for by POST /webhook_endpoints/{id}/test',
+    description: 'A test (ping) event: signed, answered and retried exactly like the job events.',
+    request: {
+      headers: SignatureHeaders,
+      body: { required: true, content: { 'application/json': { schema: WebhookTestPayloadSchema } } },
     },
     responses: {
       '2XX': { description: 'Delivered: no further attempt.' },

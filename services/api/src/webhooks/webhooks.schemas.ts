@@ -4,8 +4,11 @@ import {
   WEBHOOK_TEST_EVENT_TYPE,
   type DeliveryAttemptView,
   type WebhookEndpointView,
+  type WebhookDeliveryView,
   type WebhookPayload,
+  type WebhookTestPayload,
 } from '@upscaler/contracts';
+import { DEFAULT_SECRET_OVERLAP_SECONDS, MAX_SECRET_OVERLAP_SECONDS } from '@upscaler/domain';
 import { JobSchema } from '../jobs/jobs.schemas';
 import { id, idParam, listOf, nullableTimestamp, param, timestamp, z } from '../openapi/zod';
 
@@ -146,4 +149,69 @@ export const DeliveriesQuery = z.object({
 });
 export const DELIVERIES_QUERY_ERRORS = {
   limit: () => new DomainError('invalid_request', 'limit must be an integer from 1 to 100.'),
+};
+
+// ---------------------------------------------------------------------------------------------
+// Webhook ergonomics (issue 16, item 7; docs/api.md "Webhooks"): rotation, test event, re-delivery
+
+const deliveryIdSchema = (description: string) =>
+  z
+    .string()
+    .regex(/^dlv_[0-9a-f]{32}$/)
+    .openapi({ description });
+
+export const WebhookDeliverySchema = z
+  .object({
+    id: deliveryIdSchema('The new delivery: its attempts appear in the delivery log under this delivery_id.'),
+    object: z.literal('webhook_delivery'),
+    endpoint_id: id('we', 'Webhook endpoint'),
+    event_type: z.enum([...WEBHOOK_EVENT_TYPES, WEBHOOK_TEST_EVENT_TYPE]).openapi({ description: 'A job event type, or webhook.test.' }),
+    job_id: z
+      .string()
+      .regex(/^job_[0-9a-f]{32}$/)
+      .nullable()
+      .openapi({ description: 'The job of the event; null for a test event.' }),
+    message_id: deliveryIdSchema('The webhook-id header its attempts carry: its own id, or for a re-delivery the original message id.'),
+    redelivery_of: z
+      .string()
+      .regex(/^dlv_[0-9a-f]{32}$/)
+      .nullable()
+      .openapi({ description: 'The delivery re-sent; null for a test event.' }),
+    scheduled_at: timestamp('When it was scheduled; the first attempt goes out at once.'),
+  })
+  .openapi('WebhookDelivery', { description: 'A delivery scheduled on demand: a test event or a re-delivery.' });
+
+export const WebhookTestPayloadSchema = z
+  .object({
+    type: z.literal(WEBHOOK_TEST_EVENT_TYPE),
+    timestamp: timestamp('When the test event was asked for.'),
+    data: z.object({ endpoint_id: id('we', 'Webhook endpoint') }),
+  })
+  .openapi('WebhookTestPayload', { description: 'The body of a test event (POST /webhook_endpoints/{id}/test).' });
+
+export const ergonomicsViewsFitTheirSchemas: [
+  z.output<typeof WebhookDeliverySchema> extends WebhookDeliveryView ? true : never,
+  z.output<typeof WebhookTestPayloadSchema> extends WebhookTestPayload ? true : never,
+] = [true, true];
+
+export const WebhookDeliveryPathParams = z.object({
+  id: WebhookEndpointIdParam,
+  delivery_id: z.string().openapi({
+    param: {
+      name: 'delivery_id',
+      in: 'path',
+      description: "A delivery of this endpoint (delivery_id in its delivery log). Malformed, unknown or another endpoint's: 404.",
+      example: 'dlv_3f2a9c0d1e4b5a697887766554433221',
+    },
+  }),
+});
+
+export const RotateSecretBody = z.object({
+  overlap_seconds: z.number().int().min(0).max(MAX_SECRET_OVERLAP_SECONDS).default(DEFAULT_SECRET_OVERLAP_SECONDS).openapi({
+    description:
+      'How long the previous secret keeps signing deliveries beside the new one (both signatures are sent). 0: it stops at once.',
+  }),
+});
+export const ROTATE_SECRET_BODY_ERRORS = {
+  overlap_seconds: () => new DomainError('invalid_request', `overlap_seconds must be an integer from 0 to ${MAX_SECRET_OVERLAP_SECONDS}.`),
 };
