@@ -17,7 +17,7 @@ import { RATE_LIMIT_HEADER_NAMES } from './responses';
  * What the generator does not guarantee by itself: that the document is valid OpenAPI 3.1, that it
  * lists exactly the routes Nest serves with the security their guards enforce, that every error code
  * the api throws is documented, and that docs/api.md keeps up. The shapes come from the schemas that
- * validate the requests and the answers (openapi.views.spec.ts, and every e2e suite through
+ * validate the requests and the answers (openapi.views.spec.ts, openapi-views.e2e-spec.ts, and every e2e suite through
  * jobs-harness's CheckedClient).
  */
 
