@@ -82,14 +82,17 @@ class SideServer:
         return f"{self.url}/images/{name}"
 
     def wait_for_delivery(self, path: str, timeout: float = 60.0) -> Delivery:
+        return self.wait_for_deliveries(path, 1, timeout)[0]
+
+    def wait_for_deliveries(self, path: str, count: int, timeout: float = 60.0) -> list[Delivery]:
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             with self.lock:
-                for delivery in self.deliveries:
-                    if delivery.path == path:
-                        return delivery
+                to_path = [d for d in self.deliveries if d.path == path]
+            if len(to_path) >= count:
+                return to_path
             time.sleep(0.1)
-        raise AssertionError(f"no webhook delivery to {path} within {timeout} s")
+        raise AssertionError(f"fewer than {count} webhook deliveries to {path} within {timeout} s")
 
 
 def _handler(side: SideServer) -> type[BaseHTTPRequestHandler]:

@@ -58,6 +58,32 @@ def test_a_real_job_succeeded_delivery_verifies_with_the_endpoint_secret_and_not
         verify_webhook(secret, delivery.body, {k: v for k, v in delivery.headers.items() if k != "webhook-signature"})
 
 
+def test_after_a_rotation_a_test_event_and_its_redelivery_verify_with_the_old_and_the_new_secret(
+    service: Service, account: AccountKey, side_server: SideServer
+) -> None:
+    path = f"/hooks/{uuid.uuid4().hex}"
+    with Upscaler(account.key, base_url=service.api_url) as client:
+        endpoint = client.create_webhook_endpoint(f"{side_server.url}{path}")
+        rotated = client.rotate_webhook_secret(endpoint["id"], overlap_seconds=3600)
+        assert rotated["secret"] != endpoint["secret"] and rotated["previous_secret_expires_at"] is not None
+        test = client.send_test_webhook(endpoint["id"])
+        assert (test["object"], test["event_type"], test["job_id"]) == ("webhook_delivery", "webhook.test", None)
+        first = side_server.wait_for_delivery(path)
+        assert len(first.headers["webhook-signature"].split(" ")) == 2  # the new secret's and the previous one's
+        for secret in (rotated["secret"], endpoint["secret"]):
+            payload = verify_webhook(secret, first.body, first.headers)
+            assert (payload["type"], payload["data"]) == ("webhook.test", {"endpoint_id": endpoint["id"]})
+        with pytest.raises(upscaler.WebhookVerificationError):
+            verify_webhook(other_secret(), first.body, first.headers)
+
+        again = client.redeliver_webhook(endpoint["id"], test["id"])
+        assert (again["redelivery_of"], again["message_id"]) == (test["id"], first.headers["webhook-id"])
+        second = side_server.wait_for_deliveries(path, 2)[1]
+        assert second.headers["webhook-id"] == first.headers["webhook-id"] and second.body == first.body
+        assert verify_webhook(rotated["secret"], second.body, second.headers)["type"] == "webhook.test"
+        assert client.enable_webhook_endpoint(endpoint["id"])["status"] == "enabled"  # enabled: no change
+
+
 SECRET = "whsec_" + base64.b64encode(b"0123456789abcdef0123456789abcdef").decode()
 BODY = json.dumps({"type": "job.failed", "timestamp": "2026-01-01T00:00:04.000Z", "data": {"id": "job_1", "status": "failed"}})
 

@@ -11,7 +11,7 @@ from .async_client import AsyncJobPager, AsyncUpscaler
 from .client import JobPager, Upscaler
 from .errors import *  # noqa: F403 (the typed errors are part of the package's surface)
 from .errors import __all__ as _errors_all
-from .types import Account, Job, JobCancel, JobCreate, JobList, JobListItem, ResultLink, WebhookPayload
+from .types import Account, Job, JobCancel, JobCreate, JobList, JobListItem, ResultLink, WebhookPayload, WebhookTestPayload
 from .webhooks import WebhookVerifier, verify_webhook
 
 __all__ = [
@@ -30,5 +30,6 @@ __all__ = [
     "JobListItem",
     "ResultLink",
     "WebhookPayload",
+    "WebhookTestPayload",
     *_errors_all,
 ]

@@ -41,6 +41,7 @@ from .types import (
     ResultLink,
     Scope,
     Target,
+    WebhookDelivery,
     WebhookEndpoint,
     WebhookEndpointCreated,
     WebhookEndpointList,
@@ -371,6 +372,28 @@ class Upscaler:
         """The endpoint's delivery log: every attempt of its latest ``limit`` deliveries."""
         path = f"/webhook_endpoints/{_base.quote(endpoint_id)}/deliveries"
         return self._request("GET", path, retry_safe=True, params=_base.drop_none({"limit": limit})).json()
+
+    def rotate_webhook_secret(self, endpoint_id: str, *, overlap_seconds: int | None = None) -> WebhookEndpointCreated:
+        """A new ``secret`` (shown once); for ``overlap_seconds`` (default 86,400) deliveries carry
+        both signatures, so :func:`upscaler.verify_webhook` accepts either secret meanwhile."""
+        path = f"/webhook_endpoints/{_base.quote(endpoint_id)}/rotate_secret"
+        body = _base.drop_none({"overlap_seconds": overlap_seconds})
+        return self._request("POST", path, retry_safe=False, json=body).json()
+
+    def enable_webhook_endpoint(self, endpoint_id: str) -> WebhookEndpoint:
+        """Deliveries again to an endpoint disabled by a 410 answer (events from now on)."""
+        path = f"/webhook_endpoints/{_base.quote(endpoint_id)}/enable"
+        return self._request("POST", path, retry_safe=False).json()
+
+    def send_test_webhook(self, endpoint_id: str) -> WebhookDelivery:
+        """Schedules a ``webhook.test`` delivery to the endpoint."""
+        path = f"/webhook_endpoints/{_base.quote(endpoint_id)}/test"
+        return self._request("POST", path, retry_safe=False).json()
+
+    def redeliver_webhook(self, endpoint_id: str, delivery_id: str) -> WebhookDelivery:
+        """Sends a delivery again (same body, same ``webhook-id``, signed anew)."""
+        path = f"/webhook_endpoints/{_base.quote(endpoint_id)}/deliveries/{_base.quote(delivery_id)}/redeliver"
+        return self._request("POST", path, retry_safe=False).json()
 
 class JobPager:
     """Iterates over jobs across pages of ``GET /jobs`` (``while has_more: starting_after=next_cursor``)."""

@@ -364,6 +364,18 @@ class WebhookEndpoint(TypedDict):
     """
     When the endpoint was registered.
     """
+    disabled_reason: Literal['gone', 'deleted'] | None
+    """
+    Additive field: why the endpoint is disabled (gone: it answered 410; deleted: DELETE); null while enabled. Only a gone one can be enabled again.
+    """
+    secret_rotated_at: str | None
+    """
+    Additive field: when the signing secret was last rotated; null if never.
+    """
+    previous_secret_expires_at: str | None
+    """
+    Additive field: until when deliveries are also signed with the secret before the last rotation; null when none is kept.
+    """
 
 
 class WebhookEndpointCreated(WebhookEndpoint):
@@ -405,10 +417,21 @@ class DeliveryAttempt(TypedDict):
     """
     The delivery; also the webhook-id header of every attempt of it.
     """
-    event_type: WebhookEventType
-    job_id: str
+    event_type: Literal['job.succeeded', 'job.failed', 'job.cancelled', 'webhook.test']
     """
-    Job id: `job_` and 32 hex digits of a UUIDv7 (time-ordered).
+    The event delivered: a job event, or webhook.test (the test event an account owner sends on demand).
+    """
+    job_id: str | None
+    """
+    The job of the event; null for a test event (webhook.test).
+    """
+    message_id: str
+    """
+    Additive field: the webhook-id header of the delivery's attempts: the delivery id, or for a re-delivery its original's.
+    """
+    redelivery_of: str | None
+    """
+    Additive field: the delivery this one re-sends; null for an original delivery.
     """
     attempt: int
     status_code: int | None
@@ -451,7 +474,7 @@ class DeliveryAttemptList(TypedDict):
 
 
 class Error2(TypedDict):
-    code: Literal['invalid_request', 'invalid_target', 'invalid_format', 'invalid_image_url', 'image_fetch_failed', 'image_too_large_to_upscale', 'animated_image', 'invalid_image', 'image_dimensions_too_large', 'idempotency_key_reused', 'invalid_cursor', 'unauthorized', 'insufficient_credits', 'forbidden', 'not_found', 'job_not_found', 'route_not_found', 'method_not_allowed', 'conflict', 'api_key_limit_reached', 'webhook_endpoint_limit_reached', 'result_not_ready', 'idempotency_in_progress', 'payload_too_large', 'unsupported_media_type', 'unsupported_charset', 'unsupported_content_encoding', 'rate_limited', 'internal_error', 'billing_unavailable', 'service_unavailable', 'engine_error', 'corrupt_image', 'processing_timeout', 'attempts_exhausted']
+    code: Literal['invalid_request', 'invalid_target', 'invalid_format', 'invalid_image_url', 'image_fetch_failed', 'image_too_large_to_upscale', 'animated_image', 'invalid_image', 'image_dimensions_too_large', 'idempotency_key_reused', 'invalid_cursor', 'unauthorized', 'insufficient_credits', 'forbidden', 'not_found', 'job_not_found', 'route_not_found', 'method_not_allowed', 'conflict', 'api_key_limit_reached', 'webhook_endpoint_limit_reached', 'webhook_endpoint_disabled', 'webhook_endpoint_deleted', 'result_not_ready', 'idempotency_in_progress', 'payload_too_large', 'unsupported_media_type', 'unsupported_charset', 'unsupported_content_encoding', 'rate_limited', 'internal_error', 'billing_unavailable', 'service_unavailable', 'engine_error', 'corrupt_image', 'processing_timeout', 'attempts_exhausted']
     message: str
     """
     Human-readable; may change.
@@ -500,3 +523,59 @@ class HealthReady(TypedDict):
     info: NotRequired[dict[str, HealthIndicator]]
     error: NotRequired[dict[str, HealthIndicator]]
     details: dict[str, HealthIndicator]
+
+
+class Data(TypedDict):
+    endpoint_id: str
+    """
+    Webhook endpoint id: `we_` and 32 hex digits of a UUIDv7 (time-ordered).
+    """
+
+
+class WebhookTestPayload(TypedDict):
+    """
+    The body of a test event (POST /webhook_endpoints/{id}/test).
+    """
+
+    type: Literal['webhook.test']
+    timestamp: str
+    """
+    When the test event was asked for.
+    """
+    data: Data
+
+
+class WebhookDelivery(TypedDict):
+    """
+    A delivery scheduled on demand: a test event or a re-delivery.
+    """
+
+    id: str
+    """
+    The new delivery: its attempts appear in the delivery log under this delivery_id.
+    """
+    object: Literal['webhook_delivery']
+    endpoint_id: str
+    """
+    Webhook endpoint id: `we_` and 32 hex digits of a UUIDv7 (time-ordered).
+    """
+    event_type: Literal['job.succeeded', 'job.failed', 'job.cancelled', 'webhook.test']
+    """
+    A job event type, or webhook.test.
+    """
+    job_id: str | None
+    """
+    The job of the event; null for a test event.
+    """
+    message_id: str
+    """
+    The webhook-id header its attempts carry: its own id, or for a re-delivery the original message id.
+    """
+    redelivery_of: str | None
+    """
+    The delivery re-sent; null for a test event.
+    """
+    scheduled_at: str
+    """
+    When it was scheduled; the first attempt goes out at once.
+    """

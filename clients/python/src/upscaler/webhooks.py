@@ -16,7 +16,7 @@ from typing import Any
 import standardwebhooks
 
 from .errors import WebhookVerificationError
-from .types import WebhookPayload
+from .types import WebhookPayload, WebhookTestPayload
 
 __all__ = ["WebhookVerifier", "verify_webhook"]
 
@@ -30,7 +30,7 @@ class WebhookVerifier:
         except (binascii.Error, ValueError, standardwebhooks.webhooks.EmptyWebhookSecretError) as exc:
             raise ValueError(f"not a webhook secret (whsec_ and base64): {exc}") from exc
 
-    def verify(self, body: bytes | str, headers: Mapping[str, str] | Any) -> WebhookPayload:
+    def verify(self, body: bytes | str, headers: Mapping[str, str] | Any) -> WebhookPayload | WebhookTestPayload:
         """The delivery's payload, parsed; :class:`WebhookVerificationError` when the signature,
         the headers or the timestamp (more than 5 minutes away) do not verify.
 
@@ -45,6 +45,6 @@ class WebhookVerifier:
             raise WebhookVerificationError(f"malformed webhook headers or body: {exc}") from exc
 
 
-def verify_webhook(secret: str, body: bytes | str, headers: Mapping[str, str] | Any) -> WebhookPayload:
+def verify_webhook(secret: str, body: bytes | str, headers: Mapping[str, str] | Any) -> WebhookPayload | WebhookTestPayload:
     """One-off form of :meth:`WebhookVerifier.verify`."""
     return WebhookVerifier(secret).verify(body, headers)
