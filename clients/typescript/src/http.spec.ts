@@ -58,6 +58,29 @@ describe('Transport', () => {
     ]);
   });
 
+  it('sends the same multipart body and Idempotency-Key again on a retried create', async () => {
+    const bodies: string[] = [];
+    const keys: Array<string | undefined> = [];
+    const answers = [rateLimited('0'), { status: 202, body: { id: 'job_1' } }];
+    const fetchImpl = (async (_url: string, init: RequestInit) => {
+      bodies.push(await new Response(init.body as FormData).text());
+      keys.push((init.headers as Record<string, string>)['idempotency-key']);
+      const a = answers.shift() as { status: number; headers?: Record<string, string>; body: unknown };
+      return new Response(JSON.stringify(a.body), { status: a.status, headers: a.headers });
+    }) as unknown as typeof fetch;
+    const form = new FormData();
+    form.append('image', new Blob([new Uint8Array([137, 80, 78, 71])]), 'a.png');
+    form.append('target', '4k');
+    const t = new Transport({ baseUrl: 'http://h:1', fetch: fetchImpl });
+    await t.request('POST', '/api/v1/upscale', { body: form, headers: { 'idempotency-key': 'k1' }, repeatable: true });
+    expect(keys).toEqual(['k1', 'k1']);
+    expect(bodies).toHaveLength(2);
+    const strip = (b: string) => b.replace(/-{2,}[\w-]+/g, '--boundary');
+    expect(strip(bodies[1]!)).toBe(strip(bodies[0]!));
+    expect(bodies[0]).toContain('name="image"; filename="a.png"');
+    expect(bodies[0]).toContain('4k');
+  });
+
   it('does not wait longer than maxRetryDelayMs: the 429 is thrown, typed, with its headers', async () => {
     const { fetchImpl, calls } = scripted([rateLimited('120')]);
     const t = new Transport({ baseUrl: 'http://h:1', fetch: fetchImpl, maxRetryDelayMs: 60_000 });
