@@ -115,7 +115,8 @@ export function registerWebhookRoutes(registry: OpenAPIRegistry): void {
     summary: 'The delivery log of an endpoint',
     description:
       'Every attempt of up to `limit` deliveries to this endpoint, the attempts of one delivery newest first. Deliveries come in ' +
-      'descending delivery-id order, which is not time order (a delivery id is derived from endpoint, job and event): sort by ' +
+      "descending delivery-id order, which is not time order (a job event's delivery id is derived from endpoint, job and event; " +
+      "a test event's or a re-delivery's is time-ordered): sort by " +
       'attempted_at. has_more tells that more deliveries exist; there is no cursor (next_cursor is always null).',
     security: apiKeySecurity('webhooks:read'),
     request: { params: WebhookEndpointPathParams, query: DeliveriesQuery },
@@ -175,7 +176,8 @@ function registerDelivery(registry: OpenAPIRegistry, type: WebhookEventType): vo
     tags: ['Webhooks'],
     summary: `Sent when a job becomes ${STATUS_OF_EVENT[type]}`,
     description:
-      'An HTTPS POST, signed per Standard Webhooks, at most one delivery per (endpoint, job, event). Redirects are not followed. ' +
+      'An HTTPS POST, signed per Standard Webhooks, at most one delivery per (endpoint, job, event) plus the re-deliveries the ' +
+      'account asks for (same body and webhook-id). Redirects are not followed. ' +
       'A 2xx answer (within the delivery timeout, 10 s by default) acknowledges it; anything else is retried with exponential ' +
       'backoff and jitter for about three days; 410 Gone disables the endpoint.',
     request: {
