@@ -85,4 +85,6 @@ export interface DeliveryAttempt {
   outcome: string;
   attempted_at: string;
   next_attempt_at: string | null;
+  /** additive (issue 16, item 7): the delivery this one re-sends */
+  redelivery_of?: string | null;
 }

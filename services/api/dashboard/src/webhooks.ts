@@ -105,11 +105,9 @@ async function deleteWebhook(w: WebhookEndpoint, b: HTMLButtonElement): Promise<
   });
 }
 
-/** The delivery id from a 202 answer, whichever way it names it. */
+/** The new delivery's id from a 202 answer (a webhook_delivery: docs/api.md, Webhooks). */
 function deliveryIdOf(body: unknown): string | null {
-  if (!isRecord(body)) return null;
-  for (const k of ['delivery_id', 'id']) if (typeof body[k] === 'string') return body[k];
-  return null;
+  return isRecord(body) && typeof body.id === 'string' ? body.id : null;
 }
 
 async function sendTestEvent(w: WebhookEndpoint, b: HTMLButtonElement): Promise<void> {
@@ -130,9 +128,12 @@ async function sendTestEvent(w: WebhookEndpoint, b: HTMLButtonElement): Promise<
 async function redeliver(w: WebhookEndpoint, deliveryId: string, b: HTMLButtonElement): Promise<void> {
   await busy(b, async () => {
     try {
-      await call<unknown>('POST', `/webhook_endpoints/${encodeURIComponent(w.id)}/deliveries/${encodeURIComponent(deliveryId)}/redeliver`, { json: {} });
+      const r = await call<unknown>('POST', `/webhook_endpoints/${encodeURIComponent(w.id)}/deliveries/${encodeURIComponent(deliveryId)}/redeliver`, {
+        json: {},
+      });
+      const id = deliveryIdOf(r.body);
       showError(panel(), null);
-      notice(`Delivery ${deliveryId} queued again for ${w.url}.`);
+      notice(`Delivery ${deliveryId} re-sent${id ? ` as ${id}` : ''} to ${w.url}.`);
       await showDeliveries(w);
     } catch (err) {
       notice(null);
@@ -216,7 +217,10 @@ function deliveriesView(w: WebhookEndpoint, list: List<DeliveryAttempt>): HTMLEl
     }
     return el('tr', { 'data-attempt-id': a.id, 'data-delivery-id': a.delivery_id }, [
       timeCell(a.attempted_at),
-      el('td', {}, [el('code', { text: a.event_type })]),
+      el('td', {}, [
+        el('code', { text: a.event_type }),
+        a.redelivery_of ? el('div', { class: 'hint' }, ['re-send of ', el('code', { text: a.redelivery_of })]) : null,
+      ]),
       el('td', {}, [a.job_id ? el('code', { text: a.job_id }) : el('span', { class: 'subtle', text: '—' })]),
       el('td', { class: 'num', text: a.attempt }),
       answer,
