@@ -33,6 +33,7 @@ const JSON_ROUTES: Array<{ method: string; template: string; as: 'key' | 'operat
   { method: 'POST', template: '/upscale', as: 'key', body: { image_url: 'https://8.8.8.8/cat.png' } },
   { method: 'POST', template: '/api_keys', as: 'key', body: { scopes: ['jobs:read'] } },
   { method: 'POST', template: '/webhook_endpoints', as: 'key', body: { url: 'https://8.8.8.8/hook' } },
+  { method: 'POST', template: '/webhook_endpoints/{we}/rotate_secret', as: 'key', body: { overlap_seconds: 0 } },
   { method: 'POST', template: '/admin/accounts', as: 'operator', body: { name: 'x', credits: 1 } },
   { method: 'PATCH', template: '/admin/accounts/{id}', as: 'operator', body: { max_concurrent_jobs: 2 } },
   { method: 'POST', template: '/admin/accounts/{id}/credits', as: 'operator', body: { amount: 1 } },
@@ -40,7 +41,7 @@ const JSON_ROUTES: Array<{ method: string; template: string; as: 'key' | 'operat
 ];
 type JsonRoute = (typeof JSON_ROUTES)[number];
 const routeName = (r: JsonRoute) => `${r.method} ${r.template}`;
-const pathOf = (r: JsonRoute) => r.template.replace('{id}', acct.accountId);
+const pathOf = (r: JsonRoute) => r.template.replace('{id}', acct.accountId).replace('{we}', endpointId);
 const clientFor = (r: JsonRoute) => (r.as === 'key' ? acct.client : operator);
 
 describe('JSON bodies (docs/api.md "Request bodies")', () => {
