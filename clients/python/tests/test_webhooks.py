@@ -72,7 +72,7 @@ def test_after_a_rotation_a_test_event_and_its_redelivery_verify_with_the_old_an
         assert len(first.headers["webhook-signature"].split(" ")) == 2  # the new secret's and the previous one's
         for secret in (rotated["secret"], endpoint["secret"]):
             payload = verify_webhook(secret, first.body, first.headers)
-            assert (payload["type"], payload["data"]) == ("webhook.test", {"endpoint_id": endpoint["id"]})
+            assert (payload["type"], payload["data"]["endpoint_id"]) == ("webhook.test", endpoint["id"])
         with pytest.raises(upscaler.WebhookVerificationError):
             verify_webhook(other_secret(), first.body, first.headers)
 

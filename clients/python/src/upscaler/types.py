@@ -46,11 +46,19 @@ class Error(TypedDict):
 
 class Source(TypedDict):
     """
-    Size and detected content type of the input image.
+    Size, detected content type and pixel size of the input image.
     """
 
     bytes: int
     content_type: Literal['image/jpeg', 'image/png', 'image/webp', 'image/avif']
+    width: int
+    """
+    Additive field: the input image's width in pixels, after its EXIF orientation.
+    """
+    height: int
+    """
+    Additive field: the input image's height in pixels, after its EXIF orientation.
+    """
 
 
 class Result(TypedDict):
@@ -63,6 +71,14 @@ class Result(TypedDict):
     url: str
     """
     The result endpoint of this job (a path).
+    """
+    width: int
+    """
+    Additive field: the result's width in pixels.
+    """
+    height: int
+    """
+    Additive field: the result's height in pixels.
     """
 
 
@@ -95,7 +111,7 @@ class Job(TypedDict):
     """
     source: Source | None
     """
-    Size and detected content type of the input image.
+    Size, detected content type and pixel size of the input image.
     """
     result: Result | None
     """
@@ -112,6 +128,14 @@ class Job(TypedDict):
     duration_ms: int | None
     """
     Wall-clock processing time in ms, once finished (null when it never ran).
+    """
+    started_at: str | None
+    """
+    Additive field: when the latest processing attempt started (UTC); null before any. Kept once the job is final.
+    """
+    progress: float | None
+    """
+    Additive field: the share of the image's tiles through the network, 0 to 1. 0 while queued or pending (a new attempt starts from 0), rising while processing (updated a few times a second; encoding and storing the result come after 1), 1 once succeeded, null for a failed or cancelled job.
     """
     format: OutputFormat
     """
@@ -152,7 +176,7 @@ class JobCreate(TypedDict):
     """
     source: Source | None
     """
-    Size and detected content type of the input image.
+    Size, detected content type and pixel size of the input image.
     """
     created_at: str
     """
