@@ -10,11 +10,19 @@ export interface JobView {
   filename: string | null;
   credits: number;
   error: { code: string; message: string } | null;
-  source: { bytes: number; content_type: string } | null;
-  result: { bytes: number; content_type: string; url: string } | null;
+  /** width and height: additive (issue 16, item 2), the oriented pixel size. */
+  source: { bytes: number; content_type: string; width: number; height: number } | null;
+  result: { bytes: number; content_type: string; url: string; width: number; height: number } | null;
   created_at: string;
   finished_at: string | null;
   duration_ms: number | null;
+  /** Additive (issue 16, item 2): when the latest processing attempt started; null before any. */
+  started_at: string | null;
+  /**
+   * Additive (issue 16, item 2): the share of the image's tiles through the network, 0 to 1: 0 while queued or
+   * pending, rising while processing, 1 once succeeded; null for a failed or cancelled job.
+   */
+  progress: number | null;
   /** Additive fields (spec 9, rule 2). */
   format: OutputFormat;
   quality: QualityTier;

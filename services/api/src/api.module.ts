@@ -14,6 +14,8 @@ import { ImageInspector } from './jobs/image-inspector';
 import { ImageSource } from './jobs/image-source';
 import { JobsController } from './jobs/jobs.controller';
 import { JobViews } from './jobs/job-views';
+import { JobFinalWaiter } from './jobs/job-final-waiter';
+import { JobProgressFeed } from './jobs/job-progress.feed';
 import { JobPollFastPath } from './jobs/job-poll.fast-path';
 import { JobsService } from './jobs/jobs.service';
 import { OpenApiController } from './openapi/openapi.controller';
@@ -47,6 +49,8 @@ import { WebhookEndpointsService } from './webhooks/webhook-endpoints.service';
     LogTail,
     ApiKeyCache,
     JobViews,
+    JobProgressFeed,
+    JobFinalWaiter,
     JobPollFastPath,
     AddressRateLimitGuard,
     UnkeyedErrorRateLimit,

@@ -648,8 +648,18 @@ describeInBrowser('account dashboard (GET /dashboard) in Chromium', () => {
     const formError = page.locator('#key-form > .error');
     await formError.waitFor({ state: 'visible' });
     expect(await formError.textContent()).toMatch(/^forbidden \(HTTP 403\): /);
-    // So is an upscale (jobs:write), with nothing reserved.
-    await page.locator('#upscale-file').setInputFiles({ name: 'tiny.png', mimeType: 'image/png', buffer: await uploadImage() });
+    // So is an upscale (jobs:write), with nothing reserved. This time the file is dropped on the drop zone.
+    const dropped = await page.evaluateHandle((b64) => {
+      const g = globalThis as any;
+      const bytes = Uint8Array.from(g.atob(b64), (c: string) => c.charCodeAt(0));
+      const dt = new g.DataTransfer();
+      dt.items.add(new g.File([bytes], 'dropped.png', { type: 'image/png' }));
+      return dt;
+    }, (await uploadImage()).toString('base64'));
+    await page.dispatchEvent('#dropzone', 'dragover', { dataTransfer: dropped });
+    await page.dispatchEvent('#dropzone', 'drop', { dataTransfer: dropped });
+    await page.locator('#upscale-chosen').waitFor({ state: 'visible' });
+    expect(await textOf('#upscale-file-name')).toMatch(/^dropped\.png · \d+ B$/);
     await panel('upscale').getByRole('button', { name: 'Upscale' }).click();
     const submitError = page.locator('#upscale-form > .error');
     await submitError.waitFor({ state: 'visible' });

@@ -14,11 +14,13 @@ const queuedView = {
   filename: 'cat.jpg',
   credits: 3,
   error: null,
-  source: { bytes: 48213, content_type: 'image/jpeg' },
+  source: { bytes: 48213, content_type: 'image/jpeg', width: 640, height: 480 },
   result: null,
   created_at: T0,
   finished_at: null,
   duration_ms: null,
+  started_at: null,
+  progress: 0,
   format: 'png',
   quality: 'balanced',
   requested_target: '2k',
@@ -34,9 +36,11 @@ describe('job views (spec 2, Job table)', () => {
     expect(view).toEqual({
       ...queuedView,
       status: 'succeeded',
-      result: { bytes: 1523004, content_type: 'image/png', url: `/api/v1/jobs/${JOB_ID}/result` },
+      result: { bytes: 1523004, content_type: 'image/png', url: `/api/v1/jobs/${JOB_ID}/result`, width: 1280, height: 960 },
       finished_at: at(4_000),
       duration_ms: 3_000,
+      started_at: at(1_000),
+      progress: 1,
     });
   });
 
@@ -56,8 +60,23 @@ describe('job views (spec 2, Job table)', () => {
     expect([view.status, view.error, view.finished_at, view.duration_ms]).toEqual(['cancelled', null, at(700), null]);
   });
 
-  it('a pending job (lost attempt waiting for its backoff) reports pending', () => {
-    expect(toJobView(stateOf([ev.queued(), ev.started(1, 1_000), ev.lost(1, 2_000, 5_000)])).status).toBe('pending');
+  it('a pending job (lost attempt waiting for its backoff) reports pending, progress back to 0, the lost start kept', () => {
+    const view = toJobView(stateOf([ev.queued(), ev.started(1, 1_000), ev.lost(1, 2_000, 5_000)]), undefined, 0.7);
+    expect([view.status, view.progress, view.started_at]).toEqual(['pending', 0, at(1_000)]);
+  });
+
+  it('progress (issue 16, item 2): the running share while processing (clamped to 0..1, 0 when none came), null once failed or cancelled', () => {
+    const running = stateOf([ev.queued(), ev.started(1, 1_000)]);
+    expect([0.25, undefined, 1.5, -1].map((p) => toJobView(running, undefined, p).progress)).toEqual([0.25, 0, 1, 0]);
+    expect(toJobView(running).started_at).toBe(at(1_000));
+    const failed = stateOf([ev.queued(), ev.started(1, 1_000), ev.failed(1, 2_000, 1_000, 'corrupt_image')]);
+    const cancelled = stateOf([ev.queued(), ev.cancelled(700, null)]);
+    expect([toJobView(failed, undefined, 0.5).progress, toJobView(cancelled).progress, toJobView(cancelled).started_at]).toEqual([null, null, null]);
+  });
+
+  it('a read-model state stored before startedAt was kept reads started_at from the running attempt', () => {
+    const { startedAt: _dropped, ...old } = stateOf([ev.queued(), ev.started(1, 1_000)]);
+    expect(toJobView(old).started_at).toBe(at(1_000));
   });
 
   it('while processing, duration_ms is the time elapsed so far when `now` is given, else null', () => {
@@ -87,7 +106,7 @@ describe('job views (spec 2, Job table)', () => {
       target: '2k',
       filename: 'cat.jpg',
       credits: 3,
-      source: { bytes: 48213, content_type: 'image/jpeg' },
+      source: { bytes: 48213, content_type: 'image/jpeg', width: 640, height: 480 },
       created_at: T0,
     });
   });

@@ -6,7 +6,7 @@ import {
   type JobView,
 } from '@upscaler/contracts';
 import { elapsedMs } from '../shared/time';
-import type { JobState } from './job.state';
+import { startedAtOf, type JobState } from './job.state';
 
 /** Spec 2: the result is fetched through the api, never from storage directly. */
 export function resultPath(jobId: string): string {
@@ -19,8 +19,11 @@ export function resultPath(jobId: string): string {
  *
  * duration_ms is the recorded wall-clock processing time once final. While processing, and only when
  * `now` is given, it is the time elapsed so far in the running attempt; otherwise null.
+ *
+ * progress (issue 16, item 2): 0 while queued or pending, `runningProgress` (the processor's share of tiles done,
+ * kept outside the job's stream) while processing, 1 once succeeded, null for failed and cancelled jobs.
  */
-export function toJobView(state: JobState, now?: string): JobView {
+export function toJobView(state: JobState, now?: string, runningProgress?: number): JobView {
   const job = state.job;
   if (state.status === 'none' || job === null) throw new DomainError('job_not_found');
   let durationMs = state.durationMs;
@@ -35,18 +38,40 @@ export function toJobView(state: JobState, now?: string): JobView {
     filename: job.filename,
     credits: job.credits,
     error: state.status === 'failed' && state.error ? { code: state.error.code, message: state.error.message } : null,
-    source: { bytes: job.source.bytes, content_type: job.source.contentType },
+    source: { bytes: job.source.bytes, content_type: job.source.contentType, width: job.source.width, height: job.source.height },
     result:
       state.status === 'succeeded' && state.result
-        ? { bytes: state.result.bytes, content_type: state.result.contentType, url: resultPath(job.jobId) }
+        ? {
+            bytes: state.result.bytes,
+            content_type: state.result.contentType,
+            url: resultPath(job.jobId),
+            width: state.result.width,
+            height: state.result.height,
+          }
         : null,
     created_at: job.queuedAt,
     finished_at: state.finishedAt,
     duration_ms: durationMs,
+    started_at: startedAtOf(state),
+    progress: progressOf(state, runningProgress),
     format: job.format,
     quality: job.quality,
     requested_target: job.requestedTarget,
   };
+}
+
+function progressOf(state: JobState, runningProgress: number | undefined): number | null {
+  switch (state.status) {
+    case 'succeeded':
+      return 1;
+    case 'failed':
+    case 'cancelled':
+      return null;
+    case 'processing':
+      return Math.min(1, Math.max(0, runningProgress ?? 0));
+    default:
+      return 0;
+  }
 }
 
 /** Spec 2, create response (202, and 200 on an idempotent replay). */

@@ -15,9 +15,9 @@ describe('JobFinalWaiter', () => {
     const { tail, emit } = fakeTail();
     const waiter = new JobFinalWaiter(tail);
     const released: string[] = [];
-    const a1 = waiter.untilFinal('job_a', 10_000).then(() => released.push('a1'));
-    const a2 = waiter.untilFinal('job_a', 10_000).then(() => released.push('a2'));
-    void waiter.untilFinal('job_b', 50).then(() => released.push('b'));
+    const a1 = waiter.untilFinal('job_a', 10_000).done.then(() => released.push('a1'));
+    const a2 = waiter.untilFinal('job_a', 10_000).done.then(() => released.push('a2'));
+    void waiter.untilFinal('job_b', 50).done.then(() => released.push('b'));
     emit('job_a', 'JobStarted');
     await new Promise((r) => setTimeout(r, 5));
     expect(released).toEqual([]);
@@ -30,14 +30,23 @@ describe('JobFinalWaiter', () => {
   it('answers after the time is up when the job does not end', async () => {
     const waiter = new JobFinalWaiter(fakeTail().tail);
     const t0 = performance.now();
-    await waiter.untilFinal('job_c', 60);
+    await waiter.untilFinal('job_c', 60).done;
     expect(performance.now() - t0).toBeGreaterThanOrEqual(55);
+    expect(waiter.size).toBe(0);
+  });
+
+  it('cancel() answers at once and frees the wait (the view was final already)', async () => {
+    const waiter = new JobFinalWaiter(fakeTail().tail);
+    const w = waiter.untilFinal('job_f', 60_000);
+    expect(waiter.size).toBe(1);
+    w.cancel();
+    await w.done;
     expect(waiter.size).toBe(0);
   });
 
   it('releases everyone at shutdown', async () => {
     const waiter = new JobFinalWaiter(fakeTail().tail);
-    const p = waiter.untilFinal('job_d', 60_000);
+    const p = waiter.untilFinal('job_d', 60_000).done;
     waiter.onModuleDestroy();
     await p;
     expect(waiter.size).toBe(0);
@@ -46,7 +55,7 @@ describe('JobFinalWaiter', () => {
   it.each(['JobFailed', 'JobCancelled'])('%s is final too', async (type) => {
     const { tail, emit } = fakeTail();
     const waiter = new JobFinalWaiter(tail);
-    const p = waiter.untilFinal('job_e', 60_000);
+    const p = waiter.untilFinal('job_e', 60_000).done;
     emit('job_e', type);
     await p;
     expect(waiter.size).toBe(0);

@@ -20,20 +20,26 @@ export class JobFinalWaiter implements OnModuleDestroy {
     });
   }
 
-  /** Resolves when the job's final event is read, or after `ms` (whichever is first); never rejects. */
-  untilFinal(jobId: string, ms: number): Promise<void> {
-    return new Promise((resolve) => {
+  /**
+   * `done` resolves when the job's final event is read, or after `ms` (whichever is first); it never rejects.
+   * Register before reading the job's view, so that an end between the read and the wait is not missed; `cancel()`
+   * (the view was final already) resolves it at once and frees its timer.
+   */
+  untilFinal(jobId: string, ms: number): { done: Promise<void>; cancel(): void } {
+    let finish!: () => void;
+    const done = new Promise<void>((resolve) => {
       const waiters = this.waiting.get(jobId) ?? new Set<() => void>();
       this.waiting.set(jobId, waiters);
-      const done = () => {
+      finish = () => {
         clearTimeout(timer);
-        waiters.delete(done);
+        waiters.delete(finish);
         if (waiters.size === 0 && this.waiting.get(jobId) === waiters) this.waiting.delete(jobId);
         resolve();
       };
-      const timer = setTimeout(done, ms);
-      waiters.add(done);
+      const timer = setTimeout(finish, ms);
+      waiters.add(finish);
     });
+    return { done, cancel: finish };
   }
 
   /** Requests waiting now (for tests and the shutdown). */

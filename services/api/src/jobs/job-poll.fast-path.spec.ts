@@ -80,6 +80,7 @@ describe('JobPollFastPath: GET /api/v1/jobs/{id} answered before Express when it
       'If-None-Match (Express answers 304)',
       request(`/api/v1/jobs/${JOB}`, { authorization: `Bearer ${SECRET}`, 'if-none-match': 'W/"x"' }),
     ],
+    ['Prefer: wait=10 (JobsController.get waits)', request(`/api/v1/jobs/${JOB}`, { authorization: `Bearer ${SECRET}`, prefer: 'wait=10' })],
   ])('declines %s, for Express to answer', (_, req) => {
     expect(fastPath().path.accept(req)).toBeUndefined();
   });
@@ -97,6 +98,7 @@ describe('JobPollFastPath: GET /api/v1/jobs/{id} answered before Express when it
     expect(out).toEqual({
       status: 200,
       headers: {
+        vary: 'Prefer',
         'x-ratelimit-limit': '60',
         'content-type': 'application/json; charset=utf-8',
         'content-length': String(body.length),

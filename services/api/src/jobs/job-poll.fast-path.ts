@@ -21,7 +21,8 @@ interface Poll {
  * same order (key, rate limit, scope, job) with the same headers and bodies, for a fraction of the cost
  * (docs/benchmarks.md "API hot path"). Everything else goes on to Express untouched: a key that is not cached,
  * unknown or without jobs:read (the 401 and 403 answers, and their counting), a malformed id, a query string,
- * a conditional request (If-None-Match: Express answers 304), another method or spelling of the path.
+ * a conditional request (If-None-Match: Express answers 304), a Prefer header (a wait: JobsController.get), another
+ * method or spelling of the path.
  */
 @Injectable()
 export class JobPollFastPath implements FastPath<Poll> {
@@ -36,7 +37,12 @@ export class JobPollFastPath implements FastPath<Poll> {
   ) {}
 
   accept(req: IncomingMessage): Poll | undefined {
-    if (req.method !== 'GET' || req.headers['if-none-match'] !== undefined || req.headers['if-modified-since'] !== undefined) {
+    if (
+      req.method !== 'GET' ||
+      req.headers['if-none-match'] !== undefined ||
+      req.headers['if-modified-since'] !== undefined ||
+      req.headers.prefer !== undefined
+    ) {
       return undefined;
     }
     const path = JOB_PATH.exec(req.url ?? '');
@@ -51,6 +57,8 @@ export class JobPollFastPath implements FastPath<Poll> {
   async answer(req: IncomingMessage, res: ServerResponse, { key, jobId }: Poll): Promise<void> {
     try {
       await this.limiter.hit(key.keyId, key.rateLimitPerMinute ?? this.config.rateLimitPerMinute, res);
+      // as JobsController.get, once past the guard's rate limit: the answer depends on Prefer (a wait)
+      res.setHeader('Vary', 'Prefer');
       sendJson(res, 200, await this.views.get({ accountId: key.accountId, keyId: key.keyId, scopes: key.scopes }, jobId));
     } catch (err) {
       // as the error filter (libs/platform error.filter.ts) answers the errors this route can meet

@@ -5,6 +5,7 @@ import { ReadModelRepository } from '@upscaler/read-models';
 import type { Principal } from '../auth/principal';
 import { EntityCache } from '../read-cache/entity-cache';
 import { LogTail } from '../read-cache/log-tail';
+import { JobProgressFeed } from './job-progress.feed';
 
 interface Cached {
   accountId: string | null;
@@ -14,7 +15,8 @@ interface Cached {
 /**
  * GET /jobs/{id}, the call every client polls (spec 4.2): the job's view from its read model, kept in memory per
  * replica until the log shows the job changed (LogTail: at once for this replica's own appends, within TRUST_MS
- * for the others'). Polls of a job that has not changed cost no query.
+ * for the others'). Polls of a job that has not changed cost no query. A running job's `progress` is not in its
+ * stream: it comes from the processors' progress feed at each answer (JobProgressFeed, a map lookup).
  */
 @Injectable()
 export class JobViews {
@@ -23,6 +25,7 @@ export class JobViews {
   constructor(
     private readonly readModels: ReadModelRepository,
     tail: LogTail,
+    private readonly progress: JobProgressFeed,
   ) {
     this.cache = new EntityCache<Cached>(tail, 'job', 20_000);
   }
@@ -38,6 +41,8 @@ export class JobViews {
       this.cache.put(jobId, jobId, job, row.version, start);
     }
     if (job.accountId !== p.accountId) throw new DomainError('job_not_found');
-    return job.view;
+    if (job.view.status !== 'processing') return job.view;
+    const progress = this.progress.of(jobId);
+    return progress === undefined ? job.view : { ...job.view, progress: Math.min(1, Math.max(0, progress)) };
   }
 }

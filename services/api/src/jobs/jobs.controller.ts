@@ -17,14 +17,16 @@ import {
 import { FileInterceptor } from '@nestjs/platform-express';
 import { memoryStorage } from 'multer';
 import type { Request, Response } from 'express';
-import { DomainError, MAX_UPLOAD_BYTES } from '@upscaler/contracts';
+import { DomainError, MAX_UPLOAD_BYTES, type JobView } from '@upscaler/contracts';
 import { ApiKeyGuard } from '../auth/api-key.guard';
 import { CurrentPrincipal, type Principal } from '../auth/principal';
 import { RequireScope } from '../auth/scopes.decorator';
 import { singleValuedQuery } from '../http/parse-query';
 import { parseWith } from '../openapi/zod';
 import { parseIdempotencyKey } from './idempotency';
+import { JobFinalWaiter } from './job-final-waiter';
 import { JobViews } from './job-views';
+import { preferenceApplied, preferredWaitSeconds } from './prefer-wait';
 import { JobsService } from './jobs.service';
 import { parseSubmitFields, sanitizeFilename } from './submit-request';
 import { LIST_JOBS_ERRORS, ListJobsQuery, RESULT_QUERY_ERRORS, ResultQuery } from './jobs.schemas';
@@ -36,6 +38,7 @@ export class JobsController {
   constructor(
     private readonly jobs: JobsService,
     private readonly views: JobViews,
+    private readonly waiter: JobFinalWaiter,
   ) {}
 
   @Post('upscale')
@@ -53,7 +56,9 @@ export class JobsController {
     @Body() body: Record<string, unknown> | undefined,
     @UploadedFile() file: Express.Multer.File | undefined,
     @Headers('idempotency-key') idempotencyKey: unknown,
+    @Headers('prefer') prefer: string | undefined,
   ) {
+    const wait = this.preferredWait(prefer, res);
     const key = parseIdempotencyKey(idempotencyKey);
     const fields = parseSubmitFields(body ?? {});
     const isMultipart = req.is('multipart/form-data') !== false && req.is('multipart/form-data') !== null;
@@ -70,6 +75,13 @@ export class JobsController {
         : { kind: 'url', url: body?.image_url },
       key,
     );
+    if (wait) {
+      const job = await this.viewOnceFinal(p, outcome.job.id, wait);
+      if (isFinal(job)) {
+        res.status(200);
+        return job;
+      }
+    }
     res.status(outcome.replay ? 200 : 202);
     return outcome.job;
   }
@@ -82,9 +94,15 @@ export class JobsController {
 
   @Get('jobs/:id')
   @RequireScope('jobs:read')
-  get(@CurrentPrincipal() p: Principal, @Param('id') id: string) {
-    // also answered before Express, by JobPollFastPath: the same answer
-    return this.views.get(p, id);
+  async get(
+    @CurrentPrincipal() p: Principal,
+    @Param('id') id: string,
+    @Headers('prefer') prefer: string | undefined,
+    @Res({ passthrough: true }) res: Response,
+  ) {
+    // also answered before Express, by JobPollFastPath (not when Prefer asks to wait): the same answer
+    const wait = this.preferredWait(prefer, res);
+    return wait ? this.viewOnceFinal(p, id, wait) : this.views.get(p, id);
   }
 
   @Get('jobs/:id/result')
@@ -104,4 +122,29 @@ export class JobsController {
   cancel(@CurrentPrincipal() p: Principal, @Param('id') id: string) {
     return this.jobs.cancel(p, id);
   }
+
+  /** Prefer: wait=N (issue 16, item 2): the seconds to wait, said back in Preference-Applied; answers vary by Prefer. */
+  private preferredWait(prefer: string | undefined, res: Response): number | undefined {
+    res.vary('Prefer');
+    const wait = preferredWaitSeconds(prefer);
+    if (wait !== undefined) res.set(preferenceApplied(wait));
+    return wait;
+  }
+
+  /** The job's view as soon as it is final, or after `seconds` as it is then (no polling: JobFinalWaiter). */
+  private async viewOnceFinal(p: Principal, jobId: string, seconds: number): Promise<JobView> {
+    const final = this.waiter.untilFinal(jobId, seconds * 1000);
+    try {
+      const now = await this.views.get(p, jobId);
+      if (isFinal(now)) return now;
+      await final.done;
+      return await this.views.get(p, jobId);
+    } finally {
+      final.cancel();
+    }
+  }
+}
+
+function isFinal(job: JobView): boolean {
+  return job.status === 'succeeded' || job.status === 'failed' || job.status === 'cancelled';
 }

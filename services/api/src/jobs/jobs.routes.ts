@@ -1,8 +1,19 @@
 import type { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
 import { MAX_UPLOAD_BYTES, SIGNED_URL_TTL_SECONDS } from '@upscaler/contracts';
 import { apiKeySecurity, errorResponse, headersFor, jsonBodyErrors, jsonResponse, keyedErrors } from '../openapi/responses';
+
+/** Preference-Applied and Vary, on the answers a `Prefer: wait` may shape (issue 16, item 2). */
+const WAIT_HEADERS = {
+  'Preference-Applied': {
+    description: 'wait=N when the request asked Prefer: wait=N (N as honoured, at most 60): the server waited for a final state up to N seconds.',
+    required: false,
+    schema: { type: 'string', pattern: '^wait=\\d+$' },
+  },
+  Vary: { description: 'Prefer: the answer depends on the Prefer header.', required: true, schema: { type: 'string' } },
+};
 import {
   JobCancelSchema,
+  GetJobHeaders,
   JobCreateSchema,
   JobListSchema,
   JobPathParams,
@@ -30,7 +41,10 @@ export function registerJobRoutes(registry: OpenAPIRegistry): void {
       'are reserved; when the engine refuses the requested target for this image, the largest accepted one is used.\n\n' +
       'Idempotency-Key: a repeat of an earlier key by the same account with the same parameters and image answers ' +
       '200 with the original job (full view) and creates or charges nothing; with different parameters it answers ' +
-      '400 idempotency_key_reused. Keys are kept indefinitely (at least 24 h). Two concurrent requests with one key create one job.',
+      '400 idempotency_key_reused. Keys are kept indefinitely (at least 24 h). Two concurrent requests with one key create one job.\n\n' +
+      'Prefer: wait=N (at most 60): the answer waits until the job is final or N seconds have passed. A job final by then is ' +
+      'answered 200 with its retrieve view (result, error, progress); otherwise as without the header (202 with the create view, or 200 ' +
+      'for a replay). Preference-Applied: wait=N says the wait was honoured.',
     security: apiKeySecurity('jobs:write'),
     request: {
       headers: SubmitHeaders,
@@ -49,8 +63,13 @@ export function registerJobRoutes(registry: OpenAPIRegistry): void {
       },
     },
     responses: {
-      '200': jsonResponse('Idempotent replay: the original job (retrieve view). Nothing was created or charged.', JobSchema, 'always'),
-      '202': jsonResponse('Job accepted (create view), status queued.', JobCreateSchema, 'always'),
+      '200': jsonResponse(
+        'Idempotent replay: the original job (retrieve view); nothing was created or charged. Or, with Prefer: wait, the new job already final (retrieve view).',
+        JobSchema,
+        'always',
+        WAIT_HEADERS,
+      ),
+      '202': jsonResponse('Job accepted (create view), status queued.', JobCreateSchema, 'always', WAIT_HEADERS),
       '400': errorResponse(
         400,
         [
@@ -112,11 +131,14 @@ export function registerJobRoutes(registry: OpenAPIRegistry): void {
     operationId: 'getJob',
     tags: ['Jobs'],
     summary: 'Retrieve a job',
-    description: 'Poll every one to two seconds until the status is final, or use webhooks.',
+    description:
+      'Poll every one to two seconds until the status is final, or ask the answer to wait for it with Prefer: wait=N ' +
+      '(at most 60 s: the answer comes as soon as the job is final, or after N seconds with its state then), or use webhooks. ' +
+      'progress (0 to 1) and started_at show how far a running job is.',
     security: apiKeySecurity('jobs:read'),
-    request: { params: JobPathParams },
+    request: { params: JobPathParams, headers: GetJobHeaders },
     responses: {
-      '200': jsonResponse('The job (retrieve view).', JobSchema, 'always'),
+      '200': jsonResponse('The job (retrieve view).', JobSchema, 'always', WAIT_HEADERS),
       '404': errorResponse(
         404,
         ['job_not_found'],

@@ -48,6 +48,8 @@ export const QualityTierSchema = z.enum(QUALITY_TIERS).openapi('QualityTier', {
 
 const IMAGE_TYPES = ['image/jpeg', 'image/png', 'image/webp', 'image/avif'] as const;
 
+const pixels = (description: string) => z.number().int().min(1).openapi({ description });
+
 const jobFields = {
   id: id('job', 'Job'),
   object: z.literal('job'),
@@ -70,9 +72,14 @@ const jobFields = {
     .nullable()
     .openapi({ description: 'Set when status is failed; otherwise null.' }),
   source: z
-    .object({ bytes: z.number().int().min(1).max(MAX_UPLOAD_BYTES), content_type: z.enum(IMAGE_TYPES) })
+    .object({
+      bytes: z.number().int().min(1).max(MAX_UPLOAD_BYTES),
+      content_type: z.enum(IMAGE_TYPES),
+      width: pixels('Additive field: the input image\'s width in pixels, after its EXIF orientation.'),
+      height: pixels('Additive field: the input image\'s height in pixels, after its EXIF orientation.'),
+    })
     .nullable()
-    .openapi({ description: 'Size and detected content type of the input image.' }),
+    .openapi({ description: 'Size, detected content type and pixel size of the input image.' }),
   result: z
     .object({
       bytes: z.number().int().min(1),
@@ -81,6 +88,8 @@ const jobFields = {
         .string()
         .regex(/^\/api\/v1\/jobs\/job_[0-9a-f]{32}\/result$/)
         .openapi({ pattern: '^/api/v1/jobs/job_[0-9a-f]{32}/result$', description: 'The result endpoint of this job (a path).' }),
+      width: pixels('Additive field: the result\'s width in pixels.'),
+      height: pixels('Additive field: the result\'s height in pixels.'),
     })
     .nullable()
     .openapi({ description: 'Set once succeeded; otherwise null.' }),
@@ -92,6 +101,20 @@ const jobFields = {
     .min(0)
     .nullable()
     .openapi({ description: 'Wall-clock processing time in ms, once finished (null when it never ran).' }),
+  started_at: nullableTimestamp(
+    'Additive field: when the latest processing attempt started (UTC); null before any. Kept once the job is final.',
+  ),
+  progress: z
+    .number()
+    .min(0)
+    .max(1)
+    .nullable()
+    .openapi({
+      description:
+        'Additive field: the share of the image\'s tiles through the network, 0 to 1. 0 while queued or pending (a new attempt starts ' +
+        'from 0), rising while processing (updated a few times a second; encoding and storing the result come after 1), 1 once ' +
+        'succeeded, null for a failed or cancelled job.',
+    }),
   format: OutputFormatSchema.openapi({ description: 'Additive field: the requested output format.' }),
   quality: QualityTierSchema.openapi({ description: 'Additive field: the quality tier used.' }),
   requested_target: TargetSchema.openapi({
@@ -257,7 +280,24 @@ export const IdempotencyKeyHeader = z
       description: 'Makes the create safe to retry: 1-255 printable ASCII characters (a UUID is recommended), scoped to the account.',
     },
   });
-export const SubmitHeaders = z.object({ 'Idempotency-Key': IdempotencyKeyHeader });
+/**
+ * Prefer: wait=N (RFC 7240; issue 16, item 2): answer once the job is final or N seconds (at most 60) have passed.
+ * Read by prefer-wait.ts; an unusable preference is ignored, as RFC 7240 asks, so the schema only documents it.
+ */
+export const PreferHeader = z
+  .string()
+  .optional()
+  .openapi({
+    param: {
+      description:
+        'wait=N (N from 0 to 60; more is read as 60): the answer waits until the job is final or N seconds have passed, ' +
+        'whichever is first, without polling. The answer says the wait was honoured with Preference-Applied: wait=N. ' +
+        'Other preferences, and an unusable wait, are ignored.',
+      example: 'wait=30',
+    },
+  });
+export const SubmitHeaders = z.object({ 'Idempotency-Key': IdempotencyKeyHeader, Prefer: PreferHeader });
+export const GetJobHeaders = z.object({ Prefer: PreferHeader });
 
 /** A query parameter read as a number: the string as Number() reads it ("" is 0, so out of range). */
 const queryNumber = (v: unknown) => (v === undefined ? undefined : Number(v));
