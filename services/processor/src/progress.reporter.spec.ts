@@ -1,28 +1,39 @@
 import { ProgressReporter } from './progress.reporter';
 
-const tick = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/** Fake timers (and Date.now with them): the schedule is exact, whatever the machine's load. */
+beforeEach(() => jest.useFakeTimers());
+afterEach(() => jest.useRealTimers());
+
+const after = (ms: number) => jest.advanceTimersByTimeAsync(ms);
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe('ProgressReporter', () => {
   it('writes the first value at once, then the latest one per interval, never two writes at once', async () => {
-    const written: number[] = [];
+    const written: Array<[number, number]> = [];
     let concurrent = 0;
     let maxConcurrent = 0;
     const reporter = new ProgressReporter(
       async (f) => {
         maxConcurrent = Math.max(maxConcurrent, ++concurrent);
-        await tick(5);
-        written.push(f);
+        await sleep(5);
+        written.push([f, Date.now()]);
         concurrent--;
       },
       60,
       () => undefined,
+      () => Date.now(),
     );
+    const t0 = Date.now();
     reporter.update(0.1);
-    await tick(20);
-    expect(written).toEqual([0.1]);
+    await after(10);
+    expect(written).toEqual([[0.1, t0 + 5]]);
     for (let i = 2; i <= 10; i++) reporter.update(i / 10); // nine tiles in quick succession
-    await tick(80); // one interval later: only the latest of the other nine
-    expect(written).toEqual([0.1, 1]);
+    await after(100);
+    // the second write starts one interval after the first began: only the latest of the nine
+    expect(written).toEqual([
+      [0.1, t0 + 5],
+      [1, t0 + 65],
+    ]);
     await reporter.close();
     expect(maxConcurrent).toBe(1);
   });
@@ -31,19 +42,22 @@ describe('ProgressReporter', () => {
     const written: number[] = [];
     const reporter = new ProgressReporter(
       async (f) => {
-        await tick(20);
+        await sleep(20);
         written.push(f);
       },
       1_000,
       () => undefined,
+      () => Date.now(),
     );
     reporter.update(0.5);
-    await tick(5);
+    await after(5);
     reporter.update(0.75);
-    await reporter.close();
+    const closed = reporter.close();
+    await after(20);
+    await closed;
     expect(written).toEqual([0.5]);
     reporter.update(0.9);
-    await tick(30);
+    await after(2_000);
     expect(written).toEqual([0.5]);
   });
 
@@ -61,11 +75,12 @@ describe('ProgressReporter', () => {
       },
       10,
       (err) => errors.push((err as Error).message),
+      () => Date.now(),
     );
     reporter.update(0.2);
-    await tick(5);
+    await after(5);
     reporter.update(0.4);
-    await tick(40);
+    await after(40);
     await reporter.close();
     expect({ errors, written }).toEqual({ errors: ['connection reset'], written: [0.4] });
   });
