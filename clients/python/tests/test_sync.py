@@ -110,6 +110,31 @@ def test_wait_sends_prefer_wait_and_polls_get_jobs_until_final(service: Service,
     assert all(1 <= int(r.headers["prefer"].removeprefix("wait=")) <= 30 for r in polls)
 
 
+def test_the_service_holds_each_wait_request_so_the_client_never_pauses_and_progress_reaches_1(service: Service, account: AccountKey) -> None:
+    # Prefer: wait=N is applied by the service (issue 16, item 2): Preference-Applied on every answer
+    exchanges: list[list[object]] = []
+    hooks = {
+        "request": [lambda r: exchanges.append([time.monotonic(), r.headers.get("prefer")])],
+        "response": [lambda r: exchanges[-1].extend([time.monotonic(), r.headers.get("preference-applied")])],
+    }
+    seen: list[tuple[str, float | None]] = []
+    with httpx.Client(event_hooks=hooks) as http, Upscaler(account.key, base_url=service.api_url, http_client=http, poll_interval=1.0) as client:
+        job = client.upscale(
+            gradient_image(512, 512), target="2k", quality="fast", wait=True, on_progress=lambda p, j: seen.append((j["status"], p))
+        )
+    assert (job["status"], job["progress"]) == ("succeeded", 1)
+    assert (job["source"]["width"], job["source"]["height"], job["result"]["width"], job["result"]["height"]) == (512, 512, 1024, 1024)
+    assert job["created_at"] <= job["started_at"] <= job["finished_at"]
+    # with on_progress each request is held at most 2 s; every answer says it was held, and the next
+    # request follows at once (a pause would be poll_interval, 1 s)
+    assert all(prefer == "wait=2" and applied == "wait=2" for _, prefer, _, applied in exchanges), exchanges
+    gaps = [exchanges[i + 1][0] - exchanges[i][2] for i in range(len(exchanges) - 1)]
+    assert all(gap < 0.9 for gap in gaps), gaps
+    assert seen[-1] == ("succeeded", 1.0)
+    progresses = [p for _, p in seen if p is not None]
+    assert progresses == sorted(progresses) and all(0 <= p <= 1 for p in progresses)
+
+
 def test_the_same_idempotency_key_twice_makes_one_job_and_one_charge(service: Service, make_account) -> None:
     acct = make_account(credits=10)
     key = str(uuid.uuid4())

@@ -171,6 +171,7 @@ def test_progress_is_reported_once_per_change_of_status_or_progress() -> None:
     seen: list[tuple[str, float | None]] = []
     script.client().wait_for_job(JOB_ID, on_progress=lambda p, j: seen.append((j["status"], p)))
     assert seen == [("queued", None), ("processing", 0.0), ("processing", 0.5), ("succeeded", 1.0)]
+    assert {r.headers["prefer"] for _, r in script.requests} == {"wait=2"}  # held at most 2 s with on_progress
 
 
 def test_a_wait_that_runs_out_raises_wait_timeout_with_the_last_view() -> None:

@@ -30,6 +30,8 @@ DEFAULT_MAX_RETRIES = 3
 DEFAULT_MAX_RETRY_AFTER = 60.0
 #: The server holds a `Prefer: wait=N` request for at most 60 s (issue 16, item 2).
 MAX_PREFER_WAIT = 60
+#: With on_progress, a held request lasts at most this many seconds: the callback hears progress that often.
+PROGRESS_HOLD = 2
 FINAL_STATUSES = frozenset({"succeeded", "failed", "cancelled"})
 
 ImageInput = Union[str, os.PathLike[str], bytes, bytearray, memoryview, IO[bytes]]
@@ -146,11 +148,13 @@ def upscale_request(image_url: str | None, upload: UploadPart | None, fields: di
     return {"files": {"image": (upload.filename, upload.content, upload.content_type)}, "data": fields}
 
 
-def prefer_wait(seconds_left: float | None) -> int:
-    """N of `Prefer: wait=N`: what is left of the caller's wait, between 1 and 60."""
+def prefer_wait(seconds_left: float | None, progress: bool = False) -> int:
+    """N of `Prefer: wait=N`: what is left of the caller's wait, between 1 and 60; with a progress
+    callback at most PROGRESS_HOLD, so that a held request comes back with news that often."""
+    cap = PROGRESS_HOLD if progress else MAX_PREFER_WAIT
     if seconds_left is None:
-        return MAX_PREFER_WAIT
-    return max(1, min(MAX_PREFER_WAIT, int(seconds_left)))
+        return cap
+    return max(1, min(cap, int(seconds_left)))
 
 
 def preference_applied(response: httpx.Response) -> bool:

@@ -185,7 +185,7 @@ class AsyncUpscaler:
             body = _base.upscale_request(None, await _read_image(image, filename), fields)
         headers = {"idempotency-key": idempotency_key or _base.new_idempotency_key()}
         deadline = _base.Deadline(None if wait is False else _base.wait_timeout(wait))
-        prefer = None if wait is False else _base.prefer_wait(deadline.left())
+        prefer = None if wait is False else _base.prefer_wait(deadline.left(), on_progress is not None)
         response = await self._request("POST", "/upscale", retry_safe=True, headers=headers, prefer_wait=prefer, **body)
         job = response.json()
         if wait is False:
@@ -236,7 +236,7 @@ class AsyncUpscaler:
                     left = deadline.left()
                     await asyncio.sleep(delay if left is None else max(0.0, min(delay, left)))
                     delay = min(delay * 1.5, self._options.max_poll_interval)
-            prefer = _base.prefer_wait(deadline.left())
+            prefer = _base.prefer_wait(deadline.left(), on_progress is not None)
             response = await self._request("GET", f"/jobs/{_base.quote(job_id)}", retry_safe=True, prefer_wait=prefer)
             held = _base.preference_applied(response)
             job = response.json()
