@@ -317,8 +317,6 @@ describeInBrowser('account dashboard (GET /dashboard) in Chromium', () => {
     jobId = (await view.getAttribute('data-job-id'))!;
     expect(jobId).toMatch(/^job_[0-9a-f]{32}$/);
     expect(await textOf('#job-id')).toBe(jobId);
-    // The create view, then the full view of the first poll (format and tier).
-    await waitForText('#job-facts', 'tiny.png · 4k · png · fast · 9 credits');
     const job = (await owner.client.get(`/jobs/${jobId}`)).body;
     expect([job.filename, job.target, job.format, job.quality, job.source.bytes]).toEqual(['tiny.png', '4k', 'png', 'fast', image.length]);
     if (STANDALONE) {
@@ -336,6 +334,8 @@ describeInBrowser('account dashboard (GET /dashboard) in Chromium', () => {
       cancelledId = other.body.id;
       expect((await owner.client.delete(`/jobs/${cancelledId}`)).status).toBe(200);
     }
+    // The create view, then the full view of the first poll (format and tier; a held poll answers within 10 s).
+    await waitForText('#job-facts', 'tiny.png · 4k · png · fast · 9 credits');
   });
 
   it('progress: the job is followed to succeeded (GET /jobs/{id} with Prefer: wait), the bar full, the credits charged', async () => {
@@ -536,11 +536,15 @@ describeInBrowser('account dashboard (GET /dashboard) in Chromium', () => {
     const job = (await owner.client.get(`/jobs/${jobId}`)).body;
     expect([file.status, (await file.arrayBuffer()).byteLength]).toEqual([200, job.result.bytes]);
 
+    const shownBefore = await page.locator('#compare-before').getAttribute('src');
     await row.getByRole('button', { name: `View job ${jobId}` }).click();
     await page.locator(`#job-view[data-job-id="${jobId}"][data-status="succeeded"]`).waitFor();
     if (STANDALONE) {
-      // The source comes from the service this time (?asset=source), not from the form.
-      await page.waitForFunction(() => (globalThis as any).document.getElementById('compare-before').naturalWidth === 48);
+      // The source comes from the service this time (?asset=source), not from the form: a new object URL.
+      await page.waitForFunction((old) => {
+        const img = (globalThis as any).document.getElementById('compare-before');
+        return img.getAttribute('src') !== null && img.getAttribute('src') !== old && img.complete && img.naturalWidth === 48;
+      }, shownBefore);
       expect(await page.locator('#compare-before').getAttribute('src')).toMatch(/^blob:/);
     }
   });
@@ -698,12 +702,12 @@ describeInBrowser('account dashboard (GET /dashboard) in Chromium', () => {
   }
 
   /**
-   * Keeps the standalone's one processor busy (another account's 512x512 at 4k, about ten seconds here),
-   * so that a job submitted meanwhile waits in the queue; release() cancels it.
+   * Keeps the standalone's one processor busy (another account's 1024x1024 at 4k, balanced: far longer than the
+   * test needs it), so that a job submitted meanwhile waits in the queue; release() cancels it between two tiles.
    */
   async function occupyProcessor(): Promise<{ release(): Promise<void> }> {
     const other = await createAccountWithKey(svc.apiUrl, svc.operatorToken, { credits: 9, scopes: ['jobs:read', 'jobs:write'] });
-    const res = await other.client.upload(await gradientImage(512, 512), { target: '4k', quality: 'fast' });
+    const res = await other.client.upload(await gradientImage(1024, 1024), { target: '4k', quality: 'balanced' });
     if (res.status !== 202) throw new Error(`blocker: ${res.status} ${res.text}`);
     const id = res.body.id as string;
     await eventually(async () => ['processing', 'succeeded', 'failed', 'cancelled'].includes((await other.client.get(`/jobs/${id}`)).body.status), 'the blocker running');

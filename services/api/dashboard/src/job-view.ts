@@ -30,10 +30,11 @@ interface Watch {
 
 let watch: Watch | null = null;
 let comparison: Comparison | null = null;
-const finalListeners: Array<(job: Job) => void> = [];
+const changeListeners: Array<(job: Job) => void> = [];
 
-export function onJobFinal(listener: (job: Job) => void): void {
-  finalListeners.push(listener);
+/** Called when the watched job changes status (final included): the account's credits move with it. */
+export function onJobStatusChange(listener: (job: Job) => void): void {
+  changeListeners.push(listener);
 }
 
 export function initJobView(): void {
@@ -84,9 +85,11 @@ async function follow(w: Watch, first: Job): Promise<void> {
     while (!FINAL.has(job.status)) {
       const wait = job.status === 'processing' && typeof job.progress === 'number' ? WAIT_PROGRESS_S : WAIT_IDLE_S;
       const answer = await call<Job>('GET', `/jobs/${encodeURIComponent(w.id)}`, { headers: { Prefer: `wait=${wait}` }, signal: w.abort.signal });
+      const before = job.status;
       job = answer.body;
       if (watch !== w) return;
       render(job);
+      if (job.status !== before && !FINAL.has(job.status)) for (const l of changeListeners) l(job);
       if (FINAL.has(job.status)) break;
       if (/(^|[\s,;])wait=/.test(answer.headers.get('Preference-Applied') ?? '')) {
         backoff = BACKOFF_FIRST_MS;
@@ -96,7 +99,7 @@ async function follow(w: Watch, first: Job): Promise<void> {
         backoff = Math.min(BACKOFF_MAX_MS, Math.round(backoff * 1.5));
       }
     }
-    for (const l of finalListeners) l(job);
+    for (const l of changeListeners) l(job);
     if (job.status === 'succeeded') await showResult(w, job);
   } catch (err) {
     if (w.abort.signal.aborted || watch !== w) return;

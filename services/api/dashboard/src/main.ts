@@ -7,12 +7,15 @@ import { SCOPES, WEBHOOK_EVENT_TYPES } from '../../../../libs/contracts/src/job'
 import { api, forgetKey, storeKey, storedKey } from './api';
 import { clearAccount, loadAccount, renderAccount } from './account';
 import { busy, byId, copyValue, dismiss, fillCheckboxes, showError } from './dom';
-import { closeJobView, initJobView, onJobFinal } from './job-view';
+import { closeJobView, initJobView, onJobStatusChange } from './job-view';
 import { clearJobsList, initJobsList, loadJobs } from './jobs-list';
 import { createKey, loadKeys, whenOwnKeyRevoked } from './keys';
 import { clearSubmitForm, initSubmitForm, whenSubmitted } from './submit';
 import type { Account } from './types';
 import { clearWebhooks, createWebhook, loadWebhooks } from './webhooks';
+
+/** How long after a submit the account is read again. */
+const ACCOUNT_RECHECK_MS = 1500;
 
 const LOADERS: Record<string, () => Promise<void>> = { account: loadAccount, keys: loadKeys, webhooks: loadWebhooks, jobs: () => loadJobs() };
 
@@ -87,9 +90,16 @@ function start(): void {
   initSubmitForm();
   initJobView();
   initJobsList();
-  // A submitted job reserves credits; a finished one charges or refunds them and changes the list.
-  whenSubmitted(() => void Promise.all([loadAccount(), loadJobs(true)]));
-  onJobFinal(() => void Promise.all([loadAccount(), loadJobs()]));
+  // A submitted job reserves credits, a finished one charges or refunds them: the account is read again when the
+  // watched job moves, and once more shortly after a submit (the ledger's read side follows the job's events, so
+  // the reservation can land a moment after the 202).
+  whenSubmitted(() => {
+    void Promise.all([loadAccount(), loadJobs(true)]);
+    setTimeout(() => {
+      if (storedKey()) void loadAccount();
+    }, ACCOUNT_RECHECK_MS);
+  });
+  onJobStatusChange(() => void Promise.all([loadAccount(), loadJobs()]));
   whenOwnKeyRevoked(() =>
     signOut({ code: 'unauthorized', status: 0, message: 'The key this dashboard was using has been revoked. Paste another key.' }),
   );
