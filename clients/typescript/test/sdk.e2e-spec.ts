@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough, Readable } from 'node:stream';
@@ -24,11 +23,11 @@ import {
   createTestCa,
   e2eMode,
   gradientImage,
-  startHttpsServer,
   startService,
+  startWebhookReceiver,
   type StartedService,
   type TestCa,
-  type TestServer,
+  type WebhookReceiver,
 } from '@upscaler/testing';
 
 /**
@@ -37,33 +36,11 @@ import {
  * same receiver serves an image for the image_url input.
  */
 
-interface Received {
-  path: string;
-  headers: Record<string, string>;
-  body: string;
-}
-
 let ca: TestCa;
-let receiver: TestServer;
+let receiver: WebhookReceiver;
 let svc: StartedService;
 let dir: string;
 let png: Buffer;
-const received: Received[] = [];
-
-function onRequest(req: IncomingMessage, res: ServerResponse): void {
-  const chunks: Buffer[] = [];
-  req.on('data', (c: Buffer) => chunks.push(c));
-  req.on('end', () => {
-    if (req.method === 'GET' && req.url === '/images/cat.png') {
-      res.writeHead(200, { 'content-type': 'image/png' }).end(png);
-      return;
-    }
-    const headers: Record<string, string> = {};
-    for (const [k, v] of Object.entries(req.headers)) if (typeof v === 'string') headers[k] = v;
-    received.push({ path: req.url ?? '/', headers, body: Buffer.concat(chunks).toString('utf8') });
-    res.writeHead(204).end();
-  });
-}
 
 /** A client of a fresh account, and every request it sends (method, path, headers) as the service got it. */
 async function account(
@@ -99,7 +76,8 @@ beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'upscaler-sdk-'));
   png = await gradientImage(24, 16, 'png');
   ca = await createTestCa();
-  receiver = await startHttpsServer(onRequest, ca);
+  receiver = await startWebhookReceiver(ca, 204);
+  receiver.serve('/images/cat.png', 'image/png', png);
   svc = await startService({
     env: {
       NODE_EXTRA_CA_CERTS: ca.caPath,
@@ -283,10 +261,7 @@ describe('webhook verification (Standard Webhooks)', () => {
     const endpoint = await sdk.createWebhookEndpoint({ url: `${receiver.url}${path}`, events: ['job.succeeded'] });
     expect(endpoint.secret).toMatch(/^whsec_/);
     const job = await sdk.upscale(png, { wait: true });
-    const deadline = Date.now() + 30_000;
-    while (!received.some((r) => r.path === path) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
-    const hit = received.find((r) => r.path === path)!;
-    expect(hit).toBeDefined();
+    const hit = await receiver.nthHit(path, 1, 30_000);
 
     const event = await verifyWebhook(endpoint.secret, hit.headers, hit.body);
     expect(event.type).toBe('job.succeeded');

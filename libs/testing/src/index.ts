@@ -11,3 +11,4 @@ export * from './deployment';
 export * from './registry';
 export * from './event-log';
 export * from './png-chunks';
+export * from './webhook-receiver';

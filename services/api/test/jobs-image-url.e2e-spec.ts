@@ -146,7 +146,7 @@ describe('JSON body with image_url (spec 4.1 B)', () => {
       target: '3k',
       filename: 'my cat.png',
       credits: 6,
-      source: { bytes: cat.length, content_type: 'image/png' },
+      source: { bytes: cat.length, content_type: 'image/png', width: 24, height: 16 },
       created_at: expect.stringMatching(ISO_UTC),
     });
     const l = await ledger(acct);
@@ -290,6 +290,8 @@ describe('size limit on fetched images (spec 4.1 B rule, spec 8)', () => {
     expect(res.body.source).toEqual({
       bytes: 10 * MiB,
       content_type: 'image/png',
+      width: 16,
+      height: 16,
     });
   });
 
@@ -302,6 +304,8 @@ describe('size limit on fetched images (spec 4.1 B rule, spec 8)', () => {
     expect(res.body.source).toEqual({
       bytes: tinyPng.length,
       content_type: 'image/png',
+      width: 4,
+      height: 4,
     });
     const source = await downloadResult(acct.client, res.body.id, '?asset=source');
     expect(source.bytes.equals(tinyPng)).toBe(true);

@@ -51,7 +51,7 @@ describe('multipart upload (spec 4.1 A)', () => {
       target: '2k',
       filename: 'cat.png',
       credits: 3,
-      source: { bytes: image.length, content_type: 'image/png' },
+      source: { bytes: image.length, content_type: 'image/png', width: 16, height: 16 },
       created_at: expect.stringMatching(ISO_UTC),
     });
   });
@@ -136,7 +136,7 @@ describe('format detected from the bytes (spec 1)', () => {
     expect(res.status).toBe(202);
     expect({ filename: res.body.filename, source: res.body.source }).toEqual({
       filename: 'photo.jpg',
-      source: { bytes: png.length, content_type: 'image/png' },
+      source: { bytes: png.length, content_type: 'image/png', width: 16, height: 16 },
     });
   });
 
@@ -146,7 +146,7 @@ describe('format detected from the bytes (spec 1)', () => {
     const res = await acct.client.upload(input, {}, { filename: 'upload.bin', contentType: 'application/octet-stream' });
     expect({ status: res.status, source: res.body.source }).toEqual({
       status: 202,
-      source: { bytes: input.length, content_type: `image/${format}` },
+      source: { bytes: input.length, content_type: `image/${format}`, width: 20, height: 12 },
     });
     const job = await waitForJob(acct.client, res.body.id, isFinal);
     expect(job.status).toBe('succeeded');
@@ -245,6 +245,8 @@ describe('upload size limit (spec 8: 10 MB)', () => {
     expect(res.body.source).toEqual({
       bytes: 10 * MiB,
       content_type: 'image/png',
+      width: 16,
+      height: 16,
     });
   });
 });

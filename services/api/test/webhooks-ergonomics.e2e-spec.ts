@@ -1,6 +1,5 @@
-import { createHmac, randomUUID } from 'node:crypto';
+import { createHmac } from 'node:crypto';
 import { rmSync } from 'node:fs';
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Webhook } from 'standardwebhooks';
 import {
   ApiClient,
@@ -8,11 +7,14 @@ import {
   createTestCa,
   e2eMode,
   gradientImage,
-  startHttpsServer,
+  registerEndpoint,
   startService,
+  startWebhookReceiver,
+  waitFor,
+  type ReceivedRequest,
   type StartedService,
   type TestCa,
-  type TestServer,
+  type WebhookReceiver,
 } from '@upscaler/testing';
 
 /**
@@ -22,62 +24,18 @@ import {
  * short schedule (200, 400, 800 ms) and an account may have 3 enabled endpoints.
  */
 
-interface Received {
-  path: string;
-  headers: Record<string, string>;
-  body: string;
-}
-
 const RETRY_SCHEDULE_MS = [200, 400, 800];
 const MAX_ENDPOINTS = 3;
 const ALL_SCOPES = ['jobs:read', 'jobs:write', 'keys:read', 'keys:write', 'webhooks:read', 'webhooks:write'];
 const DLV_ID = /^dlv_[0-9a-f]{32}$/;
 
 let ca: TestCa;
-let receiver: TestServer;
+let receiver: WebhookReceiver;
 let svc: StartedService;
-const received: Received[] = [];
-/** path -> status to answer (or the status for the n-th request to it, 0-based); 200 when a path has none. */
-const answers = new Map<string, number | ((n: number) => number)>();
+const hits = (path: string) => receiver.hits(path);
+const nthHit = (path: string, n: number) => receiver.nthHit(path, n);
 
-function onRequest(req: IncomingMessage, res: ServerResponse): void {
-  const chunks: Buffer[] = [];
-  req.on('data', (c: Buffer) => chunks.push(c));
-  req.on('end', () => {
-    const path = req.url ?? '/';
-    const n = received.filter((r) => r.path === path).length;
-    const headers: Record<string, string> = {};
-    for (const [k, v] of Object.entries(req.headers)) if (typeof v === 'string') headers[k] = v;
-    received.push({ path, headers, body: Buffer.concat(chunks).toString('utf8') });
-    const answer = answers.get(path) ?? 200;
-    const status = typeof answer === 'number' ? answer : answer(n);
-    res.writeHead(status, { 'content-type': 'text/plain' }).end(String(status));
-  });
-}
-
-async function waitFor<T>(
-  what: string,
-  probe: () => Promise<T | undefined | false> | T | undefined | false,
-  timeoutMs = 60_000,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await probe();
-    if (v !== undefined && v !== false) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
-
-const hits = (path: string) => received.filter((r) => r.path === path);
-const nthHit = (path: string, n: number) => waitFor(`request ${n} to ${path}`, () => hits(path)[n - 1]);
-
-async function register(client: ApiClient, body: Record<string, unknown> = {}) {
-  const path = `/hook/${randomUUID()}`;
-  const r = await client.post('/webhook_endpoints', { url: `${receiver.url}${path}`, ...body });
-  if (r.status !== 201) throw new Error(`register: ${r.status} ${r.text}`);
-  return { path, endpoint: r.body as { id: string; secret: string; [k: string]: unknown } };
-}
+const register = (client: ApiClient, body: Record<string, unknown> = {}) => registerEndpoint(client, receiver, body);
 
 async function submit(client: ApiClient): Promise<string> {
   const r = await client.upload(await gradientImage(16, 16), { quality: 'fast' });
@@ -96,14 +54,14 @@ async function finalAttempts(client: ApiClient, endpointId: string, deliveryId: 
 }
 
 /** docs/api.md "Signing": v1, + base64 HMAC-SHA256 over "{id}.{timestamp}.{body}" keyed by the secret's base64 part. */
-function signatureWith(secret: string, hit: Received): string {
+function signatureWith(secret: string, hit: ReceivedRequest): string {
   const key = Buffer.from(secret.slice('whsec_'.length), 'base64');
   const { 'webhook-id': id, 'webhook-timestamp': ts } = hit.headers;
   return 'v1,' + createHmac('sha256', key).update(`${id}.${ts}.${hit.body}`).digest('base64');
 }
 
 /** Which of `secrets` the standardwebhooks library accepts the delivery with. */
-function verifiesWith(hit: Received, secrets: Record<string, string>): Record<string, boolean> {
+function verifiesWith(hit: ReceivedRequest, secrets: Record<string, string>): Record<string, boolean> {
   return Object.fromEntries(
     Object.entries(secrets).map(([name, secret]) => {
       try {
@@ -118,7 +76,7 @@ function verifiesWith(hit: Received, secrets: Record<string, string>): Record<st
 
 beforeAll(async () => {
   ca = await createTestCa();
-  receiver = await startHttpsServer(onRequest, ca);
+  receiver = await startWebhookReceiver(ca);
   svc = await startService({
     env: {
       NODE_EXTRA_CA_CERTS: ca.caPath,
@@ -221,7 +179,7 @@ describe('re-enabling an endpoint', () => {
   it('a 410 disables it; enable brings it back and the next job is delivered; enabling twice is a no-op 200', async () => {
     const { client } = await account();
     const { path, endpoint } = await register(client);
-    answers.set(path, 410);
+    receiver.plan(path, 410);
     const first = await submit(client);
     await client.waitForFinal(first);
     const gone = await waitFor('the endpoint to be disabled', async () => {
@@ -233,7 +191,7 @@ describe('re-enabling an endpoint', () => {
     const refused = await client.request('POST', `/webhook_endpoints/${endpoint.id}/test`);
     expect([refused.status, refused.body.error.code]).toEqual([409, 'webhook_endpoint_disabled']);
 
-    answers.set(path, 200);
+    receiver.plan(path, 200);
     const enabled = await client.request('POST', `/webhook_endpoints/${endpoint.id}/enable`);
     expect([enabled.status, enabled.body.status, enabled.body.disabled_reason, 'secret' in enabled.body]).toEqual([
       200,
@@ -255,14 +213,14 @@ describe('re-enabling an endpoint', () => {
   it('the cap on enabled endpoints applies (409 webhook_endpoint_limit_reached); a deleted endpoint stays deleted (409 webhook_endpoint_deleted)', async () => {
     const { client } = await account();
     const { path, endpoint } = await register(client, { events: ['job.succeeded'] });
-    answers.set(path, 410);
+    receiver.plan(path, 410);
     const jobId = await submit(client);
     await client.waitForFinal(jobId);
     await waitFor(
       'the endpoint to be disabled',
       async () => (await client.get(`/webhook_endpoints/${endpoint.id}`)).body.status === 'disabled',
     );
-    answers.set(path, 200);
+    receiver.plan(path, 200);
     const others = [];
     for (let i = 0; i < MAX_ENDPOINTS; i++) others.push(await register(client, { events: ['job.failed'] }));
     const full = await client.request('POST', `/webhook_endpoints/${endpoint.id}/enable`);
@@ -315,7 +273,7 @@ describe('test event', () => {
   it('is retried like any delivery: 500 then 200 gives two attempts with one webhook-id', async () => {
     const { client } = await account();
     const { path, endpoint } = await register(client);
-    answers.set(path, (n) => (n === 0 ? 500 : 200));
+    receiver.plan(path, (n) => (n === 0 ? 500 : 200));
     const r = await client.request('POST', `/webhook_endpoints/${endpoint.id}/test`);
     await nthHit(path, 2);
     const log = await finalAttempts(client, endpoint.id, r.body.id);
@@ -331,7 +289,7 @@ describe('re-delivery', () => {
   it('an abandoned delivery is sent again with the same body and webhook-id; the log names what it re-sends', async () => {
     const { client } = await account();
     const { path, endpoint } = await register(client);
-    answers.set(path, 500);
+    receiver.plan(path, 500);
     const jobId = await submit(client);
     await client.waitForFinal(jobId);
     const log = await waitFor('the delivery to be abandoned', async () => {
@@ -343,7 +301,7 @@ describe('re-delivery', () => {
     expect([log.length, log[0].message_id, log[0].redelivery_of]).toEqual([RETRY_SCHEDULE_MS.length + 1, original, null]);
     expect(hits(path)).toHaveLength(RETRY_SCHEDULE_MS.length + 1);
 
-    answers.set(path, 200);
+    receiver.plan(path, 200);
     const r = await client.request('POST', `/webhook_endpoints/${endpoint.id}/deliveries/${original}/redeliver`);
     expect(r.status).toBe(202);
     expect(r.body).toMatchObject({

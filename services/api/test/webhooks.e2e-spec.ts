@@ -1,6 +1,5 @@
 import { createHmac, randomUUID } from 'node:crypto';
 import { rmSync } from 'node:fs';
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import sharp from 'sharp';
 import { Webhook } from 'standardwebhooks';
 import {
@@ -9,11 +8,14 @@ import {
   createTestCa,
   e2eMode,
   gradientImage,
-  startHttpsServer,
+  registerEndpoint,
   startService,
+  startWebhookReceiver,
+  waitFor,
+  type ReceivedRequest,
   type StartedService,
   type TestCa,
-  type TestServer,
+  type WebhookReceiver,
 } from '@upscaler/testing';
 
 /**
@@ -22,72 +24,18 @@ import {
  * through NODE_EXTRA_CA_CERTS. Retries use a short schedule (200, 400, 800 ms).
  */
 
-interface Received {
-  path: string;
-  headers: Record<string, string>;
-  body: string;
-}
-
 const RETRY_SCHEDULE_MS = [200, 400, 800];
 /** Long enough that everything else in a test happens well within one held attempt. */
 const WEBHOOK_TIMEOUT_MS = 8_000;
 const ALL_SCOPES = ['jobs:read', 'jobs:write', 'keys:read', 'keys:write', 'webhooks:read', 'webhooks:write'];
 
 let ca: TestCa;
-let receiver: TestServer;
+let receiver: WebhookReceiver;
 let svc: StartedService;
-const received: Received[] = [];
-/**
- * path -> status for the n-th request (0-based) to that path; 200 when a path has no plan. `hold`:
- * never answer (the sender's timeout ends the attempt).
- */
-const plans = new Map<string, (n: number) => number | 'hold'>();
-/** path -> called when a request to it arrives, before it is answered (may await API calls). */
-const onArrival = new Map<string, (n: number) => Promise<void> | void>();
-/** Requests held open (plan 'hold'), with whether the sender gave up on them. */
-const held: Array<{ path: string; closed: boolean }> = [];
-
-function onRequest(req: IncomingMessage, res: ServerResponse): void {
-  const chunks: Buffer[] = [];
-  req.on('data', (c: Buffer) => chunks.push(c));
-  req.on('end', () => {
-    const path = req.url ?? '/';
-    const n = received.filter((r) => r.path === path).length;
-    const headers: Record<string, string> = {};
-    for (const [k, v] of Object.entries(req.headers)) if (typeof v === 'string') headers[k] = v;
-    received.push({ path, headers, body: Buffer.concat(chunks).toString('utf8') });
-    void Promise.resolve(onArrival.get(path)?.(n)).then(() => {
-      const status = plans.get(path)?.(n) ?? 200;
-      if (status === 'hold') {
-        const entry = { path, closed: false };
-        held.push(entry);
-        res.on('close', () => (entry.closed = true));
-        return;
-      }
-      res.writeHead(status, { 'content-type': 'text/plain' }).end(String(status));
-    });
-  });
-}
-
-async function waitFor<T>(what: string, probe: () => Promise<T | undefined | false>, timeoutMs = 60_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await probe();
-    if (v !== undefined && v !== false) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
-
-const hits = (path: string) => received.filter((r) => r.path === path);
+const hits = (path: string) => receiver.hits(path);
 
 /** A fresh receiver path and an endpoint registered for it. */
-async function register(client: ApiClient, body: Record<string, unknown> = {}) {
-  const path = `/hook/${randomUUID()}`;
-  const r = await client.post('/webhook_endpoints', { url: `${receiver.url}${path}`, ...body });
-  if (r.status !== 201) throw new Error(`register: ${r.status} ${r.text}`);
-  return { path, endpoint: r.body as { id: string; secret: string; [k: string]: unknown } };
-}
+const register = (client: ApiClient, body: Record<string, unknown> = {}) => registerEndpoint(client, receiver, body);
 
 /** Waits until the endpoint's delivery log shows a final outcome for `jobId`, and returns the log. */
 async function finalDeliveryLog(client: ApiClient, endpointId: string, jobId: string): Promise<any[]> {
@@ -105,7 +53,7 @@ function expectedSignature(secret: string, id: string, timestamp: string, body: 
   return 'v1,' + createHmac('sha256', key).update(`${id}.${timestamp}.${body}`).digest('base64');
 }
 
-function expectSigned(hit: Received, secret: string): void {
+function expectSigned(hit: ReceivedRequest, secret: string): void {
   const { 'webhook-id': id, 'webhook-timestamp': ts, 'webhook-signature': sig } = hit.headers;
   expect(id).toMatch(/^dlv_[0-9a-f]{32}$/);
   expect(ts).toMatch(/^\d+$/);
@@ -137,7 +85,7 @@ async function truncatedPng(): Promise<Buffer> {
 
 beforeAll(async () => {
   ca = await createTestCa();
-  receiver = await startHttpsServer(onRequest, ca);
+  receiver = await startWebhookReceiver(ca);
   svc = await startService({
     env: {
       NODE_EXTRA_CA_CERTS: ca.caPath,
@@ -362,7 +310,7 @@ describe('deliveries', () => {
   it('500, 500, 200: three attempts with one webhook-id, and the log shows each with its next retry', async () => {
     const { client } = await account();
     const { path, endpoint } = await register(client);
-    plans.set(path, (n) => (n < 2 ? 500 : 200));
+    receiver.plan(path, (n) => (n < 2 ? 500 : 200));
     const jobId = await submit(client, await gradientImage(16, 16));
     expect((await client.waitForFinal(jobId)).status).toBe('succeeded');
     const log = await finalDeliveryLog(client, endpoint.id, jobId);
@@ -393,7 +341,7 @@ describe('deliveries', () => {
   it('an endpoint failing every attempt: the delivery is abandoned after the schedule', async () => {
     const { client } = await account();
     const { path, endpoint } = await register(client);
-    plans.set(path, () => 503);
+    receiver.plan(path, () => 503);
     const jobId = await submit(client, await gradientImage(16, 16));
     await client.waitForFinal(jobId);
     const log = await finalDeliveryLog(client, endpoint.id, jobId);
@@ -411,7 +359,7 @@ describe('deliveries', () => {
   it('a 410 answer disables the endpoint; later jobs are not delivered to it', async () => {
     const { client } = await account();
     const gone = await register(client);
-    plans.set(gone.path, () => 410);
+    receiver.plan(gone.path, () => 410);
     const first = await submit(client, await gradientImage(16, 16));
     await client.waitForFinal(first);
     const log = await finalDeliveryLog(client, gone.endpoint.id, first);
@@ -468,10 +416,10 @@ describe('deliveries', () => {
     const { client } = await account();
     const { path, endpoint } = await register(client);
     // The receiver deletes its endpoint while the first attempt is in flight, then answers 500.
-    onArrival.set(path, async (n) => {
+    receiver.onArrival(path, async (n) => {
       if (n === 0) expect((await client.delete(`/webhook_endpoints/${endpoint.id}`)).status).toBe(200);
     });
-    plans.set(path, () => 500);
+    receiver.plan(path, () => 500);
     const jobId = await submit(client, await gradientImage(16, 16));
     await client.waitForFinal(jobId);
     const log = await finalDeliveryLog(client, endpoint.id, jobId);
@@ -487,10 +435,10 @@ describe('deliveries', () => {
     const fast = await account();
     const hang = await register(slow.client);
     const quick = await register(fast.client);
-    plans.set(hang.path, (n) => (n === 0 ? 'hold' : 200));
+    receiver.plan(hang.path, (n) => (n === 0 ? 'hold' : 200));
     let slowAttemptOpenWhenQuickArrived: boolean | undefined;
-    onArrival.set(quick.path, () => {
-      slowAttemptOpenWhenQuickArrived = held.some((h) => h.path === hang.path && !h.closed);
+    receiver.onArrival(quick.path, () => {
+      slowAttemptOpenWhenQuickArrived = receiver.held.some((h) => h.path === hang.path && !h.closed);
     });
 
     const slowJob = await submit(slow.client, await gradientImage(16, 16));

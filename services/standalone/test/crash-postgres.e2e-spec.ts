@@ -20,6 +20,14 @@ describe('the standalone with its Postgres killed', () => {
     process.kill(pid, 'SIGKILL');
   });
 
+  /** The service's own account of a failed request, for a failure message. */
+  const lastFailure = () =>
+    svc
+      .logs()
+      .split('\n')
+      .filter((l) => l.includes('request failed'))
+      .slice(-1)[0];
+
   afterAll(async () => {
     await svc?.kill();
     if (svc) rmSync(svc.dataDir, { recursive: true, force: true });
@@ -31,7 +39,9 @@ describe('the standalone with its Postgres killed', () => {
       headers: { authorization: `Bearer ${svc.operatorToken}`, 'content-type': 'application/json' },
       body: JSON.stringify({ name: 'while postgres is down', credits: 5 }),
     });
-    expect({ status: res.status, retryAfter: res.headers.get('retry-after'), body: await res.json() }).toEqual({
+    const answer = { status: res.status, retryAfter: res.headers.get('retry-after'), body: await res.json() };
+    if (answer.status !== 503) throw new Error(`answered ${answer.status}; the service logged: ${lastFailure()}`);
+    expect(answer).toEqual({
       status: 503,
       retryAfter: '5',
       body: { error: { code: 'service_unavailable', message: 'The service is temporarily unavailable.' } },

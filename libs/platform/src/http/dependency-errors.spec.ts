@@ -20,6 +20,8 @@ describe('isDependencyUnavailable', () => {
     ['a connection exception (class 08)', pgError('08006', 'connection failure')],
     ['node-postgres lost the socket', new Error('Connection terminated unexpectedly')],
     ['pg-pool waited too long', new Error('timeout exceeded when trying to connect')],
+    ['a client whose connection was closed', new Error('Client was closed and is not queryable')],
+    ['the backend closed it (57P01 unexpected postmaster exit, as a remote handler reports it)', Object.assign(new Error('terminating connection due to unexpected postmaster exit'), { name: 'RemoteHandlerError', code: '57P01' })],
     ['TypeORM wrapping a refused connection', new QueryFailedError('SELECT 1', [], socketError('ECONNREFUSED'))],
     ['an Error whose cause is a shutdown', new Error('append failed', { cause: pgError('57P01', 'terminating connection') })],
     ['an AggregateError of refused addresses', Object.assign(new AggregateError([socketError('ECONNREFUSED')]), {})],

@@ -22,11 +22,12 @@ function isUnavailableSqlState(code: string): boolean {
 
 /** node-postgres and pg-pool say these in words only (no code). */
 const PG_CONNECTION_MESSAGES = [
-  'Connection terminated unexpectedly',
-  'Connection terminated due to connection timeout',
+  'Connection terminated', // also "... unexpectedly", "... due to connection timeout"
   'timeout exceeded when trying to connect',
   'Client has encountered a connection error and is not queryable',
+  'Client was closed and is not queryable',
   'Cannot use a pool after calling end on the pool',
+  'Query read timeout',
 ];
 
 export function isDependencyUnavailable(e: unknown, depth = 0): boolean {
