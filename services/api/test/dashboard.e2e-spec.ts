@@ -671,6 +671,34 @@ describeInBrowser('account dashboard (GET /dashboard) in Chromium', () => {
     expect((await owner.client.get('/account')).body.reserved).toBe(0);
   });
 
+  it('a long job shows its progress as a figure (Upscaling: N%) while it runs, and Cancel job cancels it and refunds', async () => {
+    const other = await createAccountWithKey(svc.apiUrl, svc.operatorToken, { credits: 9, scopes: ['jobs:read', 'jobs:write'], name: 'Long jobs' });
+    await page.getByRole('button', { name: 'Forget key' }).click();
+    await openWith(other.key);
+    await waitForText('#account-balance', '9');
+    // 1024x1024 at 4k with the best tier: a minute or more here, in 16 tiles.
+    await page.locator('#upscale-file').setInputFiles({ name: 'large.png', mimeType: 'image/png', buffer: await gradientImage(1024, 1024) });
+    await page.locator('#upscale-target').selectOption('4k');
+    await page.locator('#upscale-quality').selectOption('best');
+    await panel('upscale').getByRole('button', { name: 'Upscale' }).click();
+    await page.locator('#job-view[data-status="processing"]').waitFor({ timeout: 60_000 });
+    const longId = (await page.locator('#job-view').getAttribute('data-job-id'))!;
+    await page.waitForFunction(() => /^Upscaling: \d+%$/.test((globalThis as any).document.getElementById('job-progress-text').textContent), undefined, { timeout: 60_000 });
+    const value = await page.locator('#job-progress').evaluate((p) => (p as any).value as number);
+    expect(value).toBeGreaterThan(0);
+    expect(value).toBeLessThan(1);
+    expect(await textOf('#job-progress-text')).toBe(`Upscaling: ${Math.floor(value * 100)}%`);
+    expect(await textOf('#job-started')).toMatch(/^started \d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC$/);
+
+    await page.getByRole('button', { name: 'Cancel job' }).click();
+    await page.locator('#job-view[data-status="cancelled"]').waitFor({ timeout: 60_000 });
+    expect(await textOf('#job-progress-text')).toBe('Cancelled');
+    expect((await other.client.get(`/jobs/${longId}`)).body.status).toBe('cancelled');
+    // The 9 credits come back.
+    await waitForText('#account-balance', '9');
+    expect(await page.locator('.stats dd:not(.hint)').allTextContents()).toEqual(['9', '0', '0']);
+  });
+
   it('the page only ever talked to its own origin, sent the key only to /api/v1, and met no CSP, Trusted Types or script error', async () => {
     expect(requested.length).toBeGreaterThan(20);
     const elsewhere = requested.filter((r) => !r.url.startsWith(`${svc.baseUrl}/`) && !r.url.startsWith('blob:'));

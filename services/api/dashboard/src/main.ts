@@ -19,6 +19,14 @@ const ACCOUNT_RECHECK_MS = 1500;
 
 const LOADERS: Record<string, () => Promise<void>> = { account: loadAccount, keys: loadKeys, webhooks: loadWebhooks, jobs: () => loadJobs() };
 
+/** Reads the account now, and once more a moment later (the ledger's read side may land after the answer). */
+function refreshAccount(): void {
+  void loadAccount();
+  setTimeout(() => {
+    if (storedKey()) void loadAccount();
+  }, ACCOUNT_RECHECK_MS);
+}
+
 function showDashboard(on: boolean): void {
   byId('connect-panel').hidden = on;
   byId('dashboard').hidden = !on;
@@ -90,16 +98,16 @@ function start(): void {
   initSubmitForm();
   initJobView();
   initJobsList();
-  // A submitted job reserves credits, a finished one charges or refunds them: the account is read again when the
-  // watched job moves, and once more shortly after a submit (the ledger's read side follows the job's events, so
-  // the reservation can land a moment after the 202).
+  // A submitted job reserves credits, a finished one charges or refunds them: the account is read again when a job
+  // is submitted and whenever the watched job changes status.
   whenSubmitted(() => {
-    void Promise.all([loadAccount(), loadJobs(true)]);
-    setTimeout(() => {
-      if (storedKey()) void loadAccount();
-    }, ACCOUNT_RECHECK_MS);
+    refreshAccount();
+    void loadJobs(true);
   });
-  onJobStatusChange(() => void Promise.all([loadAccount(), loadJobs()]));
+  onJobStatusChange(() => {
+    refreshAccount();
+    void loadJobs();
+  });
   whenOwnKeyRevoked(() =>
     signOut({ code: 'unauthorized', status: 0, message: 'The key this dashboard was using has been revoked. Paste another key.' }),
   );
