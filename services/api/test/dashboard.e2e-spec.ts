@@ -121,6 +121,7 @@ describeInBrowser('account dashboard (GET /dashboard) in Chromium', () => {
     if (profileDir) rmSync(profileDir, { recursive: true, force: true });
     await svc?.stop();
     if (svc && e2eMode() === 'standalone') rmSync(svc.dataDir, { recursive: true, force: true });
+    if (!process.env.DASHBOARD_SCREENSHOTS_DIR) rmSync(SHOTS, { recursive: true, force: true });
   });
 
   const panel = (name: 'account' | 'upscale' | 'keys' | 'webhooks' | 'jobs') => page.locator(`#${name}-panel`);
