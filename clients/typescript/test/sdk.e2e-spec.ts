@@ -162,8 +162,9 @@ describe('upscale() and wait', () => {
 
   it('wait with a number gives up after that many seconds and answers the job as it is; progress is reported while waiting', async () => {
     const { sdk, sent } = await account();
-    // best at 4k runs the self-ensembled network on 200x200: seconds of work, far more than the 1 s waited.
-    const big = await gradientImage(200, 200, 'png');
+    // best at 4k runs the self-ensembled network on 640x640 (eight passes of 9 tiles): tens of seconds even on a quiet
+    // machine, far more than the 1 s waited (200x200 once finished within it); the job is cancelled below.
+    const big = await gradientImage(640, 640, 'png');
     const seen: string[] = [];
     const t0 = Date.now();
     const job = await sdk.upscale(big, { target: '4k', quality: 'best', wait: 1, onProgress: (j) => seen.push(j.status) });
