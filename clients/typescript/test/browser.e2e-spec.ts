@@ -1,9 +1,19 @@
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { signWebhook } from '@upscaler/client';
-import { createAccountWithKey, e2eMode, gradientImage, REPO_ROOT, startService, type StartedService } from '@upscaler/testing';
+import {
+  CHROMIUM,
+  CHROMIUM_ARGS,
+  createAccountWithKey,
+  e2eMode,
+  gradientImage,
+  haveChromium,
+  REPO_ROOT,
+  startService,
+  type StartedService,
+} from '@upscaler/testing';
 
 /**
  * The SDK's browser entry (src/index.ts, what bundlers pick through the "browser" condition) in Chromium against a
@@ -15,17 +25,7 @@ import { createAccountWithKey, e2eMode, gradientImage, REPO_ROOT, startService, 
  * suite is skipped, unless CI is set; so it is without esbuild (a root devDependency, for the dashboard's build).
  */
 
-const CHROMIUM = '/usr/bin/chromium';
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-];
-const haveBrowser = existsSync(CHROMIUM) || !!process.env.CI;
+const haveBrowser = haveChromium();
 /** esbuild, the repository's bundler (the dashboard's build), loaded only here. */
 type Esbuild = { build(options: object): Promise<{ outputFiles: Array<{ text: string }> }> };
 // eslint-disable-next-line @typescript-eslint/no-require-imports

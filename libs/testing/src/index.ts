@@ -12,3 +12,4 @@ export * from './registry';
 export * from './event-log';
 export * from './png-chunks';
 export * from './webhook-receiver';
+export * from './chromium';

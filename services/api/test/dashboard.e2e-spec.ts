@@ -1,11 +1,14 @@
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { chromium, type BrowserContext, type Locator, type Page } from 'playwright-core';
 import sharp from 'sharp';
 import {
   ApiClient,
+  CHROMIUM,
+  CHROMIUM_ARGS,
   createAccountWithKey,
+  describeInChromium,
   e2eMode,
   freeLoopbackPort,
   gradientImage,
@@ -30,8 +33,6 @@ import {
  * and the in-page download are checked in the standalone only; the distributed run checks the fallback.
  */
 
-const CHROMIUM = '/usr/bin/chromium';
-const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
 const ALL_SCOPES = ['jobs:read', 'jobs:write', 'keys:read', 'keys:write', 'webhooks:read', 'webhooks:write'];
 const KEY_PATTERN = /^usk_[A-Za-z0-9_-]{32}$/;
 const STORAGE_KEY = 'upscaler.dashboard.apiKey';
@@ -61,9 +62,8 @@ async function uploadImage(): Promise<Buffer> {
   return sharp(Buffer.from(svg)).png().toBuffer();
 }
 
-const describeInBrowser = existsSync(CHROMIUM) || process.env.CI ? describe : describe.skip;
 
-describeInBrowser('account dashboard (GET /dashboard) in Chromium', () => {
+describeInChromium('account dashboard (GET /dashboard) in Chromium', () => {
   let svc: StartedService;
   let context: BrowserContext;
   let profileDir: string;

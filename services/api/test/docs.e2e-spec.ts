@@ -1,8 +1,8 @@
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type BrowserContext } from 'playwright-core';
-import { e2eMode, startService, type StartedService } from '@upscaler/testing';
+import { CHROMIUM, CHROMIUM_ARGS, describeInChromium, e2eMode, startService, type StartedService } from '@upscaler/testing';
 import { DOCS_CSP } from '../src/docs/docs.headers';
 
 /**
@@ -12,19 +12,8 @@ import { DOCS_CSP } from '../src/docs/docs.headers';
  * script error and no request outside the service.
  */
 
-const CHROMIUM = '/usr/bin/chromium';
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-];
-const describeInBrowser = existsSync(CHROMIUM) || process.env.CI ? describe : describe.skip;
 
-describeInBrowser('API reference page (GET /docs) in Chromium', () => {
+describeInChromium('API reference page (GET /docs) in Chromium', () => {
   let svc: StartedService;
   let context: BrowserContext;
   let profileDir: string;
