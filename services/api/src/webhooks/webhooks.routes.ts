@@ -114,10 +114,9 @@ export function registerWebhookRoutes(registry: OpenAPIRegistry): void {
     tags: ['Webhooks'],
     summary: 'The delivery log of an endpoint',
     description:
-      'Every attempt of up to `limit` deliveries to this endpoint, the attempts of one delivery newest first. Deliveries come in ' +
-      "descending delivery-id order, which is not time order (a job event's delivery id is derived from endpoint, job and event; " +
-      "a test event's or a re-delivery's is time-ordered): sort by " +
-      'attempted_at. has_more tells that more deliveries exist; there is no cursor (next_cursor is always null).',
+      'The latest `limit` delivery attempts to this endpoint, newest first by attempted_at (across deliveries; two attempts ' +
+      'at the same instant: the higher attempt number first). has_more tells that older attempts exist; there is no cursor ' +
+      '(next_cursor is always null).',
     security: apiKeySecurity('webhooks:read'),
     request: { params: WebhookEndpointPathParams, query: DeliveriesQuery },
     responses: {

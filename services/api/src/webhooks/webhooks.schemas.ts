@@ -144,7 +144,7 @@ export const CreateEndpointBody = z.object({
 export const DeliveriesQuery = z.object({
   limit: param(
     z.preprocess((v) => (v === undefined ? undefined : Number(v)), z.number().int().min(1).max(100).default(50)),
-    'How many deliveries (each with all its attempts) to return.',
+    'How many attempts to return (the latest, across deliveries).',
   ),
 });
 export const DELIVERIES_QUERY_ERRORS = {
