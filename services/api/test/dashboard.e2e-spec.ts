@@ -14,7 +14,9 @@ import {
   gradientImage,
   startService,
   type StartedService,
+  waitFor,
 } from '@upscaler/testing';
+import { occupyProcessor } from './jobs-harness';
 
 /**
  * The account dashboard (docs/dashboard.md; docs/design.md §4) in a real browser: Debian's Chromium
@@ -300,7 +302,7 @@ describeInChromium('account dashboard (GET /dashboard) in Chromium', () => {
   it('upload: a 48x32 PNG chosen in the form is previewed, then submitted at 4k (png, fast); the job is followed while queued', async () => {
     const image = await uploadImage();
     // The standalone's one processor is kept busy, so the job visibly waits in the queue first.
-    if (STANDALONE) blocker = await occupyProcessor();
+    if (STANDALONE) blocker = await occupyProcessor(svc);
     await page.locator('#upscale-file').setInputFiles({ name: 'tiny.png', mimeType: 'image/png', buffer: image });
     await page.locator('#upscale-chosen').waitFor({ state: 'visible' });
     expect(await textOf('#upscale-file-name')).toBe(`tiny.png · ${image.length < 1024 ? `${image.length} B` : `${(image.length / 1024).toFixed(1)} KiB`}`);
@@ -583,15 +585,8 @@ describeInChromium('account dashboard (GET /dashboard) in Chromium', () => {
     const log = page.getByRole('region', { name: `Delivery log of ${hookUrl}` });
     const notice = page.locator('#webhooks-notice');
     /** The API's log, until it holds an attempt matching. */
-    const attemptWhere = async (match: (a: any) => boolean, what: string) => {
-      let found: any;
-      await eventually(async () => {
-        const data = (await owner.client.get(`/webhook_endpoints/${endpointId}/deliveries?limit=100`)).body.data;
-        found = data.find(match);
-        return Boolean(found);
-      }, what);
-      return found;
-    };
+    const attemptWhere = (match: (a: any) => boolean, what: string) =>
+      waitFor(what, async () => (await owner.client.get(`/webhook_endpoints/${endpointId}/deliveries?limit=100`)).body.data.find(match));
 
     await log.getByRole('button', { name: `Re-send delivery ${delivery}` }).click();
     await notice.waitFor({ state: 'visible' });
@@ -721,31 +716,5 @@ describeInChromium('account dashboard (GET /dashboard) in Chromium', () => {
     expect(r.status).toBe(status);
     return r.body.error.message;
   }
-
-  async function eventually(check: () => Promise<boolean>, what: string, timeoutMs = 60_000): Promise<void> {
-    const deadline = Date.now() + timeoutMs;
-    while (!(await check())) {
-      if (Date.now() > deadline) throw new Error(`not seen after ${timeoutMs} ms: ${what}`);
-      await new Promise((r) => setTimeout(r, 250));
-    }
-  }
-
-  /**
-   * Keeps the standalone's one processor busy (another account's 1024x1024 at 4k, balanced: far longer than the
-   * test needs it), so that a job submitted meanwhile waits in the queue; release() cancels it between two tiles.
-   */
-  async function occupyProcessor(): Promise<{ release(): Promise<void> }> {
-    const other = await createAccountWithKey(svc.apiUrl, svc.operatorToken, { credits: 9, scopes: ['jobs:read', 'jobs:write'] });
-    const res = await other.client.upload(await gradientImage(1024, 1024), { target: '4k', quality: 'balanced' });
-    if (res.status !== 202) throw new Error(`blocker: ${res.status} ${res.text}`);
-    const id = res.body.id as string;
-    await eventually(async () => ['processing', 'succeeded', 'failed', 'cancelled'].includes((await other.client.get(`/jobs/${id}`)).body.status), 'the blocker running');
-    return {
-      release: async () => {
-        const c = await other.client.delete(`/jobs/${id}`);
-        if (c.status !== 200 && c.status !== 409) throw new Error(`release blocker: ${c.status} ${c.text}`);
-        await other.client.waitForFinal(id);
-      },
-    };
-  }
 });
+

@@ -247,20 +247,22 @@ export async function download(url: string): Promise<{ status: number; headers: 
 
 /**
  * A long job that keeps the one-job-at-a-time processor busy, so that jobs submitted meanwhile stay
- * queued: 512x512 at 4k with the fast network runs about ten seconds here in 256-pixel tiles, and a
- * cancel stops it between two tiles. Submitted by its own account so it never touches a test's ledger.
+ * queued: 1024x1024 at 4k, best (eight network passes on each of sixteen 256-pixel tiles), tens of seconds
+ * even on a quiet machine (512x512 fast, the old blocker, ends within a second there); a cancel stops it
+ * between two passes. Submitted by its own account so it never touches a test's ledger.
  */
-export async function occupyProcessor(svc: StartedService): Promise<{ jobId: string; release(): Promise<void> }> {
+export async function occupyProcessor(svc: StartedService): Promise<{ jobId: string; owner: CheckedClient; release(): Promise<void> }> {
   const acct = await newAccount(svc, { credits: 9 });
-  const res = await acct.client.upload(await gradientImage(512, 512), {
+  const res = await acct.client.upload(await gradientImage(1024, 1024), {
     target: '4k',
-    quality: 'fast',
+    quality: 'best',
   });
   if (res.status !== 202) throw new Error(`blocker: ${res.status} ${res.text}`);
   const jobId = res.body.id as string;
   await waitForJob(acct.client, jobId, (j) => j.status === 'processing' || isFinal(j));
   return {
     jobId,
+    owner: acct.client,
     release: async () => {
       const c = await acct.client.delete(`/jobs/${jobId}`);
       if (c.status !== 200 && c.status !== 409) throw new Error(`release blocker: ${c.status} ${c.text}`);
@@ -289,7 +291,12 @@ export function useJobsService(imageSize: [number, number] = [16, 16]): { svc: J
  * Keeps the one processor busy for the enclosing describe block (standalone), so jobs submitted in it stay queued;
  * `release()` frees it early (releasing twice is harmless: the second cancel answers 409).
  */
-export function useOccupiedProcessor(jobs: { svc: JobsService }): { release(): Promise<void> } {
+export function useOccupiedProcessor(jobs: { svc: JobsService }): {
+  release(): Promise<void>;
+  /** the blocking job and its account's client (set in beforeAll) */
+  readonly jobId: string;
+  readonly owner: CheckedClient;
+} {
   let blocker: Awaited<ReturnType<typeof occupyProcessor>> | undefined;
   beforeAll(async () => {
     blocker = await occupyProcessor(jobs.svc);
@@ -297,7 +304,15 @@ export function useOccupiedProcessor(jobs: { svc: JobsService }): { release(): P
   afterAll(async () => {
     await blocker?.release();
   });
-  return { release: async () => blocker?.release() };
+  return {
+    release: async () => blocker?.release(),
+    get jobId() {
+      return blocker!.jobId;
+    },
+    get owner() {
+      return blocker!.owner;
+    },
+  };
 }
 
 /** Follows GET /jobs/{id}/result (302) to the signed URL and downloads it. */

@@ -1,6 +1,6 @@
 import sharp from 'sharp';
 import { gradientImage } from '@upscaler/testing';
-import { ISO_UTC, describeStandalone, download, isFinal, newAccount, settledLedger, useJobsService, waitForJob } from './jobs-harness';
+import { ISO_UTC, describeStandalone, download, isFinal, newAccount, settledLedger, useJobsService, useOccupiedProcessor } from './jobs-harness';
 
 /**
  * Wait and progress (issue 16, item 2): `Prefer: wait=N` on POST /upscale and GET /jobs/{id} answers once the
@@ -106,19 +106,7 @@ test('a wait beyond 60 s is served as 60; an unusable preference is ignored (no 
 });
 
 describeStandalone('a job that stays queued (standalone: one processor)', () => {
-  // a job long enough to keep the one processor busy through this test: 1024x1024 at 4k, best (eight passes a tile)
-  let blocker: { client: Awaited<ReturnType<typeof newAccount>>['client']; id: string };
-  beforeAll(async () => {
-    const acct = await newAccount(jobs.svc, { credits: 20 });
-    const id = (await acct.client.upload(await gradientImage(1024, 1024), { target: '4k', quality: 'best' })).body.id as string;
-    await waitForJob(acct.client, id, (j) => j.status === 'processing' || isFinal(j));
-    blocker = { client: acct.client, id };
-  });
-  afterAll(async () => {
-    if (!blocker) return;
-    await blocker.client.delete(`/jobs/${blocker.id}`);
-    await waitForJob(blocker.client, blocker.id, isFinal);
-  });
+  const blocker = useOccupiedProcessor(jobs);
 
   test('GET with Prefer: wait=2 answers after about 2 s with the job as it is then; a cancel ends a wait at once', async () => {
     const acct = await newAccount(jobs.svc, { credits: 10 });
@@ -144,7 +132,7 @@ describeStandalone('a job that stays queued (standalone: one processor)', () => 
     expect({ job: ended.body.status, progress: ended.body.progress }).toEqual({ job: 'cancelled', progress: null });
     expect(Date.now() - t1).toBeLessThan(5_000);
     // the blocker is running: its progress is between 0 and 1
-    const running = await blocker.client.get(`/jobs/${blocker.id}`);
+    const running = await blocker.owner.get(`/jobs/${blocker.jobId}`);
     expect(running.body.status).toBe('processing');
     expect(running.body.progress).toBeGreaterThanOrEqual(0);
     expect(running.body.progress).toBeLessThan(1);

@@ -43,6 +43,7 @@ export class JobViews {
     if (job.accountId !== p.accountId) throw new DomainError('job_not_found');
     if (job.view.status !== 'processing') return job.view;
     const progress = this.progress.of(jobId);
-    return progress === undefined ? job.view : { ...job.view, progress: Math.min(1, Math.max(0, progress)) };
+    // 0..1 already: the writer clamps, the table checks it, and the listener drops anything else
+    return progress === undefined ? job.view : { ...job.view, progress };
   }
 }
