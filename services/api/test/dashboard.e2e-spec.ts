@@ -44,7 +44,9 @@ const EXPECTED_CSP =
 const STANDALONE = e2eMode() === 'standalone';
 const testStandalone = STANDALONE ? it : it.skip;
 const testDistributed = STANDALONE ? it.skip : it;
-const SHOTS = process.env.DASHBOARD_SCREENSHOTS_DIR ? resolve(process.env.DASHBOARD_SCREENSHOTS_DIR) : mkdtempSync(join(tmpdir(), 'upscaler-dashboard-shots-'));
+const SHOTS = process.env.DASHBOARD_SCREENSHOTS_DIR
+  ? resolve(process.env.DASHBOARD_SCREENSHOTS_DIR)
+  : mkdtempSync(join(tmpdir(), 'upscaler-dashboard-shots-'));
 
 /** The few browser globals the page.evaluate callbacks read (this project compiles without the DOM lib). */
 interface Win {
@@ -63,7 +65,6 @@ async function uploadImage(): Promise<Buffer> {
     '<path d="M27 6 42 26" stroke="#ffffff" stroke-width="2"/></svg>';
   return sharp(Buffer.from(svg)).png().toBuffer();
 }
-
 
 describeInChromium('account dashboard (GET /dashboard) in Chromium', () => {
   let svc: StartedService;
@@ -137,11 +138,9 @@ describeInChromium('account dashboard (GET /dashboard) in Chromium', () => {
     });
   const textOf = async (selector: string) => (await page.locator(selector).textContent())?.trim();
   const waitForText = (selector: string, text: string, timeout = 60_000) =>
-    page.waitForFunction(
-      ([s, t]) => (globalThis as any).document.querySelector(s)?.textContent?.trim() === t,
-      [selector, text] as const,
-      { timeout },
-    );
+    page.waitForFunction(([s, t]) => (globalThis as any).document.querySelector(s)?.textContent?.trim() === t, [selector, text] as const, {
+      timeout,
+    });
   async function shot(locator: Locator, name: string): Promise<void> {
     const file = join(SHOTS, `dashboard-${name}.png`);
     await locator.screenshot({ path: file, animations: 'disabled', caret: 'hide' });
@@ -206,15 +205,25 @@ describeInChromium('account dashboard (GET /dashboard) in Chromium', () => {
     // The owner's own key is listed, marked as the one this page uses.
     const own = panel('keys').locator('tbody tr', { hasText: owner.key.slice(0, 12) });
     await own.waitFor();
-    expect(await cells(own)).toEqual(['test key', `${owner.key.slice(0, 12)}this dashboard`, ALL_SCOPES.join(''), 'default', expect.stringMatching(/ UTC$/), 'active', 'Revoke']);
+    expect(await cells(own)).toEqual([
+      'test key',
+      `${owner.key.slice(0, 12)}this dashboard`,
+      ALL_SCOPES.join(''),
+      'default',
+      expect.stringMatching(/ UTC$/),
+      'active',
+      'Revoke',
+    ]);
     // The form offers exactly the API's targets, formats and tiers, and a checkbox for every scope and event type.
-    const options = (id: string) => page.locator(`#${id} option`).evaluateAll((os) => os.map((o) => (o as unknown as { value: string }).value));
+    const options = (id: string) =>
+      page.locator(`#${id} option`).evaluateAll((os) => os.map((o) => (o as unknown as { value: string }).value));
     expect(await options('upscale-target')).toEqual(['2k', '3k', '4k']);
     expect(await options('upscale-format')).toEqual(['png', 'jpeg', 'webp', 'avif']);
     expect(await options('upscale-quality')).toEqual(['', 'fast', 'balanced', 'best', 'sharp']);
     expect(await options('jobs-status')).toEqual(['', 'pending', 'queued', 'processing', 'succeeded', 'failed', 'cancelled']);
     for (const scope of ALL_SCOPES) expect(await page.locator('#key-form').getByLabel(scope).isChecked()).toBe(false);
-    for (const event of ['job.succeeded', 'job.failed', 'job.cancelled']) expect(await page.locator('#webhook-form').getByLabel(event).isChecked()).toBe(true);
+    for (const event of ['job.succeeded', 'job.failed', 'job.cancelled'])
+      expect(await page.locator('#webhook-form').getByLabel(event).isChecked()).toBe(true);
   });
 
   let createdKey: string;
@@ -228,7 +237,9 @@ describeInChromium('account dashboard (GET /dashboard) in Chromium', () => {
 
     const revealBox = page.locator('#new-key');
     await revealBox.waitFor({ state: 'visible' });
-    expect(await revealBox.locator('.warning').textContent()).toBe('Copy this key now: it will not be shown again. Only its prefix is kept.');
+    expect(await revealBox.locator('.warning').textContent()).toBe(
+      'Copy this key now: it will not be shown again. Only its prefix is kept.',
+    );
     createdKey = await page.locator('#new-key-value').inputValue();
     expect(createdKey).toMatch(KEY_PATTERN);
     await revealBox.getByRole('button', { name: 'Copy' }).click();
@@ -244,7 +255,15 @@ describeInChromium('account dashboard (GET /dashboard) in Chromium', () => {
 
     const row = panel('keys').locator('tbody tr', { hasText: createdKey.slice(0, 12) });
     await row.waitFor();
-    expect(await cells(row)).toEqual(['ci-reader', createdKey.slice(0, 12), 'jobs:read', '120 / min', expect.stringMatching(/ UTC$/), 'active', 'Revoke']);
+    expect(await cells(row)).toEqual([
+      'ci-reader',
+      createdKey.slice(0, 12),
+      'jobs:read',
+      '120 / min',
+      expect.stringMatching(/ UTC$/),
+      'active',
+      'Revoke',
+    ]);
 
     // Once dismissed, the full key is gone from the page.
     await revealBox.getByRole('button', { name: 'I have stored it, hide it' }).click();
@@ -288,7 +307,14 @@ describeInChromium('account dashboard (GET /dashboard) in Chromium', () => {
     endpointId = listed[0].id;
     const row = panel('webhooks').locator(`tr[data-webhook-id="${endpointId}"]`);
     await row.waitFor();
-    expect(await cells(row)).toEqual([hookUrl, 'job.succeededjob.failed', 'dashboard test', 'enabled', expect.stringMatching(/ UTC$/), 'DeliveriesSend test eventDelete']);
+    expect(await cells(row)).toEqual([
+      hookUrl,
+      'job.succeededjob.failed',
+      'dashboard test',
+      'enabled',
+      expect.stringMatching(/ UTC$/),
+      'DeliveriesSend test eventDelete',
+    ]);
 
     await revealBox.getByRole('button', { name: 'I have stored it, hide it' }).click();
     expect(await page.locator('#new-secret-value').inputValue()).toBe('');
@@ -305,7 +331,9 @@ describeInChromium('account dashboard (GET /dashboard) in Chromium', () => {
     if (STANDALONE) blocker = await occupyProcessor(svc);
     await page.locator('#upscale-file').setInputFiles({ name: 'tiny.png', mimeType: 'image/png', buffer: image });
     await page.locator('#upscale-chosen').waitFor({ state: 'visible' });
-    expect(await textOf('#upscale-file-name')).toBe(`tiny.png · ${image.length < 1024 ? `${image.length} B` : `${(image.length / 1024).toFixed(1)} KiB`}`);
+    expect(await textOf('#upscale-file-name')).toBe(
+      `tiny.png · ${image.length < 1024 ? `${image.length} B` : `${(image.length / 1024).toFixed(1)} KiB`}`,
+    );
     expect(await page.locator('#upscale-preview').getAttribute('src')).toMatch(/^blob:/);
     // The preview is the file itself, decoded from memory under img-src blob:.
     await page.waitForFunction(() => (globalThis as any).document.getElementById('upscale-preview').naturalWidth === 48);
@@ -328,11 +356,17 @@ describeInChromium('account dashboard (GET /dashboard) in Chromium', () => {
       expect(await textOf('#job-status')).toBe('queued');
       expect(await textOf('#job-progress-text')).toBe('Queued…');
       // No figure to show yet: the bar is indeterminate.
-      expect(await page.locator('#job-progress').evaluate((p) => (p as unknown as { matches(s: string): boolean }).matches(':indeterminate'))).toBe(true);
+      expect(
+        await page.locator('#job-progress').evaluate((p) => (p as unknown as { matches(s: string): boolean }).matches(':indeterminate')),
+      ).toBe(true);
       expect(await page.getByRole('button', { name: 'Cancel job' }).isVisible()).toBe(true);
       await shot(panel('upscale'), 'progress');
       // A second job, cancelled while it waits: the list's status filter has one of those to find.
-      const other = await owner.client.upload(await gradientImage(16, 16), { target: '2k', quality: 'fast' }, { filename: 'cancelled.png' });
+      const other = await owner.client.upload(
+        await gradientImage(16, 16),
+        { target: '2k', quality: 'fast' },
+        { filename: 'cancelled.png' },
+      );
       expect(other.status).toBe(202);
       cancelledId = other.body.id;
       expect((await owner.client.delete(`/jobs/${cancelledId}`)).status).toBe(200);
@@ -357,55 +391,58 @@ describeInChromium('account dashboard (GET /dashboard) in Chromium', () => {
     expect(await page.locator('.stats dd:not(.hint)').allTextContents()).toEqual(['1,225', '0', '9']);
   });
 
-  testStandalone('comparison: before (the source at the result size) and after; the divider moves by drag and by arrow keys, the clip follows', async () => {
-    const compare = page.locator('#compare');
-    await compare.waitFor({ state: 'visible' });
-    // Both images are object URLs of bytes fetched from this origin; the result is exactly 4x the source.
-    for (const id of ['compare-before', 'compare-after']) expect(await page.locator(`#${id}`).getAttribute('src')).toMatch(/^blob:/);
-    await page.waitForFunction(() => (globalThis as any).document.getElementById('compare-after').naturalWidth > 0);
-    const natural = (id: string) => page.locator(`#${id}`).evaluate((i) => [(i as any).naturalWidth, (i as any).naturalHeight]);
-    expect(await natural('compare-before')).toEqual([48, 32]);
-    expect(await natural('compare-after')).toEqual([192, 128]);
-    expect(await textOf('#compare-info')).toMatch(/^48×32 → 192×128 px · \d+(\.\d)? (B|KiB) image\/png$/);
-    // Both are drawn at the same size: the stage's (inside its 1px border).
-    await page.locator('#compare').scrollIntoViewIfNeeded();
-    const stage = (await page.locator('#compare-stage').boundingBox())!;
-    for (const id of ['compare-before', 'compare-after']) {
-      const box = (await page.locator(`#${id}`).boundingBox())!;
-      expect([Math.round(box.width), Math.round(box.height)]).toEqual([Math.round(stage.width) - 2, Math.round(stage.height) - 2]);
-    }
-    expect(Math.abs(stage.width / stage.height - 1.5)).toBeLessThan(0.02);
+  testStandalone(
+    'comparison: before (the source at the result size) and after; the divider moves by drag and by arrow keys, the clip follows',
+    async () => {
+      const compare = page.locator('#compare');
+      await compare.waitFor({ state: 'visible' });
+      // Both images are object URLs of bytes fetched from this origin; the result is exactly 4x the source.
+      for (const id of ['compare-before', 'compare-after']) expect(await page.locator(`#${id}`).getAttribute('src')).toMatch(/^blob:/);
+      await page.waitForFunction(() => (globalThis as any).document.getElementById('compare-after').naturalWidth > 0);
+      const natural = (id: string) => page.locator(`#${id}`).evaluate((i) => [(i as any).naturalWidth, (i as any).naturalHeight]);
+      expect(await natural('compare-before')).toEqual([48, 32]);
+      expect(await natural('compare-after')).toEqual([192, 128]);
+      expect(await textOf('#compare-info')).toMatch(/^48×32 → 192×128 px · \d+(\.\d)? (B|KiB) image\/png$/);
+      // Both are drawn at the same size: the stage's (inside its 1px border).
+      await page.locator('#compare').scrollIntoViewIfNeeded();
+      const stage = (await page.locator('#compare-stage').boundingBox())!;
+      for (const id of ['compare-before', 'compare-after']) {
+        const box = (await page.locator(`#${id}`).boundingBox())!;
+        expect([Math.round(box.width), Math.round(box.height)]).toEqual([Math.round(stage.width) - 2, Math.round(stage.height) - 2]);
+      }
+      expect(Math.abs(stage.width / stage.height - 1.5)).toBeLessThan(0.02);
 
-    const divider = page.getByRole('slider', { name: 'Before and after divider' });
-    const clip = () => page.locator('#compare-after-layer').evaluate((l) => (l as any).style.clipPath);
-    expect([await divider.getAttribute('aria-valuenow'), await clip()]).toEqual(['50', 'inset(0px 0px 0px 50%)']);
+      const divider = page.getByRole('slider', { name: 'Before and after divider' });
+      const clip = () => page.locator('#compare-after-layer').evaluate((l) => (l as any).style.clipPath);
+      expect([await divider.getAttribute('aria-valuenow'), await clip()]).toEqual(['50', 'inset(0px 0px 0px 50%)']);
 
-    // Drag the divider from the middle to a quarter of the width.
-    const handle = (await divider.boundingBox())!;
-    await page.mouse.move(handle.x + handle.width / 2, handle.y + handle.height / 2);
-    await page.mouse.down();
-    await page.mouse.move(stage.x + stage.width * 0.25, stage.y + stage.height / 2, { steps: 8 });
-    await page.mouse.up();
-    const afterDrag = Number(await divider.getAttribute('aria-valuenow'));
-    expect(Math.abs(afterDrag - 25)).toBeLessThanOrEqual(0.5);
-    expect(await clip()).toBe(`inset(0px 0px 0px ${afterDrag}%)`);
-    const line = (await divider.boundingBox())!;
-    expect(Math.abs(line.x + line.width / 2 - (stage.x + stage.width * 0.25))).toBeLessThanOrEqual(2);
+      // Drag the divider from the middle to a quarter of the width.
+      const handle = (await divider.boundingBox())!;
+      await page.mouse.move(handle.x + handle.width / 2, handle.y + handle.height / 2);
+      await page.mouse.down();
+      await page.mouse.move(stage.x + stage.width * 0.25, stage.y + stage.height / 2, { steps: 8 });
+      await page.mouse.up();
+      const afterDrag = Number(await divider.getAttribute('aria-valuenow'));
+      expect(Math.abs(afterDrag - 25)).toBeLessThanOrEqual(0.5);
+      expect(await clip()).toBe(`inset(0px 0px 0px ${afterDrag}%)`);
+      const line = (await divider.boundingBox())!;
+      expect(Math.abs(line.x + line.width / 2 - (stage.x + stage.width * 0.25))).toBeLessThanOrEqual(2);
 
-    // Keyboard: the divider is focusable; arrows move it by 1, Shift+arrow by 10, Home/End to the ends.
-    await divider.focus();
-    await page.keyboard.press('ArrowRight');
-    await page.keyboard.press('ArrowRight');
-    expect(Number(await divider.getAttribute('aria-valuenow'))).toBeCloseTo(afterDrag + 2, 5);
-    await page.keyboard.press('Shift+ArrowRight');
-    expect(Number(await divider.getAttribute('aria-valuenow'))).toBeCloseTo(afterDrag + 12, 5);
-    await page.keyboard.press('Home');
-    expect([await divider.getAttribute('aria-valuenow'), await clip()]).toEqual(['0', 'inset(0px 0px 0px 0%)']);
-    await page.keyboard.press('End');
-    expect([await divider.getAttribute('aria-valuenow'), await clip()]).toEqual(['100', 'inset(0px 0px 0px 100%)']);
-    for (let i = 0; i < 6; i++) await page.keyboard.press('Shift+ArrowLeft');
-    expect([await divider.getAttribute('aria-valuenow'), await clip()]).toEqual(['40', 'inset(0px 0px 0px 40%)']);
-  });
+      // Keyboard: the divider is focusable; arrows move it by 1, Shift+arrow by 10, Home/End to the ends.
+      await divider.focus();
+      await page.keyboard.press('ArrowRight');
+      await page.keyboard.press('ArrowRight');
+      expect(Number(await divider.getAttribute('aria-valuenow'))).toBeCloseTo(afterDrag + 2, 5);
+      await page.keyboard.press('Shift+ArrowRight');
+      expect(Number(await divider.getAttribute('aria-valuenow'))).toBeCloseTo(afterDrag + 12, 5);
+      await page.keyboard.press('Home');
+      expect([await divider.getAttribute('aria-valuenow'), await clip()]).toEqual(['0', 'inset(0px 0px 0px 0%)']);
+      await page.keyboard.press('End');
+      expect([await divider.getAttribute('aria-valuenow'), await clip()]).toEqual(['100', 'inset(0px 0px 0px 100%)']);
+      for (let i = 0; i < 6; i++) await page.keyboard.press('Shift+ArrowLeft');
+      expect([await divider.getAttribute('aria-valuenow'), await clip()]).toEqual(['40', 'inset(0px 0px 0px 40%)']);
+    },
+  );
 
   testStandalone('zoom: buttons and the wheel zoom both images together (1x to 8x), a drag pans, Fit returns to 1x', async () => {
     const transform = (id: string) => page.locator(`#${id}`).evaluate((i) => (i as any).style.transform as string);
@@ -450,27 +487,33 @@ describeInChromium('account dashboard (GET /dashboard) in Chromium', () => {
     await page.getByRole('button', { name: 'Fit' }).click();
   });
 
-  testStandalone('download: the result is saved from the bytes already fetched, named by the service, exactly 4x the source (192x128)', async () => {
-    const job = (await owner.client.get(`/jobs/${jobId}`)).body;
-    // The name the service gives the file (Content-Disposition of its signed link).
-    const link = await owner.client.get(`/jobs/${jobId}/result?redirect=false`);
-    const signed = await fetch(link.body.url);
-    const name = decodeURIComponent(/filename\*=UTF-8''([^;]+)/.exec(signed.headers.get('content-disposition')!)![1]);
-    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download result' }).click()]);
-    expect(download.suggestedFilename()).toBe(name);
-    expect(name).toMatch(/^tiny.*\.png$/);
-    const file = readFileSync((await download.path())!);
-    expect(file.length).toBe(job.result.bytes);
-    expect(file.equals(Buffer.from(await signed.arrayBuffer()))).toBe(true);
-    const meta = await sharp(file).metadata();
-    expect([meta.format, meta.width, meta.height]).toEqual(['png', 48 * 4, 32 * 4]);
-  });
+  testStandalone(
+    'download: the result is saved from the bytes already fetched, named by the service, exactly 4x the source (192x128)',
+    async () => {
+      const job = (await owner.client.get(`/jobs/${jobId}`)).body;
+      // The name the service gives the file (Content-Disposition of its signed link).
+      const link = await owner.client.get(`/jobs/${jobId}/result?redirect=false`);
+      const signed = await fetch(link.body.url);
+      const name = decodeURIComponent(/filename\*=UTF-8''([^;]+)/.exec(signed.headers.get('content-disposition')!)![1]);
+      const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download result' }).click()]);
+      expect(download.suggestedFilename()).toBe(name);
+      expect(name).toMatch(/^tiny.*\.png$/);
+      const file = readFileSync((await download.path())!);
+      expect(file.length).toBe(job.result.bytes);
+      expect(file.equals(Buffer.from(await signed.arrayBuffer()))).toBe(true);
+      const meta = await sharp(file).metadata();
+      expect([meta.format, meta.width, meta.height]).toEqual(['png', 48 * 4, 32 * 4]);
+    },
+  );
 
-  testDistributed('distributed: the result lives on another origin, so the page offers its signed link instead of a comparison', async () => {
-    await page.locator('#compare').waitFor({ state: 'visible' });
-    expect(await page.locator('#compare-stage').isHidden()).toBe(true);
-    expect(await textOf('#compare-info')).toMatch(/^The result is stored on another origin/);
-  });
+  testDistributed(
+    'distributed: the result lives on another origin, so the page offers its signed link instead of a comparison',
+    async () => {
+      await page.locator('#compare').waitFor({ state: 'visible' });
+      expect(await page.locator('#compare-stage').isHidden()).toBe(true);
+      expect(await textOf('#compare-info')).toMatch(/^The result is stored on another origin/);
+    },
+  );
 
   it('the job list: pages of 10 (Older / Newer) filtered by status, the same jobs the API lists', async () => {
     // 11 more succeeded jobs through the API: with the upload, 12 succeeded, two pages.
@@ -482,7 +525,10 @@ describeInChromium('account dashboard (GET /dashboard) in Chromium', () => {
     }
     for (const id of ids) expect((await owner.client.waitForFinal(id)).status).toBe('succeeded');
     const apiPage = async (query: string) => (await owner.client.get(`/jobs?limit=10&${query}`)).body;
-    const shownIds = async () => panel('jobs').locator('tbody tr').evaluateAll((rows) => rows.map((r) => (r as any).getAttribute('data-job-id') as string));
+    const shownIds = async () =>
+      panel('jobs')
+        .locator('tbody tr')
+        .evaluateAll((rows) => rows.map((r) => (r as any).getAttribute('data-job-id') as string));
 
     await panel('jobs').getByRole('button', { name: 'Refresh' }).click();
     const status = page.locator('#jobs-status');
@@ -512,7 +558,14 @@ describeInChromium('account dashboard (GET /dashboard) in Chromium', () => {
       await status.selectOption('cancelled');
       await waitForText('#jobs-page', 'Page 1 · cancelled');
       expect(await shownIds()).toEqual([cancelledId]);
-      expect(await cells(panel('jobs').locator('tbody tr'))).toEqual([cancelledId, 'cancelled', '2k', '3', expect.stringMatching(/ UTC$/), 'View']);
+      expect(await cells(panel('jobs').locator('tbody tr'))).toEqual([
+        cancelledId,
+        'cancelled',
+        '2k',
+        '3',
+        expect.stringMatching(/ UTC$/),
+        'View',
+      ]);
     }
     await status.selectOption('');
     await waitForText('#jobs-page', 'Page 1');
@@ -555,7 +608,9 @@ describeInChromium('account dashboard (GET /dashboard) in Chromium', () => {
   it("the endpoint's delivery log shows the upload's job.succeeded attempt that got no answer, retrying", async () => {
     // Deliveries are made by the webhooks worker after each job succeeded: wait for ours through the API.
     const attemptOf = async () =>
-      (await owner.client.get(`/webhook_endpoints/${endpointId}/deliveries?limit=100`)).body.data.find((a: { job_id: string }) => a.job_id === jobId);
+      (await owner.client.get(`/webhook_endpoints/${endpointId}/deliveries?limit=100`)).body.data.find(
+        (a: { job_id: string }) => a.job_id === jobId,
+      );
     const deadline = Date.now() + 60_000;
     let attempt = await attemptOf();
     while (!attempt) {
@@ -602,7 +657,10 @@ describeInChromium('account dashboard (GET /dashboard) in Chromium', () => {
 
     const endpointRow = panel('webhooks').locator(`tr[data-webhook-id="${endpointId}"]`);
     await endpointRow.getByRole('button', { name: `Send a test event to ${hookUrl}` }).click();
-    await page.waitForFunction((t) => (globalThis as any).document.getElementById('webhooks-notice').textContent.startsWith(t), 'Test event queued');
+    await page.waitForFunction(
+      (t) => (globalThis as any).document.getElementById('webhooks-notice').textContent.startsWith(t),
+      'Test event queued',
+    );
     const [, testId] = /\(delivery (dlv_[0-9a-f]{32})\)\.$/.exec((await notice.textContent())!)!;
     expect(await notice.textContent()).toBe(`Test event queued for ${hookUrl} (delivery ${testId}).`);
     const ping = await attemptWhere((a) => a.delivery_id === testId, 'the test event in the log');
@@ -621,12 +679,20 @@ describeInChromium('account dashboard (GET /dashboard) in Chromium', () => {
     await row.locator('.badge', { hasText: 'disabled' }).waitFor();
     expect(await row.getByRole('button', { name: `Delete endpoint ${hookUrl}` }).count()).toBe(0);
     expect(await row.getByRole('button', { name: `Send a test event to ${hookUrl}` }).count()).toBe(0);
-    expect(await page.getByRole('region', { name: `Delivery log of ${hookUrl}` }).getByRole('button', { name: /^Re-send/ }).count()).toBe(0);
+    expect(
+      await page
+        .getByRole('region', { name: `Delivery log of ${hookUrl}` })
+        .getByRole('button', { name: /^Re-send/ })
+        .count(),
+    ).toBe(0);
     expect((await owner.client.get(`/webhook_endpoints/${endpointId}`)).body.status).toBe('disabled');
   });
 
   it('a key without keys:read or jobs:write: 403 forbidden in the keys panel and in the upscale form, the other panels work', async () => {
-    const limited = await owner.operator.post(`/admin/accounts/${owner.accountId}/keys`, { name: 'no keys', scopes: ['jobs:read', 'webhooks:read'] });
+    const limited = await owner.operator.post(`/admin/accounts/${owner.accountId}/keys`, {
+      name: 'no keys',
+      scopes: ['jobs:read', 'webhooks:read'],
+    });
     expect(limited.status).toBe(201);
     await page.getByRole('button', { name: 'Forget key' }).click();
     expect(await page.evaluate((k) => (globalThis as unknown as Win).sessionStorage.getItem(k), STORAGE_KEY)).toBeNull();
@@ -649,13 +715,16 @@ describeInChromium('account dashboard (GET /dashboard) in Chromium', () => {
     await formError.waitFor({ state: 'visible' });
     expect(await formError.textContent()).toMatch(/^forbidden \(HTTP 403\): /);
     // So is an upscale (jobs:write), with nothing reserved. This time the file is dropped on the drop zone.
-    const dropped = await page.evaluateHandle((b64) => {
-      const g = globalThis as any;
-      const bytes = Uint8Array.from(g.atob(b64), (c: string) => c.charCodeAt(0));
-      const dt = new g.DataTransfer();
-      dt.items.add(new g.File([bytes], 'dropped.png', { type: 'image/png' }));
-      return dt;
-    }, (await uploadImage()).toString('base64'));
+    const dropped = await page.evaluateHandle(
+      (b64) => {
+        const g = globalThis as any;
+        const bytes = Uint8Array.from(g.atob(b64), (c: string) => c.charCodeAt(0));
+        const dt = new g.DataTransfer();
+        dt.items.add(new g.File([bytes], 'dropped.png', { type: 'image/png' }));
+        return dt;
+      },
+      (await uploadImage()).toString('base64'),
+    );
     await page.dispatchEvent('#dropzone', 'dragover', { dataTransfer: dropped });
     await page.dispatchEvent('#dropzone', 'drop', { dataTransfer: dropped });
     await page.locator('#upscale-chosen').waitFor({ state: 'visible' });
@@ -668,18 +737,28 @@ describeInChromium('account dashboard (GET /dashboard) in Chromium', () => {
   });
 
   it('a long job shows its progress as a figure (Upscaling: N%) while it runs, and Cancel job cancels it and refunds', async () => {
-    const other = await createAccountWithKey(svc.apiUrl, svc.operatorToken, { credits: 9, scopes: ['jobs:read', 'jobs:write'], name: 'Long jobs' });
+    const other = await createAccountWithKey(svc.apiUrl, svc.operatorToken, {
+      credits: 9,
+      scopes: ['jobs:read', 'jobs:write'],
+      name: 'Long jobs',
+    });
     await page.getByRole('button', { name: 'Forget key' }).click();
     await openWith(other.key);
     await waitForText('#account-balance', '9');
     // 1024x1024 at 4k with the best tier: a minute or more here, in 16 tiles.
-    await page.locator('#upscale-file').setInputFiles({ name: 'large.png', mimeType: 'image/png', buffer: await gradientImage(1024, 1024) });
+    await page
+      .locator('#upscale-file')
+      .setInputFiles({ name: 'large.png', mimeType: 'image/png', buffer: await gradientImage(1024, 1024) });
     await page.locator('#upscale-target').selectOption('4k');
     await page.locator('#upscale-quality').selectOption('best');
     await panel('upscale').getByRole('button', { name: 'Upscale' }).click();
     await page.locator('#job-view[data-status="processing"]').waitFor({ timeout: 60_000 });
     const longId = (await page.locator('#job-view').getAttribute('data-job-id'))!;
-    await page.waitForFunction(() => /^Upscaling: \d+%$/.test((globalThis as any).document.getElementById('job-progress-text').textContent), undefined, { timeout: 60_000 });
+    await page.waitForFunction(
+      () => /^Upscaling: \d+%$/.test((globalThis as any).document.getElementById('job-progress-text').textContent),
+      undefined,
+      { timeout: 60_000 },
+    );
     const value = await page.locator('#job-progress').evaluate((p) => (p as any).value as number);
     expect(value).toBeGreaterThan(0);
     expect(value).toBeLessThan(1);
@@ -717,4 +796,3 @@ describeInChromium('account dashboard (GET /dashboard) in Chromium', () => {
     return r.body.error.message;
   }
 });
-

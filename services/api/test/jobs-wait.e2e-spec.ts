@@ -1,6 +1,15 @@
 import sharp from 'sharp';
 import { gradientImage } from '@upscaler/testing';
-import { ISO_UTC, describeStandalone, download, isFinal, newAccount, settledLedger, useJobsService, useOccupiedProcessor } from './jobs-harness';
+import {
+  ISO_UTC,
+  describeStandalone,
+  download,
+  isFinal,
+  newAccount,
+  settledLedger,
+  useJobsService,
+  useOccupiedProcessor,
+} from './jobs-harness';
 
 /**
  * Wait and progress (issue 16, item 2): `Prefer: wait=N` on POST /upscale and GET /jobs/{id} answers once the
@@ -73,7 +82,11 @@ test('progress rises from 0 through the tiles to 1, and never goes back', async 
 
 test('POST /upscale with Prefer: wait answers 200 with the final job; wait=0 answers 202 as before', async () => {
   const acct = await newAccount(jobs.svc, { credits: 20 });
-  const waited = await acct.client.upload(await gradientImage(24, 16), { target: '2k', quality: 'fast' }, { headers: { prefer: 'wait=60' } });
+  const waited = await acct.client.upload(
+    await gradientImage(24, 16),
+    { target: '2k', quality: 'fast' },
+    { headers: { prefer: 'wait=60' } },
+  );
   expect({
     status: waited.status,
     applied: waited.headers.get('preference-applied'),
