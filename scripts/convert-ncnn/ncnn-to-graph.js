@@ -9,12 +9,16 @@
 //   BinaryOp add/sub/mul/div of two blobs -> Add/Sub/Mul/Div
 //   Interp nearest with an integer scale s -> Resize(nearest, asymmetric, floor): ncnn's nearest reads source
 //     pixel floor(y / s), each pixel repeated s x s
+//   PReLU (num_slope 0= slopes, float32 in the .bin) -> PRelu with a slope per channel ([C, 1, 1]) or one ([1])
+//   PixelShuffle (upscale factor 0=, mode 1=: 0 PyTorch's channel order, 1 TensorFlow's) -> DepthToSpace (CRD, DCR)
 // The graph takes and returns RGB on the 0-255 scale (the engine's convention): the network's own input scale
 // (Real-ESRGAN: 0-1) is folded in with a Div at the input and a Mul at the output.
 //
 // Receptive radius, computed backwards from the output: a k x k conv adds (k-1)/2 pixels of its own tensor, a
-// nearest upsampling by s turns a radius r of its output into ceil(r / s) of its input (the worst case over the
-// output pixel's phase); where a tensor feeds several layers the largest radius counts.
+// nearest upsampling or a pixel shuffle by s turns a radius r of its output into ceil(r / s) of its input (the worst
+// case over the output pixel's phase); where a tensor feeds several layers the largest radius counts.
+// Scale, computed forwards: each tensor's size over the input's; the branches an Add or Concat joins must agree
+// (realesr-animevideov3 adds a pixel-shuffled body to the nearest-upsampled input, both x4).
 //
 // Crop before the tail (option `cropBeforeUpsampling`): RRDBNet's body reaches 347 pixels, its upsampling tail 2,
 // so a tile needs a 349-pixel halo but only the core plus 2 pixels of the body's features are needed to
@@ -54,9 +58,21 @@ function convertNcnn(layers, bin, { name, inputScale = 255, outputScale = 255, c
     else throw new Error(`${out}: activation type ${kind} is not supported`);
     return out;
   };
+  // A tensor named after its ncnn blob, unless that name is one of the graph's own inputs and output
+  // (realesr-animevideov3's last BinaryOp writes the blob `output`).
+  const own = (blob) => (['input', 'output', 'crop'].includes(blob) ? `${blob}_ncnn` : blob);
   let input;
-  let scale = 1;
   const upsamplings = [];
+  const scaleOf = new Map(); // ONNX tensor -> its size over the input's
+  const setScale = (tensor, value) => {
+    scaleOf.set(tensor, value);
+    return tensor;
+  };
+  const sameScale = (what, tensors) => {
+    const scales = [...new Set(tensors.map((t) => scaleOf.get(t)))];
+    if (scales.length !== 1) throw new Error(`${what}: joins tensors of different scales (${scales.join(', ')})`);
+    return scales[0];
+  };
 
   for (const layer of layers) {
     const p = layer.params;
@@ -71,7 +87,7 @@ function convertNcnn(layers, bin, { name, inputScale = 255, outputScale = 255, c
         input = 'input';
         const x = `${out}_in`;
         nodes.push({ op: 'Div', name: x, inputs: [input, addConst(`${x}_k`, [], [inputScale])], outputs: [x] });
-        alias.set(out, x);
+        alias.set(out, setScale(x, 1));
         break;
       }
       case 'Split':
@@ -104,19 +120,49 @@ function convertNcnn(layers, bin, { name, inputScale = 255, outputScale = 255, c
           attrs: { kernel_shape: [kh, kw], pads: [pads[0], pads[1], pads[2], pads[3]] },
         });
         const act = get(10, []);
-        alias.set(out, activation(conv, get(9, 0), act[0] ?? 0, `${out}_act`));
+        alias.set(out, setScale(activation(conv, get(9, 0), act[0] ?? 0, `${out}_act`), scaleOf.get(inputs[0])));
+        setScale(conv, scaleOf.get(inputs[0]));
         break;
       }
       case 'ReLU': {
         only(new Set([0]));
-        alias.set(out, activation(tensorOf(layer.inputs[0]), 1, get(0, 0), `${out}_relu`));
+        const x = tensorOf(layer.inputs[0]);
+        alias.set(out, setScale(activation(x, 1, get(0, 0), `${out}_relu`), scaleOf.get(x)));
+        break;
+      }
+      case 'PReLU': {
+        only(new Set([0]));
+        const n = get(0, 0);
+        if (!Number.isInteger(n) || n < 1) throw new Error(`${layer.name}: num_slope ${n}`);
+        // prelu.cpp: slope_data = mb.load(num_slope, 1), raw float32; one slope is shared by every channel.
+        const slope = addConst(`${layer.name}_slope`, n === 1 ? [1] : [n, 1, 1], bin.raw(n));
+        const x = tensorOf(layer.inputs[0]);
+        nodes.push({ op: 'PRelu', name: `${out}_prelu`, inputs: [x, slope], outputs: [`${out}_prelu`] });
+        alias.set(out, setScale(`${out}_prelu`, scaleOf.get(x)));
+        break;
+      }
+      case 'PixelShuffle': {
+        only(new Set([0, 1]));
+        const s = get(0, 1);
+        const mode = get(1, 0);
+        if (!Number.isInteger(s) || s < 2 || (mode !== 0 && mode !== 1)) {
+          throw new Error(`${layer.name}: only an integer upscale factor >= 2 in mode 0 or 1 is supported`);
+        }
+        // pixelshuffle.cpp: mode 0 reads input channel (c * s + i) * s + j for output channel c at phase (i, j)
+        // (PyTorch's PixelShuffle, ONNX CRD); mode 1 reads (i * s + j) * C + c (TensorFlow's depth_to_space, DCR).
+        const x = tensorOf(layer.inputs[0]);
+        const y = own(out);
+        nodes.push({ op: 'DepthToSpace', name: y, inputs: [x], outputs: [y], attrs: { blocksize: s, mode: mode === 0 ? 'CRD' : 'DCR' } });
+        alias.set(out, setScale(y, scaleOf.get(x) * s));
         break;
       }
       case 'Concat': {
         only(new Set([0]));
         if (get(0, 0) !== 0) throw new Error(`${layer.name}: only channel concatenation is supported`);
-        nodes.push({ op: 'Concat', name: out, inputs: layer.inputs.map(tensorOf), outputs: [out], attrs: { axis: 1 } });
-        alias.set(out, out);
+        const inputs = layer.inputs.map(tensorOf);
+        const y = own(out);
+        nodes.push({ op: 'Concat', name: y, inputs, outputs: [y], attrs: { axis: 1 } });
+        alias.set(out, setScale(y, sameScale(layer.name, inputs)));
         break;
       }
       case 'Eltwise': {
@@ -124,12 +170,13 @@ function convertNcnn(layers, bin, { name, inputScale = 255, outputScale = 255, c
         if (get(0, 1) !== 1) throw new Error(`${layer.name}: only Eltwise sum is supported`);
         const coeffs = get(1, []);
         if (coeffs.length !== 0 && coeffs.length !== layer.inputs.length) throw new Error(`${layer.name}: coefficient count`);
-        const terms = layer.inputs.map((b, i) => scaled(tensorOf(b), coeffs[i] ?? 1, `${layer.name}_${i}`));
+        const k = sameScale(layer.name, layer.inputs.map(tensorOf));
+        const terms = layer.inputs.map((b, i) => setScale(scaled(tensorOf(b), coeffs[i] ?? 1, `${layer.name}_${i}`), k));
         let acc = terms[0];
         for (let i = 1; i < terms.length; i++) {
-          const sum = i === terms.length - 1 ? out : `${out}_sum${i}`;
+          const sum = i === terms.length - 1 ? own(out) : `${out}_sum${i}`;
           nodes.push({ op: 'Add', name: sum, inputs: [acc, terms[i]], outputs: [sum] });
-          acc = sum;
+          acc = setScale(sum, k);
         }
         alias.set(out, acc);
         break;
@@ -138,8 +185,10 @@ function convertNcnn(layers, bin, { name, inputScale = 255, outputScale = 255, c
         only(new Set([0]));
         const op = ['Add', 'Sub', 'Mul', 'Div'][get(0, 0)];
         if (!op || layer.inputs.length !== 2) throw new Error(`${layer.name}: only add/sub/mul/div of two blobs are supported`);
-        nodes.push({ op, name: out, inputs: layer.inputs.map(tensorOf), outputs: [out] });
-        alias.set(out, out);
+        const inputs = layer.inputs.map(tensorOf);
+        const y = own(out);
+        nodes.push({ op, name: y, inputs, outputs: [y] });
+        alias.set(out, setScale(y, sameScale(layer.name, inputs)));
         break;
       }
       case 'Interp': {
@@ -153,14 +202,13 @@ function convertNcnn(layers, bin, { name, inputScale = 255, outputScale = 255, c
         if (cropBeforeUpsampling && upsamplings.length === 0) x = cropInput(nodes, x);
         nodes.push({
           op: 'Resize',
-          name: out,
+          name: own(out),
           inputs: [x, '', scales],
-          outputs: [out],
+          outputs: [own(out)],
           attrs: { mode: 'nearest', coordinate_transformation_mode: 'asymmetric', nearest_mode: 'floor' },
         });
         upsamplings.push({ input: tensorOf(layer.inputs[0]), factor: s });
-        alias.set(out, out);
-        scale *= s;
+        alias.set(out, setScale(own(out), scaleOf.get(tensorOf(layer.inputs[0])) * s));
         break;
       }
       default:
@@ -170,6 +218,7 @@ function convertNcnn(layers, bin, { name, inputScale = 255, outputScale = 255, c
   bin.end();
   const last = layers[layers.length - 1].outputs[0];
   const output = 'output';
+  const scale = scaleOf.get(tensorOf(last));
   nodes.push({ op: 'Mul', name: output, inputs: [tensorOf(last), addConst('output_k', [], [outputScale])], outputs: [output] });
 
   const radii = receptiveRadii(nodes, initializers, output);
@@ -213,7 +262,8 @@ function receptiveRadii(nodes, initializers, output) {
     let rin = r;
     if (n.op === 'Conv') rin = r + (n.attrs.kernel_shape[0] - 1) / 2;
     else if (n.op === 'Resize') rin = Math.ceil(r / inits.get(n.inputs[2]).values[2]);
-    else if (!['Relu', 'LeakyRelu', 'Concat', 'Add', 'Sub', 'Mul', 'Div', 'Slice', 'Shape', 'Constant'].includes(n.op)) {
+    else if (n.op === 'DepthToSpace') rin = Math.ceil(r / n.attrs.blocksize);
+    else if (!['Relu', 'LeakyRelu', 'PRelu', 'Concat', 'Add', 'Sub', 'Mul', 'Div', 'Slice', 'Shape', 'Constant'].includes(n.op)) {
       throw new Error(`receptive radius: no rule for ${n.op}`);
     }
     const data = n.op === 'Slice' ? [n.inputs[0]] : n.op === 'Shape' ? [] : n.inputs;

