@@ -3,7 +3,15 @@ import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import sharp from 'sharp';
-import { createAccountWithKey, e2eMode, gradientImage, REPO_ROOT, startService, type StartedService } from '@upscaler/testing';
+import {
+  createAccountWithKey,
+  e2eMode,
+  gradientImage,
+  REPO_ROOT,
+  startService,
+  truncatedPng,
+  type StartedService,
+} from '@upscaler/testing';
 
 /**
  * The `upscaler` CLI (issue 16, item 5) end to end against a real standalone: a folder tree of 12 images in four
@@ -53,20 +61,6 @@ function cli(args: string[], opts: { interruptAfterFiles?: number } = {}): Promi
     child.on('error', reject);
     child.on('exit', (code) => resolve({ code, lines, stderr }));
   });
-}
-
-/** Noise does not compress, so a PNG cut at 60 % loses pixel rows while its header stays readable. */
-async function truncatedPng(): Promise<Buffer> {
-  const raw = Buffer.alloc(64 * 64 * 3);
-  let x = 12345;
-  for (let i = 0; i < raw.length; i++) {
-    x = (x * 1103515245 + 12345) >>> 0;
-    raw[i] = x >>> 24;
-  }
-  const whole = await sharp(raw, { raw: { width: 64, height: 64, channels: 3 } })
-    .png()
-    .toBuffer();
-  return whole.subarray(0, Math.floor(whole.length * 0.6));
 }
 
 /** relative path -> [format, width, height] of the 11 good images; broken.png is the corrupt one. */

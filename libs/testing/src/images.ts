@@ -28,3 +28,20 @@ export async function gradientImage(
   if (format === 'webp') return img.webp({ quality: 90 }).toBuffer();
   return img.avif({ quality: 60, effort: 2 }).toBuffer();
 }
+
+/**
+ * A PNG cut short: 64x64 of noise (which does not compress, so the cut at 60 % loses pixel rows while the header
+ * stays readable). The service fails such a job `corrupt_image` and refunds it.
+ */
+export async function truncatedPng(): Promise<Buffer> {
+  const raw = Buffer.alloc(64 * 64 * 3);
+  let x = 12345;
+  for (let i = 0; i < raw.length; i++) {
+    x = (x * 1103515245 + 12345) >>> 0;
+    raw[i] = x >>> 24;
+  }
+  const whole = await sharp(raw, { raw: { width: 64, height: 64, channels: 3 } })
+    .png()
+    .toBuffer();
+  return whole.subarray(0, Math.floor(whole.length * 0.6));
+}

@@ -1,4 +1,4 @@
-import { expectError, newAccount, startJobsService, type JobsService } from './jobs-harness';
+import { expectError, newAccount, useJobsService } from './jobs-harness';
 
 /**
  * docs/api.md "Limits": an account has at most UPSCALE_MAX_API_KEYS_PER_ACCOUNT active API keys and
@@ -6,20 +6,13 @@ import { expectError, newAccount, startJobsService, type JobsService } from './j
  * its own. Started with small limits (3 keys, 2 endpoints) so the tests stay short.
  */
 
-let svc: JobsService;
-
-beforeAll(async () => {
-  svc = await startJobsService({ UPSCALE_MAX_API_KEYS_PER_ACCOUNT: '3', UPSCALE_MAX_WEBHOOK_ENDPOINTS_PER_ACCOUNT: '2' });
-});
-afterAll(async () => {
-  await svc?.shutdown();
-});
+const jobs = useJobsService({ env: { UPSCALE_MAX_API_KEYS_PER_ACCOUNT: '3', UPSCALE_MAX_WEBHOOK_ENDPOINTS_PER_ACCOUNT: '2' } });
 
 const KEY_SCOPES = ['jobs:read', 'keys:read', 'keys:write', 'webhooks:read', 'webhooks:write'];
 
 describe('API keys per account (UPSCALE_MAX_API_KEYS_PER_ACCOUNT=3)', () => {
   test('the fourth active key answers 409 api_key_limit_reached, from the account and from the operator; nothing is created', async () => {
-    const acct = await newAccount(svc, { scopes: KEY_SCOPES });
+    const acct = await newAccount(jobs.svc, { scopes: KEY_SCOPES });
     const created = [
       (await acct.client.post('/api_keys', { scopes: ['jobs:read'] })).status,
       (await acct.operator.post(`/admin/accounts/${acct.accountId}/keys`, { scopes: ['jobs:read'] })).status,
@@ -37,7 +30,7 @@ describe('API keys per account (UPSCALE_MAX_API_KEYS_PER_ACCOUNT=3)', () => {
   });
 
   test('a revoked key does not count: after a revoke the next key is created', async () => {
-    const acct = await newAccount(svc, { scopes: KEY_SCOPES });
+    const acct = await newAccount(jobs.svc, { scopes: KEY_SCOPES });
     const a = await acct.client.post('/api_keys', { scopes: ['jobs:read'] });
     await acct.client.post('/api_keys', { scopes: ['jobs:read'] });
     expectError(await acct.client.post('/api_keys', { scopes: ['jobs:read'] }), 409, 'api_key_limit_reached');
@@ -49,17 +42,17 @@ describe('API keys per account (UPSCALE_MAX_API_KEYS_PER_ACCOUNT=3)', () => {
   });
 
   test('the limit is per account: a full account does not stop another one', async () => {
-    const full = await newAccount(svc, { scopes: KEY_SCOPES });
+    const full = await newAccount(jobs.svc, { scopes: KEY_SCOPES });
     await full.client.post('/api_keys', { scopes: ['jobs:read'] });
     await full.client.post('/api_keys', { scopes: ['jobs:read'] });
-    const other = await newAccount(svc, { scopes: KEY_SCOPES });
+    const other = await newAccount(jobs.svc, { scopes: KEY_SCOPES });
     expect((await other.client.post('/api_keys', { scopes: ['jobs:read'] })).status).toBe(201);
   });
 });
 
 describe('webhook endpoints per account (UPSCALE_MAX_WEBHOOK_ENDPOINTS_PER_ACCOUNT=2)', () => {
   test('the third enabled endpoint answers 409 webhook_endpoint_limit_reached; a deleted one does not count', async () => {
-    const acct = await newAccount(svc, { scopes: KEY_SCOPES });
+    const acct = await newAccount(jobs.svc, { scopes: KEY_SCOPES });
     const first = await acct.client.post('/webhook_endpoints', { url: 'https://8.8.8.8/a' });
     const second = await acct.client.post('/webhook_endpoints', { url: 'https://8.8.8.8/b' });
     expect([first.status, second.status]).toEqual([201, 201]);

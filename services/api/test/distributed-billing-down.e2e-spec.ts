@@ -1,7 +1,7 @@
 import { Kafka, logLevel } from 'kafkajs';
-import { Client } from 'pg';
 import { TOPICS } from '@upscaler/messaging';
-import { gradientImage, startDeployment, type Deployment } from '@upscaler/testing';
+import { gradientImage } from '@upscaler/testing';
+import { useDeployment } from './distributed-harness';
 import { eventually, expectError, isFinal, ledger, newAccount, settledLedger, waitForJob } from './jobs-harness';
 
 /**
@@ -19,32 +19,13 @@ const BILLING_TIMEOUT_MS = 3_000;
 // kafkajs' minute of retries (or no answer at all).
 const SLACK_MS = 7_000;
 
-let d: Deployment;
-let db: Client;
-
-beforeAll(async () => {
-  d = await startDeployment({
-    processors: 1,
-    env: {
-      UPSCALE_BILLING_TIMEOUT_MS: String(BILLING_TIMEOUT_MS),
-      UPSCALE_RATE_LIMIT_PER_MINUTE: '100000',
-      UPSCALE_DEFAULT_QUALITY: 'fast',
-    },
-  });
-  db = new Client({ connectionString: d.postgres.url });
-  await db.connect();
-}, 1_800_000);
-
-afterAll(async () => {
-  await db?.end();
-  await d?.stop();
-}, 300_000);
+const dist = useDeployment({ env: { UPSCALE_BILLING_TIMEOUT_MS: String(BILLING_TIMEOUT_MS) } });
 
 /** Messages of `topic` not yet committed by `groupId` (all partitions). */
 async function lag(groupId: string, topic: string): Promise<number> {
   const admin = new Kafka({
     clientId: 'e2e-lag',
-    brokers: d.kafka.brokers,
+    brokers: dist.d.kafka.brokers,
     logLevel: logLevel.NOTHING,
   }).admin();
   await admin.connect();
@@ -58,7 +39,7 @@ async function lag(groupId: string, topic: string): Promise<number> {
 }
 
 async function reservedJobs(accountId: string): Promise<string[]> {
-  const r = await db.query<{ job_id: string }>(
+  const r = await dist.db.query<{ job_id: string }>(
     `SELECT data->>'jobId' AS job_id FROM events WHERE type = 'CreditsReserved' AND data->>'accountId' = $1 ORDER BY position`,
     [accountId],
   );
@@ -66,7 +47,7 @@ async function reservedJobs(accountId: string): Promise<string[]> {
 }
 
 it('billing stopped: 503 billing_unavailable within the timeout and nothing reserved; billing back: a submit succeeds', async () => {
-  const acct = await newAccount(d.api, { credits: 30 });
+  const acct = await newAccount(dist.d.api, { credits: 30 });
   const image = await gradientImage(32, 32);
   const upload = () => acct.client.upload(image, { target: '2k', quality: 'fast' });
 
@@ -80,7 +61,7 @@ it('billing stopped: 503 billing_unavailable within the timeout and nothing rese
     charged: 3,
   });
 
-  expect(await d.billing.stop()).toBe(0);
+  expect(await dist.d.billing.stop()).toBe(0);
   const elapsed: number[] = [];
   for (let i = 0; i < 3; i++) {
     const t0 = Date.now();
@@ -96,7 +77,7 @@ it('billing stopped: 503 billing_unavailable within the timeout and nothing rese
   const list = await acct.client.get('/jobs');
   expect(list.body.data.map((j: { id: string }) => j.id)).toEqual([first.body.id]);
 
-  await d.startService('billing');
+  await dist.d.startService('billing');
   const again = await upload();
   expect(again.status).toBe(202);
   expect((await waitForJob(acct.client, again.body.id, isFinal)).status).toBe('succeeded');

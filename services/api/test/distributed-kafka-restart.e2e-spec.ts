@@ -1,5 +1,5 @@
-import { Client } from 'pg';
-import { gradientImage, startDeployment, type ApiResponse, type Deployment } from '@upscaler/testing';
+import { gradientImage, type ApiResponse } from '@upscaler/testing';
+import { eventCountsByJob, useDeployment } from './distributed-harness';
 import { expectError, isFinal, newAccount, settledLedger, sleep, waitForJob } from './jobs-harness';
 
 /**
@@ -14,40 +14,12 @@ import { expectError, isFinal, newAccount, settledLedger, sleep, waitForJob } fr
 const PRICE_2K = 3;
 const JOB_DEADLINE_MS = 600_000;
 
-let d: Deployment;
-let db: Client;
-
-beforeAll(async () => {
-  d = await startDeployment({
-    processors: 1,
-    env: {
-      UPSCALE_BILLING_TIMEOUT_MS: '5000',
-      UPSCALE_RATE_LIMIT_PER_MINUTE: '100000',
-      UPSCALE_DEFAULT_QUALITY: 'fast',
-    },
-  });
-  db = new Client({ connectionString: d.postgres.url });
-  await db.connect();
-}, 1_800_000);
-
-afterAll(async () => {
-  await db?.end();
-  await d?.stop();
-}, 300_000);
-
-/** jobId -> number of events of `type` about it, over the whole log. */
-async function countsByJob(type: string): Promise<Record<string, number>> {
-  const r = await db.query<{ job_id: string; n: string }>(
-    `SELECT data->>'jobId' AS job_id, count(*) AS n FROM events WHERE type = $1 GROUP BY 1 ORDER BY 1`,
-    [type],
-  );
-  return Object.fromEntries(r.rows.map((row) => [row.job_id, Number(row.n)]));
-}
+const dist = useDeployment({ env: { UPSCALE_BILLING_TIMEOUT_MS: '5000' } });
 
 const once = (ids: string[]) => Object.fromEntries([...ids].sort().map((id) => [id, 1]));
 
 it('Kafka stopped and started while jobs flow: every accepted job succeeds, charged exactly once; a 503 reserves nothing', async () => {
-  const acct = await newAccount(d.api, { credits: 300 });
+  const acct = await newAccount(dist.d.api, { credits: 300 });
   // 128x128 at 2k: long enough that some jobs are still queued or running when the broker stops.
   const image = await gradientImage(128, 128);
   const upload = () => acct.client.upload(image, { target: '2k', quality: 'fast' });
@@ -66,11 +38,11 @@ it('Kafka stopped and started while jobs flow: every accepted job succeeds, char
   before.forEach(take);
   await waitForJob(acct.client, accepted[0], (j) => j.status !== 'queued', JOB_DEADLINE_MS);
 
-  await d.kafka.stop();
+  await dist.d.kafka.stop();
   // The api still answers; without the broker a reservation cannot be asked for.
   for (let i = 0; i < 3; i++) take(await upload());
   const during = refused.length;
-  await d.kafka.start();
+  await dist.d.kafka.start();
   const back = Date.now();
 
   // After the broker's return the request/reply path recovers: keep submitting until one is accepted.
@@ -97,10 +69,10 @@ it('Kafka stopped and started while jobs flow: every accepted job succeeds, char
 
   // The log: every accepted job queued once, reserved once, charged once; nothing for the refused ones.
   // (This deployment serves this one account, so the whole log is about these jobs.)
-  expect(await countsByJob('JobQueued')).toEqual(once(accepted));
-  expect(await countsByJob('JobSucceeded')).toEqual(once(accepted));
-  expect(await countsByJob('CreditsRefunded')).toEqual({});
-  const reserved = await db.query<{ job_id: string }>(
+  expect(await eventCountsByJob(dist.db, 'JobQueued')).toEqual(once(accepted));
+  expect(await eventCountsByJob(dist.db, 'JobSucceeded')).toEqual(once(accepted));
+  expect(await eventCountsByJob(dist.db, 'CreditsRefunded')).toEqual({});
+  const reserved = await dist.db.query<{ job_id: string }>(
     `SELECT data->>'jobId' AS job_id FROM events WHERE type = 'CreditsReserved' AND data->>'accountId' = $1`,
     [acct.accountId],
   );

@@ -1,18 +1,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Kafka, logLevel, type Admin } from 'kafkajs';
-import { Client } from 'pg';
 import { TOPICS } from '@upscaler/messaging';
-import {
-  createTestCa,
-  gradientImage,
-  startDeployment,
-  startHttpsServer,
-  type Deployment,
-  type StartedService,
-  type TestCa,
-  type TestServer,
-} from '@upscaler/testing';
+import { createTestCa, gradientImage, startHttpsServer, type StartedService, type TestCa, type TestServer } from '@upscaler/testing';
 import { CheckedClient, eventually, isFinal, newAccount, settledLedger, waitForJob, type TestAccount } from './jobs-harness';
+import { useDeployment } from './distributed-harness';
 
 /**
  * Issue 4, distributed mode: every consumer replayed from offset 0 changes nothing (docs/design.md §2:
@@ -31,8 +22,6 @@ const JOB_DEADLINE_MS = 600_000;
  */
 const CONSUMER_GROUPS = ['webhooks-scheduler'];
 
-let d: Deployment;
-let db: Client;
 let ca: TestCa;
 let receiver: TestServer;
 const received: string[] = [];
@@ -48,26 +37,13 @@ function onWebhook(req: IncomingMessage, res: ServerResponse): void {
 beforeAll(async () => {
   ca = await createTestCa();
   receiver = await startHttpsServer(onWebhook, ca);
-  d = await startDeployment({
-    processors: 1,
-    env: {
-      NODE_EXTRA_CA_CERTS: ca.caPath,
-      UPSCALE_ALLOW_PRIVATE_NETWORKS: 'true',
-      UPSCALE_RATE_LIMIT_PER_MINUTE: '100000',
-      UPSCALE_DEFAULT_QUALITY: 'fast',
-      UPSCALE_BILLING_TIMEOUT_MS: '30000',
-    },
-  });
-  db = new Client({ connectionString: d.postgres.url });
-  await db.connect();
-}, 1_800_000);
+});
+const dist = useDeployment({ env: () => ({ NODE_EXTRA_CA_CERTS: ca.caPath, UPSCALE_ALLOW_PRIVATE_NETWORKS: 'true' }) });
 
 afterAll(async () => {
-  await db?.end();
-  await d?.stop();
   await receiver?.close();
   ca?.cleanup();
-}, 300_000);
+});
 
 /**
  * A fresh admin client per use: one that once looked at a reply topic keeps asking for its
@@ -76,7 +52,7 @@ afterAll(async () => {
 async function withAdmin<T>(fn: (admin: Admin) => Promise<T>): Promise<T> {
   const admin = new Kafka({
     clientId: 'e2e-replay',
-    brokers: d.kafka.brokers,
+    brokers: dist.d.kafka.brokers,
     logLevel: logLevel.NOTHING,
   }).admin();
   await admin.connect();
@@ -106,7 +82,7 @@ function lagOfActiveGroups(): Promise<Record<string, number>> {
 }
 
 async function relayLag(): Promise<number> {
-  const r = await db.query<{ lag: string }>(
+  const r = await dist.db.query<{ lag: string }>(
     `SELECT (SELECT COALESCE(max(position), 0) FROM events) - COALESCE((SELECT position FROM checkpoints WHERE consumer = 'kafka-relay'), 0) AS lag`,
   );
   return Number(r.rows[0].lag);
@@ -126,13 +102,13 @@ async function quiet(groups: string[]): Promise<Record<string, number>> {
 }
 
 async function snapshot(accounts: TestAccount[], api: string) {
-  const readModels = (await db.query(`SELECT stream_id, version, state FROM read_models ORDER BY 1`)).rows;
-  const events = (await db.query(`SELECT type, count(*)::int AS n FROM events GROUP BY 1 ORDER BY 1`)).rows;
+  const readModels = (await dist.db.query(`SELECT stream_id, version, state FROM read_models ORDER BY 1`)).rows;
+  const events = (await dist.db.query(`SELECT type, count(*)::int AS n FROM events GROUP BY 1 ORDER BY 1`)).rows;
   const jobStarted = (
-    await db.query(`SELECT data->>'jobId' AS job, count(*)::int AS n FROM events WHERE type = 'JobStarted' GROUP BY 1 ORDER BY 1`)
+    await dist.db.query(`SELECT data->>'jobId' AS job, count(*)::int AS n FROM events WHERE type = 'JobStarted' GROUP BY 1 ORDER BY 1`)
   ).rows;
   const scheduled = (
-    await db.query(`SELECT stream_id, count(*)::int AS n FROM events WHERE type = 'DeliveryScheduled' GROUP BY 1 ORDER BY 1`)
+    await dist.db.query(`SELECT stream_id, count(*)::int AS n FROM events WHERE type = 'DeliveryScheduled' GROUP BY 1 ORDER BY 1`)
   ).rows;
   const ledgers = [];
   for (const a of accounts) ledgers.push((await new CheckedClient(api, a.key).get('/account')).body);
@@ -154,11 +130,11 @@ async function snapshot(accounts: TestAccount[], api: string) {
 }
 
 it('every consumer replayed from offset 0 (and the log relayed again) changes no read model, ledger, event or delivery', async () => {
-  const withHooks = await newAccount(d.api, {
+  const withHooks = await newAccount(dist.d.api, {
     credits: 100,
     scopes: ['jobs:read', 'jobs:write', 'webhooks:read', 'webhooks:write'],
   });
-  const plain = await newAccount(d.api, { credits: 100 });
+  const plain = await newAccount(dist.d.api, { credits: 100 });
   const ep = await withHooks.client.post('/webhook_endpoints', {
     url: `${receiver.url}/hooks`,
   });
@@ -189,13 +165,13 @@ it('every consumer replayed from offset 0 (and the log relayed again) changes no
   // One webhook per final job of the account with an endpoint.
   await eventually(async () => (received.length === 4 ? true : undefined), 'webhooks delivered', 120_000);
   await quiet(CONSUMER_GROUPS);
-  const before = await snapshot([withHooks, plain], d.api.apiUrl);
+  const before = await snapshot([withHooks, plain], dist.d.api.apiUrl);
   // Each success is charged by its own final event (settled on final), nothing appended beside it.
   expect(before.events.find((e) => e.type === 'JobSucceeded')?.n).toBe(finals.filter((s) => s === 'succeeded').length);
   expect(before.events.find((e) => e.type === 'CreditsCharged')).toBeUndefined();
 
   // Stop every service (SIGTERM: consumers leave their groups and commit), then rewind everything.
-  const services: StartedService[] = [d.api, d.billing, d.webhooks, ...d.processors];
+  const services: StartedService[] = [dist.d.api, dist.d.billing, dist.d.webhooks, ...dist.d.processors];
   expect(await Promise.all(services.map((s) => s.stop()))).toEqual(services.map(() => 0));
   const rewound = await withAdmin(async (admin) => {
     const done: string[] = [];
@@ -208,16 +184,16 @@ it('every consumer replayed from offset 0 (and the log relayed again) changes no
     return done;
   });
   for (const g of CONSUMER_GROUPS) expect(rewound).toContain(`${g} ${TOPICS.events('job')}`);
-  await db.query(`DELETE FROM checkpoints`);
+  await dist.db.query(`DELETE FROM checkpoints`);
 
-  const api = await d.startService('api');
-  await Promise.all([d.startService('billing'), d.startService('webhooks'), d.startService('processor')]);
+  const api = await dist.d.startService('api');
+  await Promise.all([dist.d.startService('billing'), dist.d.startService('webhooks'), dist.d.startService('processor')]);
   await quiet(CONSUMER_GROUPS);
   const after = await snapshot([withHooks, plain], api.apiUrl);
 
   // The relay published the whole log again (every group read both copies, lag 0 above)…
   const perCategory = (
-    await db.query<{ category: string; n: number }>(
+    await dist.db.query<{ category: string; n: number }>(
       `SELECT split_part(stream_id, '-', 1) AS category, count(*)::int AS n FROM events GROUP BY 1`,
     )
   ).rows;

@@ -3,13 +3,13 @@ import { gradientImage } from '@upscaler/testing';
 import {
   CheckedClient,
   expectError,
+  expectUncharged,
   isFinal,
   ledger,
   newAccount,
   newKey,
-  startJobsService,
+  useJobsService,
   waitForJob,
-  type JobsService,
 } from './jobs-harness';
 
 /**
@@ -18,17 +18,11 @@ import {
  * without the scope -> 403 forbidden. Spec 7: every error body is { error: { code, message } }.
  */
 
-let svc: JobsService;
-let image: Buffer;
 let anonymous: CheckedClient;
 
+const jobs = useJobsService();
 beforeAll(async () => {
-  svc = await startJobsService();
-  image = await gradientImage(16, 16);
-  anonymous = new CheckedClient(svc.apiUrl);
-});
-afterAll(async () => {
-  await svc?.shutdown();
+  anonymous = new CheckedClient(jobs.svc.apiUrl);
 });
 
 const unknownKey = () => `usk_${randomBytes(24).toString('base64url')}`;
@@ -37,7 +31,7 @@ const unknownKey = () => `usk_${randomBytes(24).toString('base64url')}`;
 async function everyJobEndpoint(authorization: string | undefined, jobId = 'job_0190a1b2c3d47e8f9a0b1c2d3e4f5a6b') {
   const headers: Record<string, string> = authorization === undefined ? {} : { authorization };
   const form = new FormData();
-  form.append('image', new Blob([image]), 'a.png');
+  form.append('image', new Blob([jobs.image]), 'a.png');
   return Promise.all([
     anonymous.request('POST', '/upscale', { form, headers }),
     anonymous.request('POST', '/upscale', {
@@ -59,15 +53,15 @@ describe('401 unauthorized (spec 5, rules 1 and 3)', () => {
     ['"Bearer" with no token', () => 'Bearer'],
     ['a bare key without "Bearer"', () => unknownKey()],
     ['a well-formed but unknown usk_ key', () => `Bearer ${unknownKey()}`],
-    ['the operator token used as an API key', () => `Bearer ${svc.operatorToken}`],
+    ['the operator token used as an API key', () => `Bearer ${jobs.svc.operatorToken}`],
   ])('%s: 401 unauthorized on every job endpoint', async (_what, header) => {
     const answers = await everyJobEndpoint(header());
     for (const res of answers) expectError(res, 401, 'unauthorized');
   });
 
   test('a revoked key: 401 unauthorized (it worked before the revocation)', async () => {
-    const acct = await newAccount(svc, { credits: 10 });
-    const created = await acct.client.upload(image);
+    const acct = await newAccount(jobs.svc, { credits: 10 });
+    const created = await acct.client.upload(jobs.image);
     expect(created.status).toBe(202);
     const revoke = await acct.operator.delete(`/admin/keys/${acct.keyId}`);
     expect({
@@ -80,7 +74,7 @@ describe('401 unauthorized (spec 5, rules 1 and 3)', () => {
   });
 
   test("revoking one key leaves the account's other keys working", async () => {
-    const acct = await newAccount(svc, { credits: 10 });
+    const acct = await newAccount(jobs.svc, { credits: 10 });
     const second = await newKey(acct.operator, acct.accountId);
     expect((await acct.operator.delete(`/admin/keys/${acct.keyId}`)).status).toBe(200);
     expect((await acct.client.withToken(second.key).get('/jobs')).status).toBe(200);
@@ -89,10 +83,10 @@ describe('401 unauthorized (spec 5, rules 1 and 3)', () => {
 
 describe('scopes (spec 5, rules 4 and 5)', () => {
   test('a jobs:read-only key: 403 forbidden on POST /upscale (multipart and JSON) and DELETE', async () => {
-    const acct = await newAccount(svc, { credits: 10 });
-    const job = (await acct.client.upload(image)).body.id;
+    const acct = await newAccount(jobs.svc, { credits: 10 });
+    const job = (await acct.client.upload(jobs.image)).body.id;
     const reader = acct.client.withToken((await newKey(acct.operator, acct.accountId, { scopes: ['jobs:read'] })).key);
-    expectError(await reader.upload(image), 403, 'forbidden');
+    expectError(await reader.upload(jobs.image), 403, 'forbidden');
     expectError(await reader.post('/upscale', { image_url: 'https://example.com/a.png' }), 403, 'forbidden');
     expectError(await reader.delete(`/jobs/${job}`), 403, 'forbidden');
     // nothing was created, reserved or cancelled by the refused calls
@@ -105,8 +99,8 @@ describe('scopes (spec 5, rules 4 and 5)', () => {
   });
 
   test('a jobs:read-only key may retrieve, list and download', async () => {
-    const acct = await newAccount(svc, { credits: 10 });
-    const job = (await acct.client.upload(image)).body.id;
+    const acct = await newAccount(jobs.svc, { credits: 10 });
+    const job = (await acct.client.upload(jobs.image)).body.id;
     await waitForJob(acct.client, job, isFinal);
     const reader = acct.client.withToken((await newKey(acct.operator, acct.accountId, { scopes: ['jobs:read'] })).key);
     expect([
@@ -118,9 +112,9 @@ describe('scopes (spec 5, rules 4 and 5)', () => {
   });
 
   test('a jobs:write-only key: 403 forbidden on GET /jobs, GET /jobs/{id} and the result', async () => {
-    const acct = await newAccount(svc, { credits: 10 });
+    const acct = await newAccount(jobs.svc, { credits: 10 });
     const writer = acct.client.withToken((await newKey(acct.operator, acct.accountId, { scopes: ['jobs:write'] })).key);
-    const created = await writer.upload(image);
+    const created = await writer.upload(jobs.image);
     expect(created.status).toBe(202);
     expectError(await writer.get('/jobs'), 403, 'forbidden');
     expectError(await writer.get(`/jobs/${created.body.id}`), 403, 'forbidden');
@@ -128,7 +122,7 @@ describe('scopes (spec 5, rules 4 and 5)', () => {
   });
 
   test('a jobs:write-only key may create and cancel', async () => {
-    const acct = await newAccount(svc, { credits: 10 });
+    const acct = await newAccount(jobs.svc, { credits: 10 });
     const writer = acct.client.withToken((await newKey(acct.operator, acct.accountId, { scopes: ['jobs:write'] })).key);
     const created = await writer.upload(await gradientImage(512, 512), {
       target: '4k',
@@ -138,14 +132,10 @@ describe('scopes (spec 5, rules 4 and 5)', () => {
   });
 
   test('a key with neither jobs scope (keys:read only): 403 forbidden on every job endpoint', async () => {
-    const acct = await newAccount(svc, { credits: 10 });
+    const acct = await newAccount(jobs.svc, { credits: 10 });
     const other = (await newKey(acct.operator, acct.accountId, { scopes: ['keys:read'] })).key;
     const answers = await everyJobEndpoint(`Bearer ${other}`);
     for (const res of answers) expectError(res, 403, 'forbidden');
-    expect(await ledger(acct)).toEqual({
-      balance: 10,
-      reserved: 0,
-      charged: 0,
-    });
+    await expectUncharged(acct);
   });
 });

@@ -8,6 +8,7 @@ import {
   type ApiResponse,
   type StartedService,
 } from '@upscaler/testing';
+import sharp, { type Metadata } from 'sharp';
 import { openApiDocument, validateAgainstResponse } from '../src/openapi/openapi.document';
 
 /**
@@ -174,6 +175,22 @@ export async function ledger(acct: TestAccount): Promise<{ balance: number; rese
   return { balance, reserved, charged };
 }
 
+/** A refused request leaves the account as it was: the whole grant in the balance, nothing reserved or charged. */
+export async function expectUncharged(acct: TestAccount): Promise<void> {
+  expect(await ledger(acct)).toEqual({ balance: acct.granted, reserved: 0, charged: 0 });
+}
+
+/** Waits for the job to end, expects it succeeded, and returns it with its downloaded result and that file's metadata. */
+export async function succeededResult(
+  client: ApiClient,
+  jobId: string,
+): Promise<{ job: Record<string, any>; file: Awaited<ReturnType<typeof downloadResult>>; meta: Metadata }> {
+  const job = await waitForJob(client, jobId, isFinal);
+  expect(job.status).toBe('succeeded');
+  const file = await downloadResult(client, jobId);
+  return { job, file, meta: await sharp(file.bytes).metadata() };
+}
+
 /** Spec 7: the status, the code, and a body that is exactly { error: { code, message } }. */
 export function expectError(res: ApiResponse, status: number, code: string): void {
   expect({ status: res.status, body: res.body }).toEqual({
@@ -275,11 +292,14 @@ export async function occupyProcessor(svc: StartedService): Promise<{ jobId: str
  * The file's jobs service, started before its tests and shut down after, and a gradient PNG to submit: the preamble
  * the jobs specs shared. Read `jobs.svc` / `jobs.image` inside tests and hooks (they are set in beforeAll).
  */
-export function useJobsService(imageSize: [number, number] = [16, 16]): { svc: JobsService; image: Buffer } {
+export function useJobsService(opts: { env?: Record<string, string | undefined>; imageSize?: [number, number] } = {}): {
+  svc: JobsService;
+  image: Buffer;
+} {
   const jobs = {} as { svc: JobsService; image: Buffer };
   beforeAll(async () => {
-    jobs.svc = await startJobsService();
-    jobs.image = await gradientImage(...imageSize);
+    jobs.svc = await startJobsService(opts.env);
+    jobs.image = await gradientImage(...(opts.imageSize ?? [16, 16]));
   });
   afterAll(async () => {
     await jobs.svc?.shutdown();

@@ -1,17 +1,16 @@
 import type { ServerResponse } from 'node:http';
-import sharp from 'sharp';
 import { createTestCa, gradientImage, startHttpsServer, startTlsServer, type TestCa, type TestServer } from '@upscaler/testing';
 import {
   CREATE_VIEW_FIELDS,
   ISO_UTC,
   JOB_ID,
   downloadResult,
+  succeededResult,
   expectError,
-  isFinal,
+  expectUncharged,
   ledger,
   newAccount,
   startJobsService,
-  waitForJob,
   type JobsService,
 } from './jobs-harness';
 import { gifImage, padPngTo } from './jobs-images';
@@ -164,16 +163,9 @@ describe('JSON body with image_url (spec 4.1 B)', () => {
       format: 'webp',
     });
     expect(res.status).toBe(202);
-    const job = await waitForJob(acct.client, res.body.id, isFinal);
-    expect(job.status).toBe('succeeded');
-    const file = await downloadResult(acct.client, job.id);
+    const { file, meta } = await succeededResult(acct.client, res.body.id);
     expect(file.contentType).toBe('image/webp');
-    const meta = await sharp(file.bytes).metadata();
-    expect({
-      format: meta.format,
-      width: meta.width,
-      height: meta.height,
-    }).toEqual({ format: 'webp', width: 72, height: 48 });
+    expect({ format: meta.format, width: meta.width, height: meta.height }).toEqual({ format: 'webp', width: 72, height: 48 });
   });
 
   test('without filename, the job is named after the last segment of the URL path', async () => {
@@ -205,11 +197,7 @@ describe('JSON body with image_url (spec 4.1 B)', () => {
     async (url) => {
       const acct = await newAccount(svc, { credits: 10 });
       expectError(await acct.client.post('/upscale', { image_url: url }), 400, 'invalid_image_url');
-      expect(await ledger(acct)).toEqual({
-        balance: 10,
-        reserved: 0,
-        charged: 0,
-      });
+      await expectUncharged(acct);
     },
   );
 
@@ -245,11 +233,7 @@ describe('JSON body with image_url (spec 4.1 B)', () => {
       415,
       'unsupported_media_type',
     );
-    expect(await ledger(acct)).toEqual({
-      balance: 10,
-      reserved: 0,
-      charged: 0,
-    });
+    await expectUncharged(acct);
   });
 });
 
@@ -262,11 +246,7 @@ describe('size limit on fetched images (spec 4.1 B rule, spec 8)', () => {
     expectError(res, 413, 'payload_too_large');
     await streamed.done;
     expect(streamed.closedEarly).toBe(true);
-    expect(await ledger(acct)).toEqual({
-      balance: 10,
-      reserved: 0,
-      charged: 0,
-    });
+    await expectUncharged(acct);
     expect((await acct.client.get('/jobs')).body.data).toEqual([]);
   });
 
@@ -326,11 +306,7 @@ describe('SSRF guard (docs/design.md §4): UPSCALE_ALLOW_PRIVATE_NETWORKS not se
     const before = images.connections();
     expectError(await acct.client.post('/upscale', { image_url: url() }), 400, 'invalid_image_url');
     expect(images.connections()).toBe(before);
-    expect(await ledger(acct)).toEqual({
-      balance: 10,
-      reserved: 0,
-      charged: 0,
-    });
+    await expectUncharged(acct);
   });
 
   test('the same URL is fetched by a service started with UPSCALE_ALLOW_PRIVATE_NETWORKS=true', async () => {

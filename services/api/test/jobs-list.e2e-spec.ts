@@ -1,35 +1,15 @@
 import { gradientImage } from '@upscaler/testing';
-import {
-  ISO_UTC,
-  JOB_ID,
-  expectError,
-  isFinal,
-  newAccount,
-  sleep,
-  startJobsService,
-  waitForJob,
-  type TestAccount,
-  type JobsService,
-} from './jobs-harness';
+import { ISO_UTC, JOB_ID, expectError, isFinal, newAccount, sleep, useJobsService, waitForJob, type TestAccount } from './jobs-harness';
 import { pngWithGarbledIdat } from './jobs-images';
 
 /** Spec 4.2 (GET /jobs/{id}), spec 4.3 (GET /jobs), spec 2 (job fields and partial views). */
 
-let svc: JobsService;
-let image: Buffer;
-
-beforeAll(async () => {
-  svc = await startJobsService();
-  image = await gradientImage(16, 16);
-});
-afterAll(async () => {
-  await svc?.shutdown();
-});
+const jobs = useJobsService();
 
 async function submitMany(acct: TestAccount, n: number): Promise<string[]> {
   const ids: string[] = [];
   for (let i = 0; i < n; i++) {
-    const res = await acct.client.upload(image);
+    const res = await acct.client.upload(jobs.image);
     if (res.status !== 202) throw new Error(`submit: ${res.status} ${res.text}`);
     ids.push(res.body.id);
   }
@@ -40,8 +20,8 @@ const idsOf = (page: { data: Array<{ id: string }> }) => page.data.map((j) => j.
 
 describe('GET /jobs/{id} (spec 4.2)', () => {
   test('a succeeded job: every field of spec 2, with the right types', async () => {
-    const acct = await newAccount(svc);
-    const created = await acct.client.upload(image, { format: 'png' }, { filename: 'tiny.png' });
+    const acct = await newAccount(jobs.svc);
+    const created = await acct.client.upload(jobs.image, { format: 'png' }, { filename: 'tiny.png' });
     await waitForJob(acct.client, created.body.id, isFinal);
     const res = await acct.client.get(`/jobs/${created.body.id}`);
     expect(res.status).toBe(200);
@@ -77,7 +57,7 @@ describe('GET /jobs/{id} (spec 4.2)', () => {
       filename: 'tiny.png',
       credits: 3,
       error: null,
-      source: { bytes: image.length, content_type: 'image/png', width: 16, height: 16 },
+      source: { bytes: jobs.image.length, content_type: 'image/png', width: 16, height: 16 },
       result: {
         bytes: expect.any(Number),
         content_type: 'image/png',
@@ -100,7 +80,7 @@ describe('GET /jobs/{id} (spec 4.2)', () => {
   });
 
   test('a failed job carries error { code, message }, no result, and finished_at', async () => {
-    const acct = await newAccount(svc);
+    const acct = await newAccount(jobs.svc);
     const created = await acct.client.upload(pngWithGarbledIdat(await gradientImage(32, 32)));
     const job = await waitForJob(acct.client, created.body.id, isFinal);
     expect({
@@ -117,19 +97,19 @@ describe('GET /jobs/{id} (spec 4.2)', () => {
   });
 
   test('an unknown job id: 404 job_not_found', async () => {
-    const acct = await newAccount(svc);
+    const acct = await newAccount(jobs.svc);
     expectError(await acct.client.get('/jobs/job_0190a1b2c3d47e8f9a0b1c2d3e4f5a6b'), 404, 'job_not_found');
   });
 
   test('a malformed job id: 404 job_not_found', async () => {
-    const acct = await newAccount(svc);
+    const acct = await newAccount(jobs.svc);
     expectError(await acct.client.get('/jobs/not-a-job'), 404, 'job_not_found');
   });
 
   test("another account's job: 404 job_not_found (not 403) on GET, DELETE and result, and it stays untouched", async () => {
-    const owner = await newAccount(svc);
-    const other = await newAccount(svc);
-    const created = await owner.client.upload(image);
+    const owner = await newAccount(jobs.svc);
+    const other = await newAccount(jobs.svc);
+    const created = await owner.client.upload(jobs.image);
     const id = created.body.id;
     expectError(await other.client.get(`/jobs/${id}`), 404, 'job_not_found');
     expectError(await other.client.delete(`/jobs/${id}`), 404, 'job_not_found');
@@ -142,7 +122,7 @@ describe('GET /jobs/{id} (spec 4.2)', () => {
 
 describe('GET /jobs (spec 4.3)', () => {
   test('newest first, as list items with exactly id, object, status, target, credits, created_at', async () => {
-    const acct = await newAccount(svc);
+    const acct = await newAccount(jobs.svc);
     const ids = await submitMany(acct, 3);
     const res = await acct.client.get('/jobs');
     expect(res.status).toBe(200);
@@ -173,8 +153,8 @@ describe('GET /jobs (spec 4.3)', () => {
   });
 
   test('newest first holds for jobs created concurrently: created_at never increases down the list', async () => {
-    const acct = await newAccount(svc, { credits: 100 });
-    const answers = await Promise.all(Array.from({ length: 10 }, () => acct.client.upload(image)));
+    const acct = await newAccount(jobs.svc, { credits: 100 });
+    const answers = await Promise.all(Array.from({ length: 10 }, () => acct.client.upload(jobs.image)));
     expect(answers.map((a) => a.status)).toEqual(Array(10).fill(202));
     const listed = (await acct.client.get('/jobs')).body.data as Array<{
       id: string;
@@ -186,15 +166,15 @@ describe('GET /jobs (spec 4.3)', () => {
   });
 
   test("lists only the caller's jobs", async () => {
-    const one = await newAccount(svc);
-    const two = await newAccount(svc);
+    const one = await newAccount(jobs.svc);
+    const two = await newAccount(jobs.svc);
     const mine = await submitMany(one, 2);
     await submitMany(two, 2);
     expect(idsOf((await one.client.get('/jobs')).body).sort()).toEqual([...mine].sort());
   });
 
   test('the default page size is 25', async () => {
-    const acct = await newAccount(svc, { credits: 100 });
+    const acct = await newAccount(jobs.svc, { credits: 100 });
     const ids = await submitMany(acct, 26);
     const first = await acct.client.get('/jobs');
     expect({
@@ -219,14 +199,14 @@ describe('GET /jobs (spec 4.3)', () => {
   });
 
   test('limit 1 and limit 100 are accepted', async () => {
-    const acct = await newAccount(svc);
+    const acct = await newAccount(jobs.svc);
     const ids = await submitMany(acct, 2);
     expect(idsOf((await acct.client.get('/jobs?limit=1')).body)).toEqual([ids[1]]);
     expect(idsOf((await acct.client.get('/jobs?limit=100')).body)).toEqual([ids[1], ids[0]]);
   });
 
   test('a page that holds exactly the last jobs has has_more false and next_cursor null', async () => {
-    const acct = await newAccount(svc);
+    const acct = await newAccount(jobs.svc);
     const ids = await submitMany(acct, 2);
     const page = (await acct.client.get('/jobs?limit=2')).body;
     expect({
@@ -241,12 +221,12 @@ describe('GET /jobs (spec 4.3)', () => {
   });
 
   test.each(['0', '101', 'abc', '1.5', '-1', ''])('limit=%s: 400 invalid_request', async (limit) => {
-    const acct = await newAccount(svc);
+    const acct = await newAccount(jobs.svc);
     expectError(await acct.client.get(`/jobs?limit=${limit}`), 400, 'invalid_request');
   });
 
   test('starting_after pages through every job once, with has_more and next_cursor = the last id of the page', async () => {
-    const acct = await newAccount(svc);
+    const acct = await newAccount(jobs.svc);
     const ids = await submitMany(acct, 5);
     const newestFirst = [...ids].reverse();
     const p1 = (await acct.client.get('/jobs?limit=2')).body;
@@ -274,7 +254,7 @@ describe('GET /jobs (spec 4.3)', () => {
   });
 
   test('status filter: only jobs in that state', async () => {
-    const acct = await newAccount(svc);
+    const acct = await newAccount(jobs.svc);
     const good = await submitMany(acct, 2);
     const bad = (await acct.client.upload(pngWithGarbledIdat(await gradientImage(32, 32)))).body.id;
     await Promise.all([...good, bad].map((id) => waitForJob(acct.client, id, isFinal)));
@@ -285,7 +265,7 @@ describe('GET /jobs (spec 4.3)', () => {
   });
 
   test('status filter with paging: starting_after continues within the filter', async () => {
-    const acct = await newAccount(svc);
+    const acct = await newAccount(jobs.svc);
     const good = await submitMany(acct, 3);
     await Promise.all(good.map((id) => waitForJob(acct.client, id, isFinal)));
     const p1 = (await acct.client.get('/jobs?status=succeeded&limit=2')).body;
@@ -295,21 +275,21 @@ describe('GET /jobs (spec 4.3)', () => {
   });
 
   test('an unknown status: 400 invalid_request', async () => {
-    const acct = await newAccount(svc);
+    const acct = await newAccount(jobs.svc);
     expectError(await acct.client.get('/jobs?status=done'), 400, 'invalid_request');
   });
 
   test('starting_after that is not a job of this account: 400 invalid_cursor', async () => {
-    const acct = await newAccount(svc);
-    const other = await newAccount(svc);
-    const foreign = (await other.client.upload(image)).body.id;
+    const acct = await newAccount(jobs.svc);
+    const other = await newAccount(jobs.svc);
+    const foreign = (await other.client.upload(jobs.image)).body.id;
     expectError(await acct.client.get(`/jobs?starting_after=${foreign}`), 400, 'invalid_cursor');
     expectError(await acct.client.get('/jobs?starting_after=job_0190a1b2c3d47e8f9a0b1c2d3e4f5a6b'), 400, 'invalid_cursor');
     expectError(await acct.client.get('/jobs?starting_after=garbage'), 400, 'invalid_cursor');
   });
 
   test('a full walk with limit=2 while new jobs are created neither skips nor repeats a job that existed when it began', async () => {
-    const acct = await newAccount(svc, { credits: 100 });
+    const acct = await newAccount(jobs.svc, { credits: 100 });
     const existing = await submitMany(acct, 9);
     let creating = true;
     const created: string[] = [];

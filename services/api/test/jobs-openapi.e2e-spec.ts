@@ -2,7 +2,7 @@ import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import { gradientImage, type ApiResponse } from '@upscaler/testing';
 import { openApiDocument } from '../src/openapi/openapi.document';
-import { isFinal, newAccount, newKey, startJobsService, templateOf, waitForJob, type JobsService } from './jobs-harness';
+import { isFinal, newAccount, newKey, useJobsService, templateOf, waitForJob } from './jobs-harness';
 import { padPngTo } from './jobs-images';
 
 /**
@@ -11,18 +11,14 @@ import { padPngTo } from './jobs-images';
  * same document, built from the source: here it is shown to be the one served).
  */
 
-let svc: JobsService;
 let served: Record<string, any>;
 
+const jobs = useJobsService();
 beforeAll(async () => {
-  svc = await startJobsService();
-  const res = await fetch(`${svc.apiUrl}/openapi.json`);
+  const res = await fetch(`${jobs.svc.apiUrl}/openapi.json`);
   expect(res.status).toBe(200);
   expect(res.headers.get('content-type')).toMatch(/^application\/json/);
   served = (await res.json()) as Record<string, any>;
-});
-afterAll(async () => {
-  await svc?.shutdown();
 });
 
 test('GET /api/v1/openapi.json needs no key and is an OpenAPI 3.1 document', () => {
@@ -70,7 +66,7 @@ test('the answers of the job endpoints, success and error alike, validate agains
     if (!validate(res.body)) problems.push(`${method} ${template} ${res.status}: ${ajv.errorsText(validate.errors)}`);
   };
 
-  const acct = await newAccount(svc, { credits: 11 });
+  const acct = await newAccount(jobs.svc, { credits: 11 });
   const c = acct.client;
   const image = await gradientImage(16, 16);
   const call = async (method: string, path: string, run: () => Promise<ApiResponse>) => {

@@ -1,7 +1,7 @@
 import { get } from 'node:http';
 import type { ApiResponse } from '@upscaler/testing';
 import { gradientImage } from '@upscaler/testing';
-import { expectError, newAccount, newKey, sleep, startJobsService, type JobsService, type TestAccount } from './jobs-harness';
+import { expectError, newAccount, newKey, sleep, useJobsService, type TestAccount } from './jobs-harness';
 
 /**
  * GET /jobs/{id}, the call every client polls (spec 4.2; docs/benchmarks.md "API hot path"): once its key is
@@ -10,19 +10,15 @@ import { expectError, newAccount, newKey, sleep, startJobsService, type JobsServ
  * (`?via=express`) sends the same request through Express, so each test compares the two.
  */
 
-let svc: JobsService;
 let acct: TestAccount;
 let jobId: string;
 
+const jobs = useJobsService();
 beforeAll(async () => {
-  svc = await startJobsService();
-  acct = await newAccount(svc, { credits: 10 });
+  acct = await newAccount(jobs.svc, { credits: 10 });
   const submitted = await acct.client.upload(await gradientImage(16, 16));
   jobId = submitted.body.id;
   await acct.client.waitForFinal(jobId);
-});
-afterAll(async () => {
-  await svc?.shutdown();
 });
 
 /** Headers whose value is this answer's own (its time, its id, its place in the window). */
@@ -56,7 +52,7 @@ test("its ETag is Express's: a conditional GET with it answers 304", async () =>
   // node:http, not fetch: fetch adds Cache-Control: no-cache to a conditional request, which rules out a 304
   const status = await new Promise<number | undefined>((resolve, reject) => {
     get(
-      `${svc.apiUrl}/jobs/${jobId}`,
+      `${jobs.svc.apiUrl}/jobs/${jobId}`,
       { headers: { authorization: `Bearer ${acct.key}`, 'if-none-match': fast.headers.get('etag')! } },
       (res) => {
         res.resume();
@@ -68,7 +64,7 @@ test("its ETag is Express's: a conditional GET with it answers 304", async () =>
 });
 
 test("another account's job and an unknown job: 404 job_not_found from both", async () => {
-  const other = await newAccount(svc, { credits: 0 });
+  const other = await newAccount(jobs.svc, { credits: 0 });
   await other.client.get('/jobs'); // its key is cached from here on
   for (const path of [`/jobs/${jobId}`, `/jobs/${jobId}?via=express`, '/jobs/job_0190a1b2c3d47e8f9a0b1c2d3e4f5a6b']) {
     expectError(await other.client.get(path), 404, 'job_not_found');
@@ -76,7 +72,7 @@ test("another account's job and an unknown job: 404 job_not_found from both", as
 });
 
 test('past the limit: 429 rate_limited with Retry-After from both, counted in one window', async () => {
-  const limited = await newAccount(svc, { credits: 0, rateLimitPerMinute: 3 });
+  const limited = await newAccount(jobs.svc, { credits: 0, rateLimitPerMinute: 3 });
   const reader = limited.client.withToken(
     (await newKey(limited.operator, limited.accountId, { scopes: ['jobs:read'], rateLimitPerMinute: 3 })).key,
   );
@@ -127,7 +123,7 @@ test('the HTTP metrics count its answers under the route template, like every ot
 
 /** upscaler_http_requests_total of GET /api/v1/jobs/:id with status 200, from the api's /metrics. */
 async function requestsOf200(): Promise<number> {
-  const text = await (await fetch(`${svc.baseUrl}/metrics`)).text();
+  const text = await (await fetch(`${jobs.svc.baseUrl}/metrics`)).text();
   const line = text
     .split('\n')
     .find(

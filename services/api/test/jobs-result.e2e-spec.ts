@@ -12,10 +12,9 @@ import {
   isFinal,
   newAccount,
   occupyProcessor,
-  startJobsService,
+  useJobsService,
   testStandalone,
   waitForJob,
-  type JobsService,
   type TestAccount,
 } from './jobs-harness';
 import { pngWithGarbledIdat } from './jobs-images';
@@ -25,19 +24,10 @@ import { pngWithGarbledIdat } from './jobs-images';
  * redirect=false the result link object; asset=source downloads the original upload.
  */
 
-let svc: JobsService;
-let image: Buffer;
-
-beforeAll(async () => {
-  svc = await startJobsService();
-  image = await gradientImage(20, 12);
-});
-afterAll(async () => {
-  await svc?.shutdown();
-});
+const jobs = useJobsService({ imageSize: [20, 12] });
 
 async function succeededJob(acct: TestAccount, fields: Record<string, string> = {}): Promise<Record<string, any>> {
-  const res = await acct.client.upload(image, fields);
+  const res = await acct.client.upload(jobs.image, fields);
   expect(res.status).toBe(202);
   const job = await waitForJob(acct.client, res.body.id, isFinal);
   expect(job.status).toBe('succeeded');
@@ -49,7 +39,7 @@ async function succeededJob(acct: TestAccount, fields: Record<string, string> = 
  * type with `<data dir>/storage-secret`), to make links the service never issued: an expired one.
  */
 function signLink(location: string, expires: number): string {
-  const secret = readFileSync(join(svc.dataDir, 'storage-secret'), 'utf8').trim();
+  const secret = readFileSync(join(jobs.svc.dataDir, 'storage-secret'), 'utf8').trim();
   const url = new URL(location);
   const key = url.pathname
     .replace(/^\/api\/v1\/files\//, '')
@@ -67,15 +57,15 @@ function signLink(location: string, expires: number): string {
 describeStandalone('before the job succeeded (spec 4.4 rule: 409; standalone: one processor keeps the job queued)', () => {
   let blocker: Awaited<ReturnType<typeof occupyProcessor>>;
   beforeAll(async () => {
-    blocker = await occupyProcessor(svc);
+    blocker = await occupyProcessor(jobs.svc);
   });
   afterAll(async () => {
     await blocker?.release();
   });
 
   test('a queued job: 409 result_not_ready, with and without redirect', async () => {
-    const acct = await newAccount(svc);
-    const res = await acct.client.upload(image);
+    const acct = await newAccount(jobs.svc);
+    const res = await acct.client.upload(jobs.image);
     expectError(await acct.client.get(`/jobs/${res.body.id}/result`), 409, 'result_not_ready');
     expectError(await acct.client.get(`/jobs/${res.body.id}/result?redirect=false`), 409, 'result_not_ready');
     expect((await acct.client.get(`/jobs/${res.body.id}`)).body.status).toBe('queued');
@@ -83,30 +73,30 @@ describeStandalone('before the job succeeded (spec 4.4 rule: 409; standalone: on
   });
 
   test('asset=source is downloadable while the job is still queued', async () => {
-    const acct = await newAccount(svc);
-    const res = await acct.client.upload(image);
+    const acct = await newAccount(jobs.svc);
+    const res = await acct.client.upload(jobs.image);
     const source = await downloadResult(acct.client, res.body.id, '?asset=source');
-    expect(source.bytes.equals(image)).toBe(true);
+    expect(source.bytes.equals(jobs.image)).toBe(true);
     await acct.client.delete(`/jobs/${res.body.id}`);
   });
 
   test('a cancelled job: 409 result_not_ready', async () => {
-    const acct = await newAccount(svc);
-    const res = await acct.client.upload(image);
+    const acct = await newAccount(jobs.svc);
+    const res = await acct.client.upload(jobs.image);
     expect((await acct.client.delete(`/jobs/${res.body.id}`)).status).toBe(200);
     expectError(await acct.client.get(`/jobs/${res.body.id}/result`), 409, 'result_not_ready');
   });
 });
 
 test('a failed job: 409 result_not_ready', async () => {
-  const acct = await newAccount(svc);
+  const acct = await newAccount(jobs.svc);
   const res = await acct.client.upload(pngWithGarbledIdat(await gradientImage(32, 32)));
   expect((await waitForJob(acct.client, res.body.id, isFinal)).status).toBe('failed');
   expectError(await acct.client.get(`/jobs/${res.body.id}/result`), 409, 'result_not_ready');
 });
 
 test('302 with Location to a signed URL whose download returns the result bytes and content type', async () => {
-  const acct = await newAccount(svc);
+  const acct = await newAccount(jobs.svc);
   const job = await succeededJob(acct, { format: 'webp', target: '3k' });
   const res = await acct.client.get(`/jobs/${job.id}/result`);
   expect({
@@ -120,7 +110,7 @@ test('302 with Location to a signed URL whose download returns the result bytes 
   });
   const location = res.headers.get('location')!;
   // the embedded storage's links are served by the api itself; S3/MinIO presigns its own
-  if (STANDALONE) expect(location.startsWith(`${svc.baseUrl}/api/v1/files/`)).toBe(true);
+  if (STANDALONE) expect(location.startsWith(`${jobs.svc.baseUrl}/api/v1/files/`)).toBe(true);
   else expect(location).toMatch(/^https?:\/\//);
   const file = await download(location);
   expect({
@@ -143,7 +133,7 @@ test('302 with Location to a signed URL whose download returns the result bytes 
 });
 
 test('the signed URL needs no API key and is valid for 300 seconds (spec 4.4 rule 1)', async () => {
-  const acct = await newAccount(svc);
+  const acct = await newAccount(jobs.svc);
   const job = await succeededJob(acct);
   const res = await acct.client.get(`/jobs/${job.id}/result`);
   const url = new URL(res.headers.get('location')!);
@@ -159,7 +149,7 @@ test('the signed URL needs no API key and is valid for 300 seconds (spec 4.4 rul
 });
 
 test('redirect=false: the result link object {url, expires_in: 300, content_type, bytes}, bytes = the downloaded length', async () => {
-  const acct = await newAccount(svc);
+  const acct = await newAccount(jobs.svc);
   const job = await succeededJob(acct, { format: 'jpeg' });
   const res = await acct.client.get(`/jobs/${job.id}/result?redirect=false`);
   expect(res.status).toBe(200);
@@ -184,7 +174,7 @@ test('redirect=false: the result link object {url, expires_in: 300, content_type
 });
 
 test('every request returns a fresh link to the same retained bytes', async () => {
-  const acct = await newAccount(svc);
+  const acct = await newAccount(jobs.svc);
   const job = await succeededJob(acct);
   const a = await downloadResult(acct.client, job.id);
   const b = await download((await acct.client.get(`/jobs/${job.id}/result?redirect=false`)).body.url);
@@ -194,20 +184,20 @@ test('every request returns a fresh link to the same retained bytes', async () =
 });
 
 test('asset=source returns the original upload bytes', async () => {
-  const acct = await newAccount(svc);
+  const acct = await newAccount(jobs.svc);
   const job = await succeededJob(acct);
   const link = await acct.client.get(`/jobs/${job.id}/result?asset=source&redirect=false`);
   expect(link.body).toEqual({
     url: expect.any(String),
     expires_in: 300,
     content_type: 'image/png',
-    bytes: image.length,
+    bytes: jobs.image.length,
   });
   const file = await download(link.body.url);
   expect({
     status: file.status,
     type: file.headers.get('content-type'),
-    same: file.bytes.equals(image),
+    same: file.bytes.equals(jobs.image),
   }).toEqual({
     status: 200,
     type: 'image/png',
@@ -219,14 +209,14 @@ test.each([
   ['asset=thumbnail', '?asset=thumbnail'],
   ['redirect=maybe', '?redirect=maybe'],
 ])('%s: 400 invalid_request', async (_what, query) => {
-  const acct = await newAccount(svc);
+  const acct = await newAccount(jobs.svc);
   const job = await succeededJob(acct);
   expectError(await acct.client.get(`/jobs/${job.id}/result${query}`), 400, 'invalid_request');
 });
 
 describe('signed links are checked (spec 4.4 rule 1)', () => {
   test('a tampered signature: 403 forbidden', async () => {
-    const acct = await newAccount(svc);
+    const acct = await newAccount(jobs.svc);
     const job = await succeededJob(acct);
     const url = new URL((await acct.client.get(`/jobs/${job.id}/result?redirect=false`)).body.url);
     const name = STANDALONE ? 'sig' : 'X-Amz-Signature';
@@ -238,7 +228,7 @@ describe('signed links are checked (spec 4.4 rule 1)', () => {
   });
 
   test('a link whose expiry was pushed later without re-signing: 403 forbidden', async () => {
-    const acct = await newAccount(svc);
+    const acct = await newAccount(jobs.svc);
     const job = await succeededJob(acct);
     const url = new URL((await acct.client.get(`/jobs/${job.id}/result?redirect=false`)).body.url);
     const name = STANDALONE ? 'expires' : 'X-Amz-Expires';
@@ -247,7 +237,7 @@ describe('signed links are checked (spec 4.4 rule 1)', () => {
   });
 
   test('a link to another object with the same signature: 403 forbidden', async () => {
-    const acct = await newAccount(svc);
+    const acct = await newAccount(jobs.svc);
     const job = await succeededJob(acct);
     const result = new URL((await acct.client.get(`/jobs/${job.id}/result?redirect=false`)).body.url);
     const source = new URL((await acct.client.get(`/jobs/${job.id}/result?redirect=false&asset=source`)).body.url);
@@ -256,7 +246,7 @@ describe('signed links are checked (spec 4.4 rule 1)', () => {
   });
 
   testStandalone('an expired link: 403 forbidden (while the same link signed for the future downloads)', async () => {
-    const acct = await newAccount(svc);
+    const acct = await newAccount(jobs.svc);
     const job = await succeededJob(acct);
     const location = (await acct.client.get(`/jobs/${job.id}/result`)).headers.get('location')!;
     const now = Math.floor(Date.now() / 1000);

@@ -1,5 +1,5 @@
 import { gradientImage } from '@upscaler/testing';
-import { isFinal, ledger, newAccount, sleep, startJobsService, type JobsService } from './jobs-harness';
+import { isFinal, ledger, newAccount, sleep, useJobsService } from './jobs-harness';
 
 /**
  * Issue 14, settled on final (docs/design.md §2), in both modes: the moment any answer shows a job final —
@@ -8,21 +8,14 @@ import { isFinal, ledger, newAccount, sleep, startJobsService, type JobsService 
  * must never hold credits reserved for a job already seen final, nor miss a charge already seen.
  */
 
-let svc: JobsService;
-
-beforeAll(async () => {
-  svc = await startJobsService({ UPSCALE_DEFAULT_QUALITY: 'fast' });
-});
-afterAll(async () => {
-  await svc?.shutdown();
-});
+const jobs = useJobsService({ env: { UPSCALE_DEFAULT_QUALITY: 'fast' } });
 
 const PRICE = 3;
 
 test('rounds of concurrent cancels and finishes: every final view is already settled in the account', async () => {
   const rounds = 4;
   const perRound = 8;
-  const acct = await newAccount(svc, { credits: rounds * perRound * PRICE });
+  const acct = await newAccount(jobs.svc, { credits: rounds * perRound * PRICE });
   const images = [await gradientImage(32, 32), await gradientImage(96, 96)];
   const seenFinal = new Map<string, string>();
   const all = new Set<string>();
@@ -89,7 +82,7 @@ test('64 concurrent submits on one account all succeed, each reserved once', asy
   // The reservation is a guard on the balance row inside its own stream's append: nothing of the
   // account's history is read, and submits of one account no longer conflict on one ledger stream.
   const n = 64;
-  const acct = await newAccount(svc, { credits: n * PRICE });
+  const acct = await newAccount(jobs.svc, { credits: n * PRICE });
   const image = await gradientImage(16, 16);
   const answers = await Promise.all(Array.from({ length: n }, () => acct.client.upload(image, { target: '2k' })));
   expect(answers.map((a) => a.status)).toEqual(Array(n).fill(202));

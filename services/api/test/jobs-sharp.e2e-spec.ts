@@ -1,18 +1,12 @@
 import sharp from 'sharp';
-import { downloadResult, expectError, isFinal, newAccount, startJobsService, waitForJob, type JobsService } from './jobs-harness';
+import { downloadResult, expectError, isFinal, newAccount, useJobsService, waitForJob } from './jobs-harness';
 
 /**
  * Issue 18, proof: `quality: sharp` jobs through the API at 2k, 3k and 4k (Real-ESRGAN x4plus; 2k and 3k resized
  * down from its x4 output), alpha kept; an input above the tier's 100,000-pixel bound refused at submit.
  */
 
-let svc: JobsService;
-beforeAll(async () => {
-  svc = await startJobsService();
-});
-afterAll(async () => {
-  await svc?.shutdown();
-});
+const jobs = useJobsService();
 
 /** 24x16 RGBA: a colour gradient, alpha opaque on the left half and 0 on the right. */
 function rgbaImage(): Promise<Buffer> {
@@ -33,7 +27,7 @@ test.each([
   ['3k', 3],
   ['4k', 4],
 ] as const)('a sharp job at %s succeeds with the output size of the target and its alpha kept', async (target, scale) => {
-  const acct = await newAccount(svc);
+  const acct = await newAccount(jobs.svc);
   const res = await acct.client.upload(await rgbaImage(), { target, format: 'png', quality: 'sharp' });
   expect(res.status).toBe(202);
   const job = await waitForJob(acct.client, res.body.id, isFinal, 300_000);
@@ -47,7 +41,7 @@ test.each([
 });
 
 test('an input above 100,000 pixels asked for sharp is refused at submit with 400 image_too_large_to_upscale', async () => {
-  const acct = await newAccount(svc);
+  const acct = await newAccount(jobs.svc);
   const big = await sharp({ create: { width: 400, height: 251, channels: 3, background: '#808080' } })
     .png()
     .toBuffer();

@@ -1,16 +1,6 @@
 import sharp from 'sharp';
 import { gradientImage } from '@upscaler/testing';
-import {
-  downloadResult,
-  expectError,
-  isFinal,
-  ledger,
-  newAccount,
-  settledLedger,
-  startJobsService,
-  waitForJob,
-  type JobsService,
-} from './jobs-harness';
+import { downloadResult, expectError, isFinal, ledger, newAccount, settledLedger, useJobsService, waitForJob } from './jobs-harness';
 
 /**
  * Spec 1, output size rule: when the engine refuses the requested target for an image, the service
@@ -21,17 +11,10 @@ import {
  * a 40x40 one 6,400 at 2k and 14,400 at 3k; a 64x64 one already 16,384 at 2k.
  */
 
-let svc: JobsService;
-
-beforeAll(async () => {
-  svc = await startJobsService({ UPSCALE_MAX_OUTPUT_PIXELS: '10000' });
-});
-afterAll(async () => {
-  await svc?.shutdown();
-});
+const jobs = useJobsService({ env: { UPSCALE_MAX_OUTPUT_PIXELS: '10000' } });
 
 test('4k refused but 3k accepted: the job has target 3k, credits 6 and requested_target 4k', async () => {
-  const acct = await newAccount(svc, { credits: 20 });
+  const acct = await newAccount(jobs.svc, { credits: 20 });
   const res = await acct.client.upload(await gradientImage(32, 32), {
     target: '4k',
   });
@@ -53,7 +36,7 @@ test('4k refused but 3k accepted: the job has target 3k, credits 6 and requested
 });
 
 test('the fallen-back job reserves the credits of 3k, not 4k', async () => {
-  const acct = await newAccount(svc, { credits: 20 });
+  const acct = await newAccount(jobs.svc, { credits: 20 });
   const res = await acct.client.upload(await gradientImage(32, 32), {
     target: '4k',
   });
@@ -67,7 +50,7 @@ test('the fallen-back job reserves the credits of 3k, not 4k', async () => {
 });
 
 test('the fallen-back job succeeds with output = input x 3 and is charged 6', async () => {
-  const acct = await newAccount(svc, { credits: 20 });
+  const acct = await newAccount(jobs.svc, { credits: 20 });
   const res = await acct.client.upload(await gradientImage(32, 32), {
     target: '4k',
   });
@@ -86,7 +69,7 @@ test('the fallen-back job succeeds with output = input x 3 and is charged 6', as
 });
 
 test('when 3k and 4k are refused, a 4k request falls back to 2k (3 credits)', async () => {
-  const acct = await newAccount(svc, { credits: 20 });
+  const acct = await newAccount(jobs.svc, { credits: 20 });
   const res = await acct.client.upload(await gradientImage(40, 40), {
     target: '4k',
   });
@@ -98,7 +81,7 @@ test('when 3k and 4k are refused, a 4k request falls back to 2k (3 credits)', as
 });
 
 test('a request the engine accepts is not changed: 3k on 32x32 stays 3k', async () => {
-  const acct = await newAccount(svc, { credits: 20 });
+  const acct = await newAccount(jobs.svc, { credits: 20 });
   const res = await acct.client.upload(await gradientImage(32, 32), {
     target: '3k',
   });
@@ -115,7 +98,7 @@ test('a request the engine accepts is not changed: 3k on 32x32 stays 3k', async 
 });
 
 test('an image refused even at 2k: 400 image_too_large_to_upscale, with no job and nothing reserved', async () => {
-  const acct = await newAccount(svc, { credits: 20 });
+  const acct = await newAccount(jobs.svc, { credits: 20 });
   const res = await acct.client.upload(await gradientImage(64, 64), {
     target: '2k',
   });
@@ -125,7 +108,7 @@ test('an image refused even at 2k: 400 image_too_large_to_upscale, with no job a
 });
 
 test('the fallback applies before the credit check: 6 credits suffice for a 4k request that falls back to 3k', async () => {
-  const acct = await newAccount(svc, { credits: 6 });
+  const acct = await newAccount(jobs.svc, { credits: 6 });
   const res = await acct.client.upload(await gradientImage(32, 32), {
     target: '4k',
   });

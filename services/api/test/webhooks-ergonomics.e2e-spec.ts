@@ -1,21 +1,6 @@
-import { createHmac } from 'node:crypto';
-import { rmSync } from 'node:fs';
 import { Webhook } from 'standardwebhooks';
-import {
-  ApiClient,
-  createAccountWithKey,
-  createTestCa,
-  e2eMode,
-  gradientImage,
-  registerEndpoint,
-  startService,
-  startWebhookReceiver,
-  waitFor,
-  type ReceivedRequest,
-  type StartedService,
-  type TestCa,
-  type WebhookReceiver,
-} from '@upscaler/testing';
+import { ApiClient, createAccountWithKey, gradientImage, registerEndpoint, waitFor, type ReceivedRequest } from '@upscaler/testing';
+import { ALL_SCOPES, RETRY_SCHEDULE_MS, useWebhooksService, submit, finalAttempts, expectedSignature } from './webhooks-harness';
 
 /**
  * Webhook ergonomics end to end (issue 16, item 7; docs/api.md "Webhooks", docs/design.md §4): secret rotation
@@ -24,41 +9,24 @@ import {
  * short schedule (200, 400, 800 ms) and an account may have 3 enabled endpoints.
  */
 
-const RETRY_SCHEDULE_MS = [200, 400, 800];
 const MAX_ENDPOINTS = 3;
-const ALL_SCOPES = ['jobs:read', 'jobs:write', 'keys:read', 'keys:write', 'webhooks:read', 'webhooks:write'];
 const DLV_ID = /^dlv_[0-9a-f]{32}$/;
 
-let ca: TestCa;
-let receiver: WebhookReceiver;
-let svc: StartedService;
-const hits = (path: string) => receiver.hits(path);
-const nthHit = (path: string, n: number) => receiver.nthHit(path, n);
+const hooks = useWebhooksService({ UPSCALE_MAX_WEBHOOK_ENDPOINTS_PER_ACCOUNT: String(MAX_ENDPOINTS) });
+const hits = (path: string) => hooks.receiver.hits(path);
+const nthHit = (path: string, n: number) => hooks.receiver.nthHit(path, n);
 
-const register = (client: ApiClient, body: Record<string, unknown> = {}) => registerEndpoint(client, receiver, body);
+const register = (client: ApiClient, body: Record<string, unknown> = {}) => registerEndpoint(client, hooks.receiver, body);
 
-async function submit(client: ApiClient): Promise<string> {
-  const r = await client.upload(await gradientImage(16, 16), { quality: 'fast' });
-  if (r.status !== 202) throw new Error(`submit: ${r.status} ${r.text}`);
-  return r.body.id;
-}
+const submitTiny = async (client: ApiClient) => submit(client, await gradientImage(16, 16));
 
 /** The attempts of one delivery in the endpoint's log, once it reached a final outcome. */
-async function finalAttempts(client: ApiClient, endpointId: string, deliveryId: string): Promise<any[]> {
-  return waitFor(`delivery ${deliveryId} to end`, async () => {
-    const r = await client.get(`/webhook_endpoints/${endpointId}/deliveries`);
-    expect(r.status).toBe(200);
-    const mine = (r.body.data as any[]).filter((a) => a.delivery_id === deliveryId);
-    return mine.length > 0 && mine[0].outcome !== 'retrying' ? mine : undefined;
-  });
-}
+const finalAttemptsOf = (client: ApiClient, endpointId: string, deliveryId: string) =>
+  finalAttempts(client, endpointId, (a) => a.delivery_id === deliveryId, `delivery ${deliveryId}`);
 
-/** docs/api.md "Signing": v1, + base64 HMAC-SHA256 over "{id}.{timestamp}.{body}" keyed by the secret's base64 part. */
-function signatureWith(secret: string, hit: ReceivedRequest): string {
-  const key = Buffer.from(secret.slice('whsec_'.length), 'base64');
-  const { 'webhook-id': id, 'webhook-timestamp': ts } = hit.headers;
-  return 'v1,' + createHmac('sha256', key).update(`${id}.${ts}.${hit.body}`).digest('base64');
-}
+/** The signature `secret` makes for the delivery (docs/api.md "Signing"). */
+const signatureWith = (secret: string, hit: ReceivedRequest) =>
+  expectedSignature(secret, hit.headers['webhook-id'], hit.headers['webhook-timestamp'], hit.body);
 
 /** Which of `secrets` the standardwebhooks library accepts the delivery with. */
 function verifiesWith(hit: ReceivedRequest, secrets: Record<string, string>): Record<string, boolean> {
@@ -74,29 +42,7 @@ function verifiesWith(hit: ReceivedRequest, secrets: Record<string, string>): Re
   );
 }
 
-beforeAll(async () => {
-  ca = await createTestCa();
-  receiver = await startWebhookReceiver(ca);
-  svc = await startService({
-    env: {
-      NODE_EXTRA_CA_CERTS: ca.caPath,
-      UPSCALE_ALLOW_PRIVATE_NETWORKS: 'true',
-      UPSCALE_WEBHOOK_RETRY_SCHEDULE_MS: RETRY_SCHEDULE_MS.join(','),
-      UPSCALE_RATE_LIMIT_PER_MINUTE: '10000',
-      UPSCALE_DEFAULT_QUALITY: 'fast',
-      UPSCALE_MAX_WEBHOOK_ENDPOINTS_PER_ACCOUNT: String(MAX_ENDPOINTS),
-    },
-  });
-});
-
-afterAll(async () => {
-  await svc?.stop();
-  await receiver?.close();
-  ca?.cleanup();
-  if (svc && e2eMode() === 'standalone') rmSync(svc.dataDir, { recursive: true, force: true });
-});
-
-const account = (scopes = ALL_SCOPES) => createAccountWithKey(svc.apiUrl, svc.operatorToken, { scopes, credits: 100 });
+const account = (scopes = ALL_SCOPES) => createAccountWithKey(hooks.svc.apiUrl, hooks.svc.operatorToken, { scopes, credits: 100 });
 
 describe('secret rotation', () => {
   it('during the overlap a delivery verifies with the old and the new secret; after a rotation with overlap 0 only with the newest', async () => {
@@ -123,7 +69,7 @@ describe('secret rotation', () => {
       rotated.body.previous_secret_expires_at,
     ]);
 
-    const jobId = await submit(client);
+    const jobId = await submitTiny(client);
     await client.waitForFinal(jobId);
     const during = await nthHit(path, 1);
     expect(JSON.parse(during.body)).toMatchObject({ type: 'job.succeeded', data: { id: jobId } });
@@ -179,8 +125,8 @@ describe('re-enabling an endpoint', () => {
   it('a 410 disables it; enable brings it back and the next job is delivered; enabling twice is a no-op 200', async () => {
     const { client } = await account();
     const { path, endpoint } = await register(client);
-    receiver.plan(path, 410);
-    const first = await submit(client);
+    hooks.receiver.plan(path, 410);
+    const first = await submitTiny(client);
     await client.waitForFinal(first);
     const gone = await waitFor('the endpoint to be disabled', async () => {
       const r = await client.get(`/webhook_endpoints/${endpoint.id}`);
@@ -191,7 +137,7 @@ describe('re-enabling an endpoint', () => {
     const refused = await client.request('POST', `/webhook_endpoints/${endpoint.id}/test`);
     expect([refused.status, refused.body.error.code]).toEqual([409, 'webhook_endpoint_disabled']);
 
-    receiver.plan(path, 200);
+    hooks.receiver.plan(path, 200);
     const enabled = await client.request('POST', `/webhook_endpoints/${endpoint.id}/enable`);
     expect([enabled.status, enabled.body.status, enabled.body.disabled_reason, 'secret' in enabled.body]).toEqual([
       200,
@@ -202,7 +148,7 @@ describe('re-enabling an endpoint', () => {
     const twice = await client.request('POST', `/webhook_endpoints/${endpoint.id}/enable`);
     expect([twice.status, twice.body.status]).toEqual([200, 'enabled']);
 
-    const second = await submit(client);
+    const second = await submitTiny(client);
     await client.waitForFinal(second);
     const hit = await nthHit(path, 2);
     expect(JSON.parse(hit.body)).toMatchObject({ type: 'job.succeeded', data: { id: second } });
@@ -213,14 +159,14 @@ describe('re-enabling an endpoint', () => {
   it('the cap on enabled endpoints applies (409 webhook_endpoint_limit_reached); a deleted endpoint stays deleted (409 webhook_endpoint_deleted)', async () => {
     const { client } = await account();
     const { path, endpoint } = await register(client, { events: ['job.succeeded'] });
-    receiver.plan(path, 410);
-    const jobId = await submit(client);
+    hooks.receiver.plan(path, 410);
+    const jobId = await submitTiny(client);
     await client.waitForFinal(jobId);
     await waitFor(
       'the endpoint to be disabled',
       async () => (await client.get(`/webhook_endpoints/${endpoint.id}`)).body.status === 'disabled',
     );
-    receiver.plan(path, 200);
+    hooks.receiver.plan(path, 200);
     const others = [];
     for (let i = 0; i < MAX_ENDPOINTS; i++) others.push(await register(client, { events: ['job.failed'] }));
     const full = await client.request('POST', `/webhook_endpoints/${endpoint.id}/enable`);
@@ -264,7 +210,7 @@ describe('test event', () => {
     expect(hit.headers['webhook-signature']).toBe(signatureWith(endpoint.secret, hit));
     expect(new Webhook(endpoint.secret).verify(hit.body, hit.headers)).toEqual(body);
 
-    const log = await finalAttempts(client, endpoint.id, r.body.id);
+    const log = await finalAttemptsOf(client, endpoint.id, r.body.id);
     expect(log.map((a) => [a.event_type, a.job_id, a.message_id, a.redelivery_of, a.attempt, a.status_code, a.outcome])).toEqual([
       ['webhook.test', null, r.body.id, null, 1, 200, 'succeeded'],
     ]);
@@ -273,10 +219,10 @@ describe('test event', () => {
   it('is retried like any delivery: 500 then 200 gives two attempts with one webhook-id', async () => {
     const { client } = await account();
     const { path, endpoint } = await register(client);
-    receiver.plan(path, (n) => (n === 0 ? 500 : 200));
+    hooks.receiver.plan(path, (n) => (n === 0 ? 500 : 200));
     const r = await client.request('POST', `/webhook_endpoints/${endpoint.id}/test`);
     await nthHit(path, 2);
-    const log = await finalAttempts(client, endpoint.id, r.body.id);
+    const log = await finalAttemptsOf(client, endpoint.id, r.body.id);
     expect(log.map((a) => [a.attempt, a.status_code, a.outcome])).toEqual([
       [2, 200, 'succeeded'],
       [1, 500, 'retrying'],
@@ -289,8 +235,8 @@ describe('re-delivery', () => {
   it('an abandoned delivery is sent again with the same body and webhook-id; the log names what it re-sends', async () => {
     const { client } = await account();
     const { path, endpoint } = await register(client);
-    receiver.plan(path, 500);
-    const jobId = await submit(client);
+    hooks.receiver.plan(path, 500);
+    const jobId = await submitTiny(client);
     await client.waitForFinal(jobId);
     const log = await waitFor('the delivery to be abandoned', async () => {
       const r = await client.get(`/webhook_endpoints/${endpoint.id}/deliveries`);
@@ -301,7 +247,7 @@ describe('re-delivery', () => {
     expect([log.length, log[0].message_id, log[0].redelivery_of]).toEqual([RETRY_SCHEDULE_MS.length + 1, original, null]);
     expect(hits(path)).toHaveLength(RETRY_SCHEDULE_MS.length + 1);
 
-    receiver.plan(path, 200);
+    hooks.receiver.plan(path, 200);
     const r = await client.request('POST', `/webhook_endpoints/${endpoint.id}/deliveries/${original}/redeliver`);
     expect(r.status).toBe(202);
     expect(r.body).toMatchObject({
@@ -317,7 +263,7 @@ describe('re-delivery', () => {
     expect(again.headers['webhook-id']).toBe(original);
     expect(again.body).toBe(hits(path)[0]!.body);
     expect(new Webhook(endpoint.secret).verify(again.body, again.headers)).toMatchObject({ type: 'job.succeeded', data: { id: jobId } });
-    const attempts = await finalAttempts(client, endpoint.id, r.body.id);
+    const attempts = await finalAttemptsOf(client, endpoint.id, r.body.id);
     expect(attempts.map((a) => [a.job_id, a.message_id, a.redelivery_of, a.attempt, a.status_code, a.outcome])).toEqual([
       [jobId, original, original, 1, 200, 'succeeded'],
     ]);
@@ -327,7 +273,7 @@ describe('re-delivery', () => {
     const { client } = await account();
     const { path, endpoint } = await register(client);
     const test = await client.request('POST', `/webhook_endpoints/${endpoint.id}/test`);
-    await finalAttempts(client, endpoint.id, test.body.id);
+    await finalAttemptsOf(client, endpoint.id, test.body.id);
     const r = await client.request('POST', `/webhook_endpoints/${endpoint.id}/deliveries/${test.body.id}/redeliver`);
     expect([r.status, r.body.event_type, r.body.job_id, r.body.message_id]).toEqual([202, 'webhook.test', null, test.body.id]);
     const second = await nthHit(path, 2);

@@ -1,22 +1,15 @@
-import { createHmac, randomUUID } from 'node:crypto';
-import { rmSync } from 'node:fs';
-import sharp from 'sharp';
+import { randomUUID } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
 import {
   ApiClient,
   createAccountWithKey,
-  createTestCa,
-  e2eMode,
   gradientImage,
   registerEndpoint,
-  startService,
-  startWebhookReceiver,
+  truncatedPng,
   waitFor,
   type ReceivedRequest,
-  type StartedService,
-  type TestCa,
-  type WebhookReceiver,
 } from '@upscaler/testing';
+import { ALL_SCOPES, useWebhooksService, submit, finalAttempts, expectedSignature } from './webhooks-harness';
 
 /**
  * Webhooks end to end (docs/design.md §4 "Webhooks", docs/design.md §6 "webhook endpoint"): a real standalone delivers
@@ -24,34 +17,18 @@ import {
  * through NODE_EXTRA_CA_CERTS. Retries use a short schedule (200, 400, 800 ms).
  */
 
-const RETRY_SCHEDULE_MS = [200, 400, 800];
 /** Long enough that everything else in a test happens well within one held attempt. */
 const WEBHOOK_TIMEOUT_MS = 8_000;
-const ALL_SCOPES = ['jobs:read', 'jobs:write', 'keys:read', 'keys:write', 'webhooks:read', 'webhooks:write'];
 
-let ca: TestCa;
-let receiver: WebhookReceiver;
-let svc: StartedService;
-const hits = (path: string) => receiver.hits(path);
+const hooks = useWebhooksService({ UPSCALE_WEBHOOK_TIMEOUT_MS: String(WEBHOOK_TIMEOUT_MS) });
+const hits = (path: string) => hooks.receiver.hits(path);
 
 /** A fresh receiver path and an endpoint registered for it. */
-const register = (client: ApiClient, body: Record<string, unknown> = {}) => registerEndpoint(client, receiver, body);
+const register = (client: ApiClient, body: Record<string, unknown> = {}) => registerEndpoint(client, hooks.receiver, body);
 
 /** Waits until the endpoint's delivery log shows a final outcome for `jobId`, and returns the log. */
-async function finalDeliveryLog(client: ApiClient, endpointId: string, jobId: string): Promise<any[]> {
-  return waitFor(`a final delivery of ${jobId} to ${endpointId}`, async () => {
-    const r = await client.get(`/webhook_endpoints/${endpointId}/deliveries`);
-    expect(r.status).toBe(200);
-    const forJob = (r.body.data as any[]).filter((a) => a.job_id === jobId);
-    return forJob.length > 0 && forJob[0].outcome !== 'retrying' ? forJob : undefined;
-  });
-}
-
-/** The spec's signature computed from docs/design.md §6's words alone, with node:crypto. */
-function expectedSignature(secret: string, id: string, timestamp: string, body: string): string {
-  const key = Buffer.from(secret.slice('whsec_'.length), 'base64');
-  return 'v1,' + createHmac('sha256', key).update(`${id}.${timestamp}.${body}`).digest('base64');
-}
+const finalDeliveryLog = (client: ApiClient, endpointId: string, jobId: string) =>
+  finalAttempts(client, endpointId, (a) => a.job_id === jobId, `a final delivery of ${jobId} to ${endpointId}`);
 
 function expectSigned(hit: ReceivedRequest, secret: string): void {
   const { 'webhook-id': id, 'webhook-timestamp': ts, 'webhook-signature': sig } = hit.headers;
@@ -63,55 +40,13 @@ function expectSigned(hit: ReceivedRequest, secret: string): void {
   expect(() => new Webhook(`whsec_${Buffer.alloc(24, 7).toString('base64')}`).verify(hit.body, hit.headers)).toThrow();
 }
 
-async function submit(client: ApiClient, image: Buffer, fields: Record<string, string> = {}): Promise<string> {
-  const r = await client.upload(image, { quality: 'fast', ...fields });
-  if (r.status !== 202) throw new Error(`submit: ${r.status} ${r.text}`);
-  return r.body.id;
-}
-
-/** Noise does not compress, so a PNG cut at 60 % loses pixel rows while its header stays readable. */
-async function truncatedPng(): Promise<Buffer> {
-  const w = 64;
-  const h = 64;
-  const raw = Buffer.alloc(w * h * 3);
-  let x = 12345;
-  for (let i = 0; i < raw.length; i++) {
-    x = (x * 1103515245 + 12345) >>> 0;
-    raw[i] = x >>> 24;
-  }
-  const whole = await sharp(raw, { raw: { width: w, height: h, channels: 3 } }).png().toBuffer();
-  return whole.subarray(0, Math.floor(whole.length * 0.6));
-}
-
-beforeAll(async () => {
-  ca = await createTestCa();
-  receiver = await startWebhookReceiver(ca);
-  svc = await startService({
-    env: {
-      NODE_EXTRA_CA_CERTS: ca.caPath,
-      UPSCALE_ALLOW_PRIVATE_NETWORKS: 'true',
-      UPSCALE_WEBHOOK_RETRY_SCHEDULE_MS: RETRY_SCHEDULE_MS.join(','),
-      UPSCALE_RATE_LIMIT_PER_MINUTE: '10000',
-      UPSCALE_DEFAULT_QUALITY: 'fast',
-      UPSCALE_WEBHOOK_TIMEOUT_MS: String(WEBHOOK_TIMEOUT_MS),
-    },
-  });
-});
-
-afterAll(async () => {
-  await svc?.stop();
-  await receiver?.close();
-  ca?.cleanup();
-  // The harness made the data dir (standalone mode): remove it.
-  if (svc && e2eMode() === 'standalone') rmSync(svc.dataDir, { recursive: true, force: true });
-});
-
-const account = (scopes = ALL_SCOPES, credits = 100) => createAccountWithKey(svc.apiUrl, svc.operatorToken, { scopes, credits });
+const account = (scopes = ALL_SCOPES, credits = 100) =>
+  createAccountWithKey(hooks.svc.apiUrl, hooks.svc.operatorToken, { scopes, credits });
 
 describe('registering an endpoint', () => {
   it('answers 201 with the secret once; GET and the list never show it', async () => {
     const { client } = await account();
-    const url = `${receiver.url}/hook/${randomUUID()}`;
+    const url = `${hooks.receiver.url}/hook/${randomUUID()}`;
     const created = await client.post('/webhook_endpoints', { url, events: ['job.succeeded', 'job.failed'], description: 'mine' });
     expect(created.status).toBe(201);
     const { id, created_at, secret, ...rest } = created.body;
@@ -149,13 +84,13 @@ describe('registering an endpoint', () => {
 
   it('refuses http://, credentials in the URL, an unknown event type and a missing url with 400', async () => {
     const { client } = await account();
-    const port = receiver.port;
+    const port = hooks.receiver.port;
     for (const body of [
       { url: `http://127.0.0.1:${port}/hook` },
       { url: `https://user:pw@127.0.0.1:${port}/hook` },
       { url: 'not a url' },
-      { url: `${receiver.url}/hook`, events: ['job.started'] },
-      { url: `${receiver.url}/hook`, events: [] },
+      { url: `${hooks.receiver.url}/hook`, events: ['job.started'] },
+      { url: `${hooks.receiver.url}/hook`, events: [] },
       {},
     ]) {
       const r = await client.post('/webhook_endpoints', body);
@@ -170,7 +105,7 @@ describe('registering an endpoint', () => {
     const readOnly = (await account(['webhooks:read'])).client;
     const writeOnly = (await account(['webhooks:write'])).client;
     const jobsOnly = (await account(['jobs:read', 'jobs:write'])).client;
-    const url = `${receiver.url}/hook/x`;
+    const url = `${hooks.receiver.url}/hook/x`;
 
     for (const c of [readOnly, jobsOnly]) {
       const r = await c.post('/webhook_endpoints', { url });
@@ -310,7 +245,7 @@ describe('deliveries', () => {
   it('500, 500, 200: three attempts with one webhook-id, and the log shows each with its next retry', async () => {
     const { client } = await account();
     const { path, endpoint } = await register(client);
-    receiver.plan(path, (n) => (n < 2 ? 500 : 200));
+    hooks.receiver.plan(path, (n) => (n < 2 ? 500 : 200));
     const jobId = await submit(client, await gradientImage(16, 16));
     expect((await client.waitForFinal(jobId)).status).toBe('succeeded');
     const log = await finalDeliveryLog(client, endpoint.id, jobId);
@@ -341,7 +276,7 @@ describe('deliveries', () => {
   it('an endpoint failing every attempt: the delivery is abandoned after the schedule', async () => {
     const { client } = await account();
     const { path, endpoint } = await register(client);
-    receiver.plan(path, () => 503);
+    hooks.receiver.plan(path, () => 503);
     const jobId = await submit(client, await gradientImage(16, 16));
     await client.waitForFinal(jobId);
     const log = await finalDeliveryLog(client, endpoint.id, jobId);
@@ -359,7 +294,7 @@ describe('deliveries', () => {
   it('a 410 answer disables the endpoint; later jobs are not delivered to it', async () => {
     const { client } = await account();
     const gone = await register(client);
-    receiver.plan(gone.path, () => 410);
+    hooks.receiver.plan(gone.path, () => 410);
     const first = await submit(client, await gradientImage(16, 16));
     await client.waitForFinal(first);
     const log = await finalDeliveryLog(client, gone.endpoint.id, first);
@@ -416,10 +351,10 @@ describe('deliveries', () => {
     const { client } = await account();
     const { path, endpoint } = await register(client);
     // The receiver deletes its endpoint while the first attempt is in flight, then answers 500.
-    receiver.onArrival(path, async (n) => {
+    hooks.receiver.onArrival(path, async (n) => {
       if (n === 0) expect((await client.delete(`/webhook_endpoints/${endpoint.id}`)).status).toBe(200);
     });
-    receiver.plan(path, () => 500);
+    hooks.receiver.plan(path, () => 500);
     const jobId = await submit(client, await gradientImage(16, 16));
     await client.waitForFinal(jobId);
     const log = await finalDeliveryLog(client, endpoint.id, jobId);
@@ -435,10 +370,10 @@ describe('deliveries', () => {
     const fast = await account();
     const hang = await register(slow.client);
     const quick = await register(fast.client);
-    receiver.plan(hang.path, (n) => (n === 0 ? 'hold' : 200));
+    hooks.receiver.plan(hang.path, (n) => (n === 0 ? 'hold' : 200));
     let slowAttemptOpenWhenQuickArrived: boolean | undefined;
-    receiver.onArrival(quick.path, () => {
-      slowAttemptOpenWhenQuickArrived = receiver.held.some((h) => h.path === hang.path && !h.closed);
+    hooks.receiver.onArrival(quick.path, () => {
+      slowAttemptOpenWhenQuickArrived = hooks.receiver.held.some((h) => h.path === hang.path && !h.closed);
     });
 
     const slowJob = await submit(slow.client, await gradientImage(16, 16));
@@ -466,7 +401,11 @@ describe('deliveries', () => {
       await finalDeliveryLog(client, endpoint.id, id);
     }
     const all = await client.get(`/webhook_endpoints/${endpoint.id}/deliveries`);
-    expect([all.body.data.map((a: any) => a.job_id).sort(), all.body.has_more, all.body.next_cursor]).toEqual([[...jobs].sort(), false, null]);
+    expect([all.body.data.map((a: any) => a.job_id).sort(), all.body.has_more, all.body.next_cursor]).toEqual([
+      [...jobs].sort(),
+      false,
+      null,
+    ]);
     const one = await client.get(`/webhook_endpoints/${endpoint.id}/deliveries?limit=1`);
     expect([one.status, one.body.data.length, one.body.has_more]).toEqual([200, 1, true]);
     for (const limit of ['0', '101', 'abc', '1.5']) {
