@@ -15,14 +15,9 @@ const jobs = useJobsService({ env: { UPSCALE_MAX_OUTPUT_PIXELS: '10000' } });
 
 test('4k refused but 3k accepted: the job has target 3k, credits 6 and requested_target 4k', async () => {
   const acct = await newAccount(jobs.svc, { credits: 20 });
-  const res = await acct.client.upload(await gradientImage(32, 32), {
-    target: '4k',
-  });
+  const res = await acct.client.upload(await gradientImage(32, 32), { target: '4k' });
   expect(res.status).toBe(202);
-  expect({ target: res.body.target, credits: res.body.credits }).toEqual({
-    target: '3k',
-    credits: 6,
-  });
+  expect({ target: res.body.target, credits: res.body.credits }).toEqual({ target: '3k', credits: 6 });
   const job = (await acct.client.get(`/jobs/${res.body.id}`)).body;
   expect({
     target: job.target,
@@ -37,9 +32,7 @@ test('4k refused but 3k accepted: the job has target 3k, credits 6 and requested
 
 test('the fallen-back job reserves the credits of 3k, not 4k', async () => {
   const acct = await newAccount(jobs.svc, { credits: 20 });
-  const res = await acct.client.upload(await gradientImage(32, 32), {
-    target: '4k',
-  });
+  const res = await acct.client.upload(await gradientImage(32, 32), { target: '4k' });
   expect(res.status).toBe(202);
   const l = await ledger(acct);
   // reserved while the job runs, charged once it succeeded: either way 6, not 9
@@ -51,9 +44,7 @@ test('the fallen-back job reserves the credits of 3k, not 4k', async () => {
 
 test('the fallen-back job succeeds with output = input x 3 and is charged 6', async () => {
   const acct = await newAccount(jobs.svc, { credits: 20 });
-  const res = await acct.client.upload(await gradientImage(32, 32), {
-    target: '4k',
-  });
+  const res = await acct.client.upload(await gradientImage(32, 32), { target: '4k' });
   const job = await waitForJob(acct.client, res.body.id, isFinal);
   expect(job.status).toBe('succeeded');
   const meta = await sharp((await downloadResult(acct.client, job.id)).bytes).metadata();
@@ -70,21 +61,14 @@ test('the fallen-back job succeeds with output = input x 3 and is charged 6', as
 
 test('when 3k and 4k are refused, a 4k request falls back to 2k (3 credits)', async () => {
   const acct = await newAccount(jobs.svc, { credits: 20 });
-  const res = await acct.client.upload(await gradientImage(40, 40), {
-    target: '4k',
-  });
+  const res = await acct.client.upload(await gradientImage(40, 40), { target: '4k' });
   expect(res.status).toBe(202);
-  expect({ target: res.body.target, credits: res.body.credits }).toEqual({
-    target: '2k',
-    credits: 3,
-  });
+  expect({ target: res.body.target, credits: res.body.credits }).toEqual({ target: '2k', credits: 3 });
 });
 
 test('a request the engine accepts is not changed: 3k on 32x32 stays 3k', async () => {
   const acct = await newAccount(jobs.svc, { credits: 20 });
-  const res = await acct.client.upload(await gradientImage(32, 32), {
-    target: '3k',
-  });
+  const res = await acct.client.upload(await gradientImage(32, 32), { target: '3k' });
   const job = (await acct.client.get(`/jobs/${res.body.id}`)).body;
   expect({
     status: res.status,
@@ -99,9 +83,7 @@ test('a request the engine accepts is not changed: 3k on 32x32 stays 3k', async 
 
 test('an image refused even at 2k: 400 image_too_large_to_upscale, with no job and nothing reserved', async () => {
   const acct = await newAccount(jobs.svc, { credits: 20 });
-  const res = await acct.client.upload(await gradientImage(64, 64), {
-    target: '2k',
-  });
+  const res = await acct.client.upload(await gradientImage(64, 64), { target: '2k' });
   expectError(res, 400, 'image_too_large_to_upscale');
   expect(await ledger(acct)).toEqual({ balance: 20, reserved: 0, charged: 0 });
   expect((await acct.client.get('/jobs')).body.data).toEqual([]);
@@ -109,9 +91,7 @@ test('an image refused even at 2k: 400 image_too_large_to_upscale, with no job a
 
 test('the fallback applies before the credit check: 6 credits suffice for a 4k request that falls back to 3k', async () => {
   const acct = await newAccount(jobs.svc, { credits: 6 });
-  const res = await acct.client.upload(await gradientImage(32, 32), {
-    target: '4k',
-  });
+  const res = await acct.client.upload(await gradientImage(32, 32), { target: '4k' });
   expect({ status: res.status, credits: res.body.credits }).toEqual({
     status: 202,
     credits: 6,
