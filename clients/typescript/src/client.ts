@@ -8,6 +8,7 @@ import {
   type ApiKeyCreate,
   type ApiKeyCreated,
   type ApiKeyList,
+  type Content,
   type DeliveryAttemptList,
   type Job,
   type JobCancelled,
@@ -60,6 +61,8 @@ export interface UpscaleOptions extends Omit<WaitOptions, 'timeoutSeconds'> {
   target?: Target;
   format?: OutputFormat;
   quality?: Quality;
+  /** What the image shows: photo (the service's default) or illustration (docs/api.md, "Content hint"). */
+  content?: Content;
   /** The job's display name; by default the file's own name where there is one. */
   filename?: string;
   /**
@@ -136,7 +139,13 @@ export class Upscaler {
     const headers: Record<string, string> = { 'idempotency-key': options.idempotencyKey ?? randomUuid() };
     const perRequest = Math.min(options.pollWaitSeconds ?? MAX_WAIT_SECONDS, MAX_WAIT_SECONDS, Math.ceil(waitSeconds));
     if (perRequest >= 1) headers.prefer = `wait=${perRequest}`;
-    const fields = { target: options.target, format: options.format, quality: options.quality, filename: options.filename };
+    const fields = {
+      target: options.target,
+      format: options.format,
+      quality: options.quality,
+      content: options.content,
+      filename: options.filename,
+    };
     let r: { body: Job | JobCreated };
     if (prepared.kind === 'url') {
       const json = Object.fromEntries(Object.entries({ image_url: prepared.url, ...fields }).filter(([, v]) => v !== undefined));

@@ -32,6 +32,8 @@ export type JobStatus = Job['status'];
 export type Target = NonNullable<MultipartOf<'/api/v1/upscale', 'post'>['target']>;
 export type OutputFormat = NonNullable<MultipartOf<'/api/v1/upscale', 'post'>['format']>;
 export type Quality = NonNullable<MultipartOf<'/api/v1/upscale', 'post'>['quality']>;
+/** The content hint: photo (default) or illustration (drawings, line art, screenshots, text). */
+export type Content = NonNullable<MultipartOf<'/api/v1/upscale', 'post'>['content']>;
 
 export type Account = Answer<'/api/v1/account', 'get', 200>;
 export type ApiKey = Answer<'/api/v1/api_keys/{id}', 'delete', 200>;

@@ -33,6 +33,15 @@ export function isFinalStatus(s: JobStatus): boolean {
 export const QUALITY_TIERS = ['fast', 'balanced', 'best', 'sharp'] as const;
 export type QualityTier = (typeof QUALITY_TIERS)[number];
 
+/**
+ * The content hint (issue 18; additive request field `content`): what the image shows. `illustration` (drawings,
+ * line art, screenshots, text) runs an illustration network at the tiers where one measured better
+ * (docs/engine.md, "The content hint"); everywhere else it runs what `photo` runs. Jobs stored without it are photo.
+ */
+export const CONTENT_HINTS = ['photo', 'illustration'] as const;
+export type ContentHint = (typeof CONTENT_HINTS)[number];
+export const DEFAULT_CONTENT: ContentHint = 'photo';
+
 /** Key scopes: the spec's two plus ours for self-service (docs/design.md §6). */
 export const SCOPES = ['jobs:read', 'jobs:write', 'keys:read', 'keys:write', 'webhooks:read', 'webhooks:write'] as const;
 export type Scope = (typeof SCOPES)[number];

@@ -1,5 +1,5 @@
 import type { DeliveryEventType } from './events/webhook-events';
-import type { JobStatus, OutputFormat, QualityTier, Scope, Target, WebhookEventType } from './job';
+import type { ContentHint, JobStatus, OutputFormat, QualityTier, Scope, Target, WebhookEventType } from './job';
 
 /** Public JSON shapes (spec 2 and docs/design.md §6). snake_case on the wire. */
 export interface JobView {
@@ -27,6 +27,8 @@ export interface JobView {
   format: OutputFormat;
   quality: QualityTier;
   requested_target: Target;
+  /** Additive (issue 18): the content hint the job runs with; photo for jobs stored before it existed. */
+  content: ContentHint;
 }
 export type JobCreateView = Pick<JobView, 'id' | 'object' | 'status' | 'target' | 'filename' | 'credits' | 'source' | 'created_at'>;
 export type JobListItemView = Pick<JobView, 'id' | 'object' | 'status' | 'target' | 'credits' | 'created_at'>;

@@ -64,6 +64,12 @@ export async function createEngine(options: EngineOptions = {}): Promise<Upscale
       Object.fromEntries(Object.entries(registry.tiers[q]).map(([s, id]) => [s, networkAtPrecision(registry, id, precision)])),
     ]),
   ) as Record<QualityTier, Record<number, string>>;
+  const illustration = Object.fromEntries(
+    Object.entries(registry.illustration ?? {}).map(([q, byScale]) => [
+      q,
+      Object.fromEntries(Object.entries(byScale ?? {}).map(([s, id]) => [s, networkAtPrecision(registry, id, precision)])),
+    ]),
+  ) as Partial<Record<QualityTier, Record<number, string>>>;
 
   return {
     probe: (input: Buffer): Promise<ImageProbe> => probeImage(input, maxInputPixels),
@@ -89,7 +95,7 @@ export async function createEngine(options: EngineOptions = {}): Promise<Upscale
       }
       const quality = req.quality ?? defaultQuality;
       const jpegQuality = probe.format === 'jpeg' ? estimateJpegQuality(req.input) : undefined;
-      const listed = selectNetwork(registry, quality, scale, { format: probe.format, jpegQuality });
+      const listed = selectNetwork(registry, quality, scale, { format: probe.format, jpegQuality, content: req.content });
       const id = listed && networkAtPrecision(registry, listed, precision);
       const net = id ? networks.get(id) : undefined;
       if (!net) throw new EngineError('engine_error', `no network for quality ${quality} at x${scale}`);
@@ -138,7 +144,7 @@ export async function createEngine(options: EngineOptions = {}): Promise<Upscale
       };
     },
 
-    describe: () => ({ defaultQuality, maxOutputPixels, tiers, precision }),
+    describe: () => ({ defaultQuality, maxOutputPixels, tiers, illustration, precision }),
 
     close: () => client.close(),
   };

@@ -1,4 +1,4 @@
-import type { InputFormat, OutputFormat, QualityTier, Target } from '@upscaler/contracts';
+import type { ContentHint, InputFormat, OutputFormat, QualityTier, Target } from '@upscaler/contracts';
 import type { Precision } from './registry/precision';
 
 /** What the engine learns from the header without decoding pixels (cheap; used at submit time). */
@@ -17,6 +17,11 @@ export interface UpscaleRequest {
   target: Target;
   format: OutputFormat;
   quality: QualityTier;
+  /**
+   * The content hint (issue 18): illustration runs the tier's illustration network where the registry lists one
+   * (docs/engine.md, "The content hint"). Default photo.
+   */
+  content?: ContentHint;
   /** Aborting stops the job between tiles with `EngineCancelledError`. */
   signal?: AbortSignal;
   /**
@@ -46,11 +51,15 @@ export interface UpscaleEngine {
    */
   acceptedTargets(width: number, height: number, quality?: QualityTier): Target[];
   upscale(req: UpscaleRequest): Promise<UpscaleResult>;
-  /** The default tier, the precision the engine runs at, and the network each tier runs at each scale (at that precision). */
+  /**
+   * The default tier, the precision the engine runs at, the network each tier runs at each scale (at that
+   * precision), and where an illustration runs another network (issue 18).
+   */
   describe(): {
     defaultQuality: QualityTier;
     maxOutputPixels: number;
     tiers: Record<QualityTier, Record<number, string>>;
+    illustration: Partial<Record<QualityTier, Record<number, string>>>;
     precision: Precision;
   };
   close(): Promise<void>;

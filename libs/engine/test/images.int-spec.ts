@@ -164,7 +164,7 @@ describe('engine: images as users expect (docs/design.md §4)', () => {
       }
     });
 
-    it('describes its tiers, default tier, limit and precision: the int8 networks, or at float32 their parents', async () => {
+    it('describes its tiers, illustration networks, default tier, limit and precision: the int8 networks, or at float32 their parents', async () => {
       expect(engine.describe()).toEqual({
         defaultQuality: 'fast',
         maxOutputPixels: 4_000_000,
@@ -174,6 +174,10 @@ describe('engine: images as users expect (docs/design.md §4)', () => {
           balanced: { 2: 'ours-balanced-x2', 3: 'ours-balanced-x3-int8', 4: 'ours-balanced-x4-int8' },
           best: { 2: 'ours-balanced-x2-ensemble', 3: 'ours-balanced-x3-int8-ensemble', 4: 'ours-balanced-x4-int8-ensemble' },
           sharp: { 2: 'realesrgan-x4plus-to-x2', 3: 'realesrgan-x4plus-to-x3', 4: 'realesrgan-x4plus' },
+        },
+        // content: illustration (issue 18): only the sharp tier runs another network.
+        illustration: {
+          sharp: { 2: 'realesrgan-x4plus-anime-to-x2', 3: 'realesrgan-x4plus-anime-to-x3', 4: 'realesrgan-x4plus-anime' },
         },
       });
       const float32 = await createEngine({ precision: 'float32' });

@@ -24,8 +24,8 @@ export class EngineProvider implements OnModuleInit, OnApplicationShutdown {
       precision: this.config.enginePrecision,
     });
     // Which arithmetic this processor runs (auto follows the CPU's VNNI flag: docs/engine.md, "Precision").
-    const { precision, tiers } = this.instance.describe();
-    this.logger.info({ precision, setting: this.config.enginePrecision, tiers }, `engine runs ${precision} networks`);
+    const { precision, tiers, illustration } = this.instance.describe();
+    this.logger.info({ precision, setting: this.config.enginePrecision, tiers, illustration }, `engine runs ${precision} networks`);
   }
 
   get engine(): UpscaleEngine {

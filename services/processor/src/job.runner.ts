@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { hostname } from 'node:os';
 import { DomainError, isDomainError, streams, type JobFailureCode, JOB_FAILURE_CODES } from '@upscaler/contracts';
-import { jobDecider, type JobCommand, type JobState } from '@upscaler/domain';
+import { contentOf, jobDecider, type JobCommand, type JobState } from '@upscaler/domain';
 import { handleCommand, type HandleCommandOptions, type EventStore } from '@upscaler/eventstore';
 import { EngineCancelledError } from '@upscaler/engine';
 import { eventMetadata, EVENT_STORE, STORAGE, CLOCK, type Clock, CONFIG, LOGGER, Metrics } from '@upscaler/runtime';
@@ -115,12 +115,15 @@ export class JobRunner {
     );
     try {
       const input = await this.storage.get(job.source.key);
-      const out = await inSpan('engine.upscale', { 'upscaler.target': job.target, 'upscaler.quality': job.quality }, null, () =>
+      const content = contentOf(job);
+      const attributes = { 'upscaler.target': job.target, 'upscaler.quality': job.quality, 'upscaler.content': content };
+      const out = await inSpan('engine.upscale', attributes, null, () =>
         this.engines.engine.upscale({
           input,
           target: job.target,
           format: job.format,
           quality: job.quality,
+          content,
           signal: current.abort.signal,
           onProgress: (fraction) => progress.update(fraction),
         }),
@@ -174,7 +177,10 @@ export class JobRunner {
   /** The lost attempt frees the lease; requeued right away, another processor starts the job within moments. */
   private async giveBack(stream: string, attempt: number): Promise<void> {
     try {
-      await this.decide(stream, { type: 'LoseAttempt', data: { attempt, reason: 'handed back at shutdown', now: this.now(), retryDelayMs: 0 } });
+      await this.decide(stream, {
+        type: 'LoseAttempt',
+        data: { attempt, reason: 'handed back at shutdown', now: this.now(), retryDelayMs: 0 },
+      });
       await this.decide(stream, { type: 'RequeueJob', data: { now: this.now() } });
     } catch (e) {
       // finished or cancelled meanwhile: nothing to give back

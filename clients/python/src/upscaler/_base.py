@@ -134,9 +134,13 @@ def _content_type(name: str) -> str:
 
 
 def upscale_fields(
-    target: str | None, format: str | None, quality: str | None, filename: str | None
+    target: str | None,
+    format: str | None,
+    quality: str | None,
+    filename: str | None,
+    content: str | None = None,
 ) -> dict[str, str]:
-    fields = {"target": target, "format": format, "quality": quality, "filename": filename}
+    fields = {"target": target, "format": format, "quality": quality, "content": content, "filename": filename}
     return {k: v for k, v in fields.items() if v is not None}
 
 

@@ -29,6 +29,7 @@ from .types import (
     ApiKey,
     ApiKeyCreated,
     ApiKeyList,
+    ContentHint,
     DeliveryAttemptList,
     Job,
     JobCancel,
@@ -142,6 +143,7 @@ class AsyncUpscaler:
         target: Target | None = ...,
         format: OutputFormat | None = ...,
         quality: QualityTier | None = ...,
+        content: ContentHint | None = ...,
         filename: str | None = ...,
         wait: Literal[False] = ...,
         on_progress: ProgressCallback | None = ...,
@@ -157,6 +159,7 @@ class AsyncUpscaler:
         target: Target | None = ...,
         format: OutputFormat | None = ...,
         quality: QualityTier | None = ...,
+        content: ContentHint | None = ...,
         filename: str | None = ...,
         wait: Literal[True] | float,
         on_progress: ProgressCallback | None = ...,
@@ -171,6 +174,7 @@ class AsyncUpscaler:
         target: Target | None = None,
         format: OutputFormat | None = None,
         quality: QualityTier | None = None,
+        content: ContentHint | None = None,
         filename: str | None = None,
         wait: bool | float = False,
         on_progress: ProgressCallback | None = None,
@@ -178,7 +182,7 @@ class AsyncUpscaler:
         raise_on_failure: bool = True,
     ) -> JobCreate | Job:
         """Submit an image; see :meth:`upscaler.Upscaler.upscale`. A path is read off the event loop."""
-        fields = _base.upscale_fields(target, format, quality, filename)
+        fields = _base.upscale_fields(target, format, quality, filename, content)
         if _base.is_url(image):
             body = _base.upscale_request(str(image), None, fields)
         else:

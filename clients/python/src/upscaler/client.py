@@ -29,6 +29,7 @@ from .types import (
     ApiKey,
     ApiKeyCreated,
     ApiKeyList,
+    ContentHint,
     DeliveryAttemptList,
     Job,
     JobCancel,
@@ -144,6 +145,7 @@ class Upscaler:
         target: Target | None = ...,
         format: OutputFormat | None = ...,
         quality: QualityTier | None = ...,
+        content: ContentHint | None = ...,
         filename: str | None = ...,
         wait: Literal[False] = ...,
         on_progress: ProgressCallback | None = ...,
@@ -159,6 +161,7 @@ class Upscaler:
         target: Target | None = ...,
         format: OutputFormat | None = ...,
         quality: QualityTier | None = ...,
+        content: ContentHint | None = ...,
         filename: str | None = ...,
         wait: Literal[True] | float,
         on_progress: ProgressCallback | None = ...,
@@ -173,6 +176,7 @@ class Upscaler:
         target: Target | None = None,
         format: OutputFormat | None = None,
         quality: QualityTier | None = None,
+        content: ContentHint | None = None,
         filename: str | None = None,
         wait: bool | float = False,
         on_progress: ProgressCallback | None = None,
@@ -184,12 +188,15 @@ class Upscaler:
         Every call carries an ``Idempotency-Key`` (a fresh UUID unless given), kept across its
         retries, so a retried submit never creates or charges a second job.
 
+        ``content="illustration"`` (drawings, line art, screenshots, text) runs the illustration network
+        where one measured better (the ``sharp`` tier); the service's default is ``"photo"``.
+
         ``wait=False`` answers the created job (create view). ``wait=True`` waits until the job is
         final, ``wait=<seconds>`` at most that long (then :class:`WaitTimeoutError`), and answers the
         full job; a failed or cancelled job raises :class:`JobFailedError` /
         :class:`JobCancelledError` unless ``raise_on_failure=False``.
         """
-        fields = _base.upscale_fields(target, format, quality, filename)
+        fields = _base.upscale_fields(target, format, quality, filename, content)
         if _base.is_url(image):
             body = _base.upscale_request(str(image), None, fields)
         else:

@@ -29,6 +29,12 @@ Which networks the engine runs. Fidelity tiers, each sharper than the one below 
 """
 
 
+ContentHint: TypeAlias = Literal['photo', 'illustration']
+"""
+What the image shows. photo (the default): camera pictures. illustration: drawings, line art, flat-colour art, screenshots and text; it runs an illustration network (Real-ESRGAN x4plus anime) where one measured better, which is the sharp tier, and elsewhere the same network as photo. Measurements and the mapping: docs/engine.md.
+"""
+
+
 Scope: TypeAlias = Literal['jobs:read', 'jobs:write', 'keys:read', 'keys:write', 'webhooks:read', 'webhooks:write']
 
 
@@ -84,7 +90,7 @@ class Result(TypedDict):
 
 class Job(TypedDict):
     """
-    A job, retrieve view: every field (spec 2, Job table) plus the additive fields format, quality, requested_target.
+    A job, retrieve view: every field (spec 2, Job table) plus the additive fields format, quality, requested_target, content.
     """
 
     id: str
@@ -148,6 +154,10 @@ class Job(TypedDict):
     requested_target: Target
     """
     Additive field: the target the request asked for (target may be smaller, spec 1 fallback).
+    """
+    content: ContentHint
+    """
+    Additive field: the content hint the job runs with (photo for jobs created before it existed).
     """
 
 

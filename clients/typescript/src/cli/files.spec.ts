@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -59,5 +60,13 @@ describe('idempotencyKeyFor', () => {
     expect(idempotencyKeyFor(bytes, 'c/b.png', { target: '4k', format: 'webp' })).not.toBe(k);
     expect(idempotencyKeyFor(bytes, 'a/b.png', { target: '2k', format: 'webp' })).not.toBe(k);
     expect(idempotencyKeyFor(bytes, 'a/b.png', { target: '4k', format: 'webp', quality: 'best' })).not.toBe(k);
+    expect(idempotencyKeyFor(bytes, 'a/b.png', { target: '4k', format: 'webp', content: 'illustration' })).not.toBe(k);
+  });
+  it('--content photo (the default) keeps the key of a run made without --content, so such a run resumes', () => {
+    const before = idempotencyKeyFor(bytes, 'a/b.png', { target: '4k', quality: 'sharp' });
+    // The key as it was derived before the content hint existed.
+    const what = JSON.stringify(['upscaler-cli/1', createHash('sha256').update(bytes).digest('hex'), 'a/b.png', '4k', '', 'sharp']);
+    expect(before).toBe(`upscaler-cli-${createHash('sha256').update(what).digest('hex')}`);
+    expect(idempotencyKeyFor(bytes, 'a/b.png', { target: '4k', quality: 'sharp', content: 'photo' })).toBe(before);
   });
 });

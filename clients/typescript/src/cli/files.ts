@@ -67,16 +67,19 @@ export async function planFiles(inputs: string[], outDir: string, format: Output
 export function idempotencyKeyFor(
   bytes: Uint8Array,
   relativePath: string,
-  settings: { target?: string; format?: string; quality?: string },
+  settings: { target?: string; format?: string; quality?: string; content?: string },
 ): string {
-  const content = createHash('sha256').update(bytes).digest('hex');
+  const hash = createHash('sha256').update(bytes).digest('hex');
+  // A content hint other than the default is appended, so the keys of runs made before --content existed hold.
+  const hint = settings.content !== undefined && settings.content !== 'photo' ? [settings.content] : [];
   const what = JSON.stringify([
     'upscaler-cli/1',
-    content,
+    hash,
     relativePath,
     settings.target ?? '',
     settings.format ?? '',
     settings.quality ?? '',
+    ...hint,
   ]);
   return `upscaler-cli-${createHash('sha256').update(what).digest('hex')}`;
 }

@@ -29,6 +29,7 @@ upscale:
   -t, --target <t>      2k (2x, default), 3k (3x) or 4k (4x)
   -f, --format <f>      output format: png (default), jpeg, webp, avif
   -q, --quality <q>     quality tier: fast, balanced, best, sharp (default: the service's)
+      --content <c>     what the images show: photo (default) or illustration (drawings, line art, screenshots)
   -o, --out <dir>       output folder (default: ./upscaled); folders given are mirrored into it
   -c, --concurrency <n> files in flight at once (default 3)
       --no-progress     no progress bars (they are drawn only on a terminal anyway)
@@ -84,6 +85,7 @@ async function upscaleCommand(args: string[], env: NodeJS.ProcessEnv): Promise<n
       target: { type: 'string', short: 't' },
       format: { type: 'string', short: 'f' },
       quality: { type: 'string', short: 'q' },
+      content: { type: 'string' },
       out: { type: 'string', short: 'o', default: 'upscaled' },
       concurrency: { type: 'string', short: 'c' },
       'no-progress': { type: 'boolean', default: false },
@@ -109,6 +111,8 @@ async function upscaleCommand(args: string[], env: NodeJS.ProcessEnv): Promise<n
       format: oneOf('--format', values.format, FORMATS),
       // Tiers are additive (sharp came later): the service judges them, so a newer tier needs no newer CLI.
       quality: values.quality as never,
+      // Likewise the content hint: an unknown value is the service's 400 invalid_request, naming the values.
+      content: values.content as never,
       concurrency: positiveInt('--concurrency', values.concurrency, 3, 64),
       reporter,
       signal: controller.signal,

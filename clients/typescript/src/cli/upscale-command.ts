@@ -2,7 +2,7 @@ import { mkdir, readFile, stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { JobFailedError, UpscalerApiError } from '../errors';
 import { Upscaler } from '../node';
-import { isFinal, progressOf, type Job, type OutputFormat, type Quality, type Target } from '../types';
+import { isFinal, progressOf, type Content, type Job, type OutputFormat, type Quality, type Target } from '../types';
 import { EXIT } from './exit-codes';
 import { idempotencyKeyFor, planFiles, type PlannedFile } from './files';
 import type { FileResult, Reporter, Summary } from './report';
@@ -14,6 +14,7 @@ export interface UpscaleRun {
   target?: Target;
   format?: OutputFormat;
   quality?: Quality;
+  content?: Content;
   concurrency: number;
   reporter: Reporter;
   /** Aborted by SIGINT: work in flight stops, jobs are left to finish on the service (a re-run picks them up). */
@@ -42,7 +43,7 @@ export async function runUpscale(run: UpscaleRun): Promise<Summary> {
   const results: FileResult[] = [];
   let fatal: number | undefined;
   let next = 0;
-  const settings = { target: run.target, format: run.format, quality: run.quality };
+  const settings = { target: run.target, format: run.format, quality: run.quality, content: run.content };
 
   const one = async (f: PlannedFile): Promise<FileResult> => {
     const t0 = Date.now();

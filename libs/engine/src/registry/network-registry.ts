@@ -60,6 +60,12 @@ export interface NetworkRegistry {
    * every other input (PNG, WebP, AVIF, JPEGs saved at a higher quality) runs the tier's network.
    */
   jpegVariants?: Partial<Record<QualityTier, Record<number, JpegVariant>>>;
+  /**
+   * The networks a job with `content: illustration` runs (issue 18): tier -> scale -> network id, listed only where
+   * an illustration network measured better than the tier's own (docs/engine.md, "The content hint"). Where a tier
+   * or scale is not listed, an illustration runs what a photo runs (the tier's network or its JPEG variant).
+   */
+  illustration?: Partial<Record<QualityTier, Record<number, string>>>;
 }
 
 export interface JpegVariant {

@@ -84,7 +84,10 @@ async function follow(w: Watch, first: Job): Promise<void> {
   try {
     while (!FINAL.has(job.status)) {
       const wait = job.status === 'processing' && typeof job.progress === 'number' ? WAIT_PROGRESS_S : WAIT_IDLE_S;
-      const answer = await call<Job>('GET', `/jobs/${encodeURIComponent(w.id)}`, { headers: { Prefer: `wait=${wait}` }, signal: w.abort.signal });
+      const answer = await call<Job>('GET', `/jobs/${encodeURIComponent(w.id)}`, {
+        headers: { Prefer: `wait=${wait}` },
+        signal: w.abort.signal,
+      });
       const before = job.status;
       job = answer.body;
       if (watch !== w) return;
@@ -116,6 +119,8 @@ function render(job: Job): void {
   const facts: Array<string | Node> = [job.filename ? `${job.filename} · ` : '', `${job.target}`];
   if (job.format) facts.push(` · ${job.format}`);
   if (job.quality) facts.push(` · ${job.quality}`);
+  // The content hint only where it is not the default (issue 18), so a photo job reads as before.
+  if (job.content && job.content !== 'photo') facts.push(` · ${job.content}`);
   facts.push(` · ${job.credits} credits`);
   byId('job-facts').replaceChildren(...facts);
 
@@ -195,7 +200,8 @@ async function showResult(w: Watch, job: Job): Promise<void> {
     byId('compare').hidden = false;
     byId('compare-stage').hidden = true;
     byId('zoom-controls').hidden = true;
-    info.textContent = 'The result is stored on another origin: the page can link to it but not show it here. Download opens the signed link (valid 5 minutes).';
+    info.textContent =
+      'The result is stored on another origin: the page can link to it but not show it here. Download opens the signed link (valid 5 minutes).';
     return;
   }
   const afterUrl = objectUrl(w, result.file.blob);
@@ -212,7 +218,10 @@ async function showResult(w: Watch, job: Job): Promise<void> {
   const beforeUrl = objectUrl(w, beforeBlob);
   const size = job.result?.width && job.result.height ? { width: job.result.width, height: job.result.height } : await pixelSize(afterUrl);
   await comparison!.show(beforeUrl, afterUrl, size.width, size.height);
-  const source = job.source?.width && job.source.height ? `${job.source.width}×${job.source.height}` : await pixelSize(beforeUrl).then((s) => `${s.width}×${s.height}`);
+  const source =
+    job.source?.width && job.source.height
+      ? `${job.source.width}×${job.source.height}`
+      : await pixelSize(beforeUrl).then((s) => `${s.width}×${s.height}`);
   info.replaceChildren(
     el('span', { text: `${source} → ${size.width}×${size.height} px` }),
     ` · ${formatBytes(result.link.bytes)} ${result.link.content_type}`,

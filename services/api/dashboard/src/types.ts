@@ -46,6 +46,8 @@ export interface Job {
   /** additive (issue 16, item 2): when the latest attempt started, and its share of tiles done (0..1) */
   started_at?: string | null;
   progress?: number | null;
+  /** additive (issue 18): the content hint, photo or illustration */
+  content?: string;
 }
 
 export interface ResultLink {

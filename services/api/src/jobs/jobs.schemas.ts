@@ -1,4 +1,5 @@
 import {
+  CONTENT_HINTS,
   DomainError,
   JOB_FAILURE_CODES,
   JOB_STATUSES,
@@ -43,6 +44,11 @@ export const QualityTierSchema = z.enum(QUALITY_TIERS).openapi('QualityTier', {
     'Which networks the engine runs. Fidelity tiers, each sharper than the one below on every benchmark set: fast (one pass of a small network), balanced (one pass of a larger network) or best (the larger network self-ensembled, 17-47x the time of fast). Additive value sharp: Real-ESRGAN x4plus, a generative network that synthesises texture and hard edges, about 250-330x the time of fast and 4-25x that of best per output megapixel; it takes inputs of at most 100,000 pixels at every target (larger: 400 image_too_large_to_upscale). The price is the same for every tier. Networks, quality, timings and the default: docs/engine.md.',
 });
 
+export const ContentHintSchema = z.enum(CONTENT_HINTS).openapi('ContentHint', {
+  description:
+    'What the image shows. photo (the default): camera pictures. illustration: drawings, line art, flat-colour art, screenshots and text; it runs an illustration network (Real-ESRGAN x4plus anime) where one measured better, which is the sharp tier, and elsewhere the same network as photo. Measurements and the mapping: docs/engine.md.',
+});
+
 // ---------------------------------------------------------------------------------------------
 // Views (libs/contracts/src/views.ts)
 
@@ -75,8 +81,8 @@ const jobFields = {
     .object({
       bytes: z.number().int().min(1).max(MAX_UPLOAD_BYTES),
       content_type: z.enum(IMAGE_TYPES),
-      width: pixels('Additive field: the input image\'s width in pixels, after its EXIF orientation.'),
-      height: pixels('Additive field: the input image\'s height in pixels, after its EXIF orientation.'),
+      width: pixels("Additive field: the input image's width in pixels, after its EXIF orientation."),
+      height: pixels("Additive field: the input image's height in pixels, after its EXIF orientation."),
     })
     .nullable()
     .openapi({ description: 'Size, detected content type and pixel size of the input image.' }),
@@ -88,8 +94,8 @@ const jobFields = {
         .string()
         .regex(/^\/api\/v1\/jobs\/job_[0-9a-f]{32}\/result$/)
         .openapi({ pattern: '^/api/v1/jobs/job_[0-9a-f]{32}/result$', description: 'The result endpoint of this job (a path).' }),
-      width: pixels('Additive field: the result\'s width in pixels.'),
-      height: pixels('Additive field: the result\'s height in pixels.'),
+      width: pixels("Additive field: the result's width in pixels."),
+      height: pixels("Additive field: the result's height in pixels."),
     })
     .nullable()
     .openapi({ description: 'Set once succeeded; otherwise null.' }),
@@ -111,7 +117,7 @@ const jobFields = {
     .nullable()
     .openapi({
       description:
-        'Additive field: the share of the image\'s tiles through the network, 0 to 1. 0 while queued or pending (a new attempt starts ' +
+        "Additive field: the share of the image's tiles through the network, 0 to 1. 0 while queued or pending (a new attempt starts " +
         'from 0), rising while processing (updated a few times a second; encoding and storing the result come after 1), 1 once ' +
         'succeeded, null for a failed or cancelled job.',
     }),
@@ -120,13 +126,14 @@ const jobFields = {
   requested_target: TargetSchema.openapi({
     description: 'Additive field: the target the request asked for (target may be smaller, spec 1 fallback).',
   }),
+  content: ContentHintSchema.openapi({
+    description: 'Additive field: the content hint the job runs with (photo for jobs created before it existed).',
+  }),
 };
 
-export const JobSchema = z
-  .object(jobFields)
-  .openapi('Job', {
-    description: 'A job, retrieve view: every field (spec 2, Job table) plus the additive fields format, quality, requested_target.',
-  });
+export const JobSchema = z.object(jobFields).openapi('Job', {
+  description: 'A job, retrieve view: every field (spec 2, Job table) plus the additive fields format, quality, requested_target, content.',
+});
 
 export const JobCreateSchema = JobSchema.pick({
   id: true,
@@ -207,6 +214,10 @@ export const SubmitFieldsSchema = z.object({
   }),
   format: optionalChoice(OUTPUT_FORMATS, 'Output format. Default png.').openapi({ default: 'png' }),
   quality: optionalChoice(QUALITY_TIERS, 'Additive field: quality tier (which network runs). Default: see docs/engine.md.'),
+  content: optionalChoice(
+    CONTENT_HINTS,
+    'Additive field: what the image shows, photo or illustration (drawings, line art, screenshots, text); illustration runs an illustration network at the tiers where it measured better (sharp). Default photo.',
+  ).openapi({ default: 'photo' }),
   filename: z
     .preprocess((v) => (v === '' ? null : v), z.string().max(255).nullable().optional())
     .openapi({
@@ -220,7 +231,8 @@ export const SubmitFieldsSchema = z.object({
 export const SUBMIT_FIELD_ERRORS = {
   target: () => new DomainError('invalid_target'),
   format: () => new DomainError('invalid_format'),
-  quality: () => new DomainError('invalid_request', 'quality must be one of fast, balanced, best.'),
+  quality: () => new DomainError('invalid_request', `quality must be one of ${QUALITY_TIERS.join(', ')}.`),
+  content: () => new DomainError('invalid_request', `content must be one of ${CONTENT_HINTS.join(', ')}.`),
   filename: () => new DomainError('invalid_request', 'filename must be a string of at most 255 characters.'),
   image_url: () => new DomainError('invalid_request', 'image_url is required (or send the image as multipart form data).'),
 };

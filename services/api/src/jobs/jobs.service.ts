@@ -69,6 +69,8 @@ export class JobsService {
       target: fields.target,
       format: fields.format,
       quality: fields.quality,
+      // Only when not the default (photo is fixed, unlike quality's): a key used before the hint existed keeps its fingerprint.
+      ...(fields.content !== 'photo' ? { content: fields.content } : {}),
       filename: fields.filename,
       image: image.kind === 'upload' ? `sha256:${sha256(image.bytes)}` : `url:${url!.toString()}`,
     });
@@ -131,6 +133,7 @@ export class JobsService {
             requestedTarget: fields.target,
             format: fields.format,
             quality: fields.quality ?? this.inspector.defaultQuality(),
+            content: fields.content,
             filename,
             credits,
             source: {

@@ -13,21 +13,38 @@ function codeOf(fn: () => unknown): string | undefined {
 
 describe('POST /upscale fields (spec 4.1)', () => {
   it('defaults target to 2k and format to png, and tolerates unknown fields', () => {
-    expect(parseSubmitFields({ extra: 'x' })).toEqual({ target: '2k', format: 'png', quality: undefined, filename: undefined });
+    expect(parseSubmitFields({ extra: 'x' })).toEqual({
+      target: '2k',
+      format: 'png',
+      quality: undefined,
+      content: 'photo',
+      filename: undefined,
+    });
   });
-  it('accepts every target, format and quality tier', () => {
-    expect(parseSubmitFields({ target: '4k', format: 'avif', quality: 'best', filename: 'a.png' })).toEqual({
+  it('accepts every target, format, quality tier and content hint', () => {
+    expect(parseSubmitFields({ target: '4k', format: 'avif', quality: 'best', content: 'illustration', filename: 'a.png' })).toEqual({
       target: '4k',
       format: 'avif',
       quality: 'best',
+      content: 'illustration',
       filename: 'a.png',
     });
+    expect(parseSubmitFields({ quality: 'sharp', content: 'photo' })).toMatchObject({ quality: 'sharp', content: 'photo' });
+  });
+  it('content (issue 18): photo when left out, null or empty (a multipart form sends ""), else one of photo, illustration', () => {
+    for (const content of [undefined, null, '']) expect(parseSubmitFields({ content }).content).toBe('photo');
+    for (const bad of ['drawing', 'Illustration', 1, ['photo']]) {
+      expect(() => parseSubmitFields({ content: bad })).toThrow(
+        expect.objectContaining({ code: 'invalid_request', message: 'content must be one of photo, illustration.' }),
+      );
+    }
   });
   it('refuses an unknown target with invalid_target and an unknown format with invalid_format', () => {
     expect(codeOf(() => parseSubmitFields({ target: '8k' }))).toBe('invalid_target');
     expect(codeOf(() => parseSubmitFields({ target: 4 }))).toBe('invalid_target');
     expect(codeOf(() => parseSubmitFields({ format: 'gif' }))).toBe('invalid_format');
     expect(codeOf(() => parseSubmitFields({ quality: 'ultra' }))).toBe('invalid_request');
+    expect(() => parseSubmitFields({ quality: 'ultra' })).toThrow('quality must be one of fast, balanced, best, sharp.');
     expect(codeOf(() => parseSubmitFields({ filename: 'x'.repeat(256) }))).toBe('invalid_request');
   });
   it('takes image_url only as https without credentials', () => {

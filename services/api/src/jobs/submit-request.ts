@@ -1,4 +1,4 @@
-import type { OutputFormat, QualityTier, Target } from '@upscaler/contracts';
+import type { ContentHint, OutputFormat, QualityTier, Target } from '@upscaler/contracts';
 import { parseWith, z } from '../openapi/zod';
 import { ImageUrlSchema, SUBMIT_FIELD_ERRORS, SubmitFieldsSchema } from './jobs.schemas';
 
@@ -7,6 +7,8 @@ export interface SubmitFields {
   target: Target;
   format: OutputFormat;
   quality: QualityTier | undefined;
+  /** The content hint (issue 18); photo when the request leaves it out. */
+  content: ContentHint;
   filename: string | undefined;
 }
 
@@ -17,6 +19,7 @@ export function parseSubmitFields(body: Record<string, unknown>): SubmitFields {
     target: fields.target ?? '2k',
     format: fields.format ?? 'png',
     quality: fields.quality ?? undefined,
+    content: fields.content ?? 'photo',
     filename: fields.filename == null ? undefined : sanitizeFilename(fields.filename),
   };
 }

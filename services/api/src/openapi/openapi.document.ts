@@ -10,6 +10,7 @@ import { registerDocsRoutes } from '../docs/docs.routes';
 import { registerFileRoutes } from '../files/files.routes';
 import { registerJobRoutes } from '../jobs/jobs.routes';
 import {
+  ContentHintSchema,
   JobCancelSchema,
   JobCreateSchema,
   JobListItemSchema,
@@ -65,6 +66,7 @@ function build(): Record<string, unknown> {
     Target: TargetSchema,
     OutputFormat: OutputFormatSchema,
     QualityTier: QualityTierSchema,
+    ContentHint: ContentHintSchema,
     Scope: ScopeSchema,
     WebhookEventType: WebhookEventTypeSchema,
     Job: JobSchema,
