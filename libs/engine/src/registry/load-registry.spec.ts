@@ -87,8 +87,8 @@ describe('resolveRegistry', () => {
     expect(read.networks['realesrgan-x4plus-anime-to-x3']).toEqual(DEFAULT_REGISTRY.networks['realesrgan-x4plus-anime-to-x3']);
     // Its own tiers (here all four) run for illustrations what they run for photos: no illustration section is added.
     expect(withDefaultTiers(base).illustration).toBeUndefined();
-    // A registry's own illustration section is kept as written.
-    const own = { ...base, tiers: older, illustration: { sharp: { 4: 'a4' } } } as NetworkRegistry;
+    // A registry's own illustration section is kept as written (a file without sharp, as read from JSON).
+    const own = { ...base, tiers: older, illustration: { sharp: { 4: 'a4' } } } as unknown as NetworkRegistry;
     expect(withDefaultTiers(own).illustration).toEqual({ sharp: { 4: 'a4' } });
   });
 
