@@ -4,7 +4,7 @@
 # Draws the illustration set (set.ts: our own SVGs rendered by sharp), scores every fidelity tier against the
 # illustration networks by Y-PSNR at 2x/3x/4x and runs x4plus / x4plus-anime at 4k (measure.ts, through the engine),
 # then measures those with the gallery's no-reference measures and draws the sheets into docs/gallery/ (judge.py;
-# bench/gallery/.venv, made from bench/gallery/requirements.txt). About 15 minutes on two cores.
+# bench/gallery/.venv, made from bench/gallery/requirements.txt). About 20 minutes on two loaded cores (x4plus dominates).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 out="${1:-bench/illustration/out}"
