@@ -47,6 +47,7 @@ describe('GET /jobs/{id} (spec 4.2)', () => {
         'requested_target',
         'started_at',
         'progress',
+        'content',
       ].sort(),
     );
     expect(job).toEqual({
@@ -73,6 +74,7 @@ describe('GET /jobs/{id} (spec 4.2)', () => {
       format: 'png',
       quality: expect.any(String),
       requested_target: '2k',
+      content: 'photo',
     });
     expect(Number.isInteger(job.duration_ms) && job.duration_ms >= 0).toBe(true);
     expect(Number.isInteger(job.result.bytes) && job.result.bytes > 0).toBe(true);
