@@ -31,21 +31,35 @@ def measures(path: Path, brisque: BRISQUE) -> dict:
     }
 
 
-def sheet(out: Path, name: str, file: str, docs: Path) -> None:
+def region_tiles(out: Path, name: str, file: str, methods: list, box: tuple) -> list:
+    """The input's region box = (left, top, width, height), shown 4x at nearest neighbour, then the same region of
+    each method's 4x output (<out>/outputs/<name>-<method>.png): (method, image) pairs of one size."""
+    left, top, w, h = box
     inp = Image.open(out / "inputs" / file).convert("RGB")
-    left, top = (inp.width - REGION) // 2, (inp.height - REGION) // 2
-    tiles = [("input", inp.crop((left, top, left + REGION, top + REGION)).resize((REGION * 4, REGION * 4), Image.NEAREST))]
-    for m in METHODS:
+    tiles = [("input", inp.crop((left, top, left + w, top + h)).resize((w * 4, h * 4), Image.NEAREST))]
+    for m in methods:
         img = Image.open(out / "outputs" / f"{name}-{m}.png").convert("RGB")
-        tiles.append((m, img.crop((left * 4, top * 4, (left + REGION) * 4, (top + REGION) * 4))))
-    gap, label_h, side = 6, 18, REGION * 4
-    canvas = Image.new("RGB", (len(tiles) * side + (len(tiles) - 1) * gap, side + label_h), "white")
+        tiles.append((m, img.crop((left * 4, top * 4, (left + w) * 4, (top + h) * 4))))
+    return tiles
+
+
+def side_by_side(tiles: list, labels: dict) -> Image.Image:
+    """Tiles of one size in a row, each under its label (the sheets of this gallery and bench/illustration)."""
+    w, h = tiles[0][1].size
+    gap, label_h = 6, 18
+    canvas = Image.new("RGB", (len(tiles) * w + (len(tiles) - 1) * gap, h + label_h), "white")
     draw = ImageDraw.Draw(canvas)
     for i, (m, tile) in enumerate(tiles):
-        x = i * (side + gap)
+        x = i * (w + gap)
         canvas.paste(tile, (x, label_h))
-        draw.text((x + 2, 3), LABELS[m], fill="black")
-    canvas.save(docs / f"{name}.jpg", quality=90, optimize=True)
+        draw.text((x + 2, 3), labels[m], fill="black")
+    return canvas
+
+
+def sheet(out: Path, name: str, file: str, docs: Path) -> None:
+    inp = Image.open(out / "inputs" / file)
+    box = ((inp.width - REGION) // 2, (inp.height - REGION) // 2, REGION, REGION)
+    side_by_side(region_tiles(out, name, file, METHODS, box), LABELS).save(docs / f"{name}.jpg", quality=90, optimize=True)
 
 
 def main(out: Path, docs: Path) -> None:

@@ -11,10 +11,10 @@ from pathlib import Path
 
 import numpy as np
 from brisque import BRISQUE
-from PIL import Image, ImageDraw
+from PIL import Image
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "gallery"))
-from judge import measures  # noqa: E402  (the gallery's own measures, unchanged)
+from judge import measures, region_tiles, side_by_side  # noqa: E402  (the gallery's own measures and sheet layout)
 
 METHODS = ["bicubic", "balanced", "x4plus", "x4plus-anime", "animevideov3"]
 LABELS = {
@@ -31,21 +31,11 @@ ORIGIN = {"text": (4, 4), "ui-light": (4, 10), "ui-dark": (96, 28), "chart": (10
 
 
 def sheet(out: Path, name: str, file: str, docs: Path) -> None:
-    inp = Image.open(out / "inputs" / file).convert("RGB")
+    inp = Image.open(out / "inputs" / file)
     w, h = REGION
     left, top = ORIGIN.get(name, ((inp.width - w) // 2, (inp.height - h) // 2))
-    tiles = [("input", inp.crop((left, top, left + w, top + h)).resize((w * 4, h * 4), Image.NEAREST))]
-    for m in METHODS:
-        img = Image.open(out / "outputs" / f"{name}-{m}.png").convert("RGB")
-        tiles.append((m, img.crop((left * 4, top * 4, (left + w) * 4, (top + h) * 4))))
-    gap, label_h = 6, 18
-    canvas = Image.new("RGB", (len(tiles) * w * 4 + (len(tiles) - 1) * gap, h * 4 + label_h), "white")
-    draw = ImageDraw.Draw(canvas)
-    for i, (m, tile) in enumerate(tiles):
-        x = i * (w * 4 + gap)
-        canvas.paste(tile, (x, label_h))
-        draw.text((x + 2, 3), LABELS[m], fill="black")
-    canvas.save(docs / f"illustration-{name}.jpg", quality=85, optimize=True)
+    tiles = region_tiles(out, name, file, METHODS, (left, top, w, h))
+    side_by_side(tiles, LABELS).save(docs / f"illustration-{name}.jpg", quality=85, optimize=True)
 
 
 def main(out: Path, docs: Path) -> None:
