@@ -220,6 +220,8 @@ describeInChromium('account dashboard (GET /dashboard) in Chromium', () => {
     expect(await options('upscale-target')).toEqual(['2k', '3k', '4k']);
     expect(await options('upscale-format')).toEqual(['png', 'jpeg', 'webp', 'avif']);
     expect(await options('upscale-quality')).toEqual(['', 'fast', 'balanced', 'best', 'sharp']);
+    expect(await options('upscale-content')).toEqual(['photo', 'illustration']);
+    expect(await page.locator('#upscale-content').inputValue()).toBe('photo');
     expect(await options('jobs-status')).toEqual(['', 'pending', 'queued', 'processing', 'succeeded', 'failed', 'cancelled']);
     for (const scope of ALL_SCOPES) expect(await page.locator('#key-form').getByLabel(scope).isChecked()).toBe(false);
     for (const event of ['job.succeeded', 'job.failed', 'job.cancelled'])
@@ -751,9 +753,12 @@ describeInChromium('account dashboard (GET /dashboard) in Chromium', () => {
       .setInputFiles({ name: 'large.png', mimeType: 'image/png', buffer: await gradientImage(1024, 1024) });
     await page.locator('#upscale-target').selectOption('4k');
     await page.locator('#upscale-quality').selectOption('best');
+    await page.locator('#upscale-content').selectOption('illustration');
     await panel('upscale').getByRole('button', { name: 'Upscale' }).click();
     await page.locator('#job-view[data-status="processing"]').waitFor({ timeout: 60_000 });
     const longId = (await page.locator('#job-view').getAttribute('data-job-id'))!;
+    // the form's content hint reached the job (best runs the photo network for illustrations: docs/engine.md)
+    expect((await other.client.get(`/jobs/${longId}`)).body).toMatchObject({ quality: 'best', content: 'illustration' });
     await page.waitForFunction(
       () => /^Upscaling: \d+%$/.test((globalThis as any).document.getElementById('job-progress-text').textContent),
       undefined,

@@ -1,11 +1,20 @@
 /**
  * The upscale form: POST /upscale (scope jobs:write) with an uploaded file (chosen, or dropped on the
- * drop zone) or an https image URL, and the target, format and quality tier (docs/api.md, "Quality
- * tiers, targets and formats"; the lists come from the contracts, the API's own vocabulary). Each
+ * drop zone) or an https image URL, and the target, format, quality tier and content hint (docs/api.md, "Quality
+ * tiers, targets and formats" and "Content hint"; the lists come from the contracts, the API's own vocabulary). Each
  * submission carries a fresh Idempotency-Key, so a retried click cannot pay twice. The accepted job
  * is then followed in the job view.
  */
-import { CREDITS_OF_TARGET, MAX_UPLOAD_BYTES, OUTPUT_FORMATS, QUALITY_TIERS, SCALE_OF_TARGET, TARGETS } from '../../../../libs/contracts/src/job';
+import {
+  CONTENT_HINTS,
+  CREDITS_OF_TARGET,
+  DEFAULT_CONTENT,
+  MAX_UPLOAD_BYTES,
+  OUTPUT_FORMATS,
+  QUALITY_TIERS,
+  SCALE_OF_TARGET,
+  TARGETS,
+} from '../../../../libs/contracts/src/job';
 import { ApiError, call, newIdempotencyKey } from './api';
 import { busy, byId, el, formatBytes, showError } from './dom';
 import { watchJob } from './job-view';
@@ -18,6 +27,10 @@ const QUALITY_NOTES: Record<string, string> = {
   best: 'best: the larger network, self-ensembled (about 8x balanced)',
   sharp: 'sharp: generative (Real-ESRGAN), much slower; inputs up to 100,000 pixels',
 };
+const CONTENT_NOTES: Record<string, string> = {
+  photo: 'photo',
+  illustration: 'illustration: drawings, line art, screenshots (its own network at sharp)',
+};
 
 let chosen: File | null = null;
 let previewUrl: string | null = null;
@@ -29,13 +42,17 @@ export function whenSubmitted(handler: () => void): void {
 
 export function initSubmitForm(): void {
   byId('upscale-target').replaceChildren(
-    ...TARGETS.map((t) => el('option', { value: t, text: `${t}: ${SCALE_OF_TARGET[t]}x width and height, ${CREDITS_OF_TARGET[t]} credits` })),
+    ...TARGETS.map((t) =>
+      el('option', { value: t, text: `${t}: ${SCALE_OF_TARGET[t]}x width and height, ${CREDITS_OF_TARGET[t]} credits` }),
+    ),
   );
   byId('upscale-format').replaceChildren(...OUTPUT_FORMATS.map((f) => el('option', { value: f, text: f })));
   byId('upscale-quality').replaceChildren(
     el('option', { value: '', text: "the service's default" }),
     ...QUALITY_TIERS.map((q) => el('option', { value: q, text: QUALITY_NOTES[q] ?? q })),
   );
+  byId('upscale-content').replaceChildren(...CONTENT_HINTS.map((c) => el('option', { value: c, text: CONTENT_NOTES[c] ?? c })));
+  byId<HTMLSelectElement>('upscale-content').value = DEFAULT_CONTENT;
   const input = byId<HTMLInputElement>('upscale-file');
   input.addEventListener('change', () => choose(input.files?.[0] ?? null));
   const zone = byId('dropzone');
@@ -96,8 +113,12 @@ async function submit(event: SubmitEvent): Promise<void> {
   };
   const quality = byId<HTMLSelectElement>('upscale-quality').value;
   if (quality) fields.quality = quality;
+  // the default is left out, so a photo job is sent exactly as before the hint existed
+  const content = byId<HTMLSelectElement>('upscale-content').value;
+  if (content !== DEFAULT_CONTENT) fields.content = content;
   const file = chosen;
-  if (!file && !url) return showError(form, new ApiError(0, 'invalid_request', 'Choose an image file (or drop one here), or paste an https image URL.'));
+  if (!file && !url)
+    return showError(form, new ApiError(0, 'invalid_request', 'Choose an image file (or drop one here), or paste an https image URL.'));
   const problem = file ? problemWith(file) : null;
   if (problem) return showError(form, new ApiError(0, 'invalid_request', problem));
   await busy(form.querySelector<HTMLButtonElement>('button[type="submit"]')!, async () => {
