@@ -43,7 +43,7 @@ describe('dashboard sources', () => {
   it('every input and select of the page has a label', () => {
     const ids = [...html.matchAll(/<(?:input|select)[^>]*\sid="([^"]+)"/g)].map((m) => m[1]);
     const labelled = [...html.matchAll(/<label[^>]*\sfor="([^"]+)"/g)].map((m) => m[1]);
-    expect(ids.length).toBe(13);
+    expect(ids.length).toBe(14);
     expect(labelled.sort()).toEqual([...ids].sort());
   });
 
