@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { DataSource } from 'typeorm';
-import { PgNotificationListener, pgConfigOf, sqlRows, type NotificationHandlers, type SqlTx } from '@upscaler/eventstore';
+import { PgNotificationListener, pgConfigOf, sqlRows, txOf, type NotificationHandlers, type SqlTx } from '@upscaler/eventstore';
 import { PROGRESS_CHANNEL, READY, WORK_CHANNEL, progressMessage } from './channel';
 
 /**
@@ -42,8 +42,8 @@ export class LeaseLostError extends Error {
 /**
  * The work queue's SQL (the only code that touches `work_queue` besides its projection). Claims use
  * `FOR UPDATE SKIP LOCKED` on the account row, then on the job row: processors never wait for each
- * other, and two claims of one account are serialised, which is what makes the per-account limit
- * exact across processors.
+ * other, and two claims of one account are serialised; the limit is counted again after the account's
+ * lock is taken (`claim`), which is what makes the per-account limit exact across processors.
  *
  * Why not pg-boss or graphile-worker: the queue row must be written in the same transaction as the
  * job's JobQueued (both libraries enqueue through their own connection or function, outside our
@@ -62,33 +62,43 @@ export class WorkQueueRepository {
    */
   async claim(workerId: string, leaseMs: number, defaultLimit: number): Promise<{ lease: Lease | null; contended: boolean }> {
     const token = randomUUID();
-    const rows = await sqlRows<{ job_id: string; account_id: string; trace: Lease['trace'] }>(
-      this.db,
-      `WITH candidate AS (
-         SELECT a.account_id FROM work_queue_accounts a
-          WHERE ${claimable('a', '$3')}
+    const rows = await this.db.transaction(async (manager) => {
+      const tx = txOf(manager.queryRunner!);
+      // 1. The account to serve, locked: another claim skips it until this transaction ends.
+      const [candidate] = await tx.query<{ account_id: string }>(
+        `SELECT a.account_id FROM work_queue_accounts a
+          WHERE ${claimable('a', '$1')}
           ORDER BY a.last_claimed_at ASC NULLS FIRST, a.account_id
           LIMIT 1
-          FOR UPDATE OF a SKIP LOCKED
-       ), picked AS (
-         SELECT q.job_id FROM work_queue q JOIN candidate c ON q.account_id = c.account_id
-          WHERE q.status = 'queued' AND q.lease_token IS NULL
-          ORDER BY q.enqueued_at, q.job_id
-          LIMIT 1
-          FOR UPDATE OF q SKIP LOCKED
-       ), leased AS (
-         UPDATE work_queue q
-            SET lease_token = $1, lease_owner = $2, claimed_at = clock_timestamp(), progress = 0,
-                lease_expires_at = clock_timestamp() + make_interval(secs => $4::double precision / 1000)
-           FROM picked WHERE q.job_id = picked.job_id
-         RETURNING q.job_id, q.account_id, q.trace
-       ), served AS (
-         -- a data-modifying CTE runs whether or not the query reads it
-         UPDATE work_queue_accounts a SET last_claimed_at = clock_timestamp() FROM leased WHERE a.account_id = leased.account_id
-       )
-       SELECT job_id, account_id, trace FROM leased`,
-      [token, workerId, defaultLimit, leaseMs],
-    );
+          FOR UPDATE OF a SKIP LOCKED`,
+        [defaultLimit],
+      );
+      if (!candidate) return [];
+      // 2. Its oldest claimable job, with the limit checked again in this statement's own snapshot (READ COMMITTED:
+      // one per statement), taken while the lock is held. Statement 1's snapshot may predate a claim of the same
+      // account that committed just before the lock was taken (its row then passes the lock check with a stale
+      // count); this one sees that lease, so the per-account limit is exact across processors.
+      return tx.query<{ job_id: string; account_id: string; trace: Lease['trace'] }>(
+        `WITH picked AS (
+           SELECT q.job_id FROM work_queue q JOIN work_queue_accounts a ON a.account_id = q.account_id
+            WHERE a.account_id = $1 AND ${claimable('a', '$2')} AND q.status = 'queued' AND q.lease_token IS NULL
+            ORDER BY q.enqueued_at, q.job_id
+            LIMIT 1
+            FOR UPDATE OF q SKIP LOCKED
+         ), leased AS (
+           UPDATE work_queue q
+              SET lease_token = $3, lease_owner = $4, claimed_at = clock_timestamp(), progress = 0,
+                  lease_expires_at = clock_timestamp() + make_interval(secs => $5::double precision / 1000)
+             FROM picked WHERE q.job_id = picked.job_id
+           RETURNING q.job_id, q.account_id, q.trace
+         ), served AS (
+           -- a data-modifying CTE runs whether or not the query reads it
+           UPDATE work_queue_accounts a SET last_claimed_at = clock_timestamp() FROM leased WHERE a.account_id = leased.account_id
+         )
+         SELECT job_id, account_id, trace FROM leased`,
+        [candidate.account_id, defaultLimit, token, workerId, leaseMs],
+      );
+    });
     if (rows[0]) return { lease: { jobId: rows[0].job_id, accountId: rows[0].account_id, token, trace: rows[0].trace }, contended: false };
     // Nothing leased: either nothing is claimable, or another processor held the candidate's row.
     const [{ waiting }]: Array<{ waiting: boolean }> = await this.db.query(
@@ -166,12 +176,13 @@ export class WorkQueueRepository {
 
   /** Leases past their expiry (and processing rows without one, after a rebuild), oldest first. */
   async expired(limit = 50): Promise<ExpiredLease[]> {
-    const rows: Array<{ job_id: string; lease_token: string | null; status: 'queued' | 'processing'; attempt: number }> = await this.db.query(
-      `SELECT job_id, lease_token, status, attempt FROM work_queue
+    const rows: Array<{ job_id: string; lease_token: string | null; status: 'queued' | 'processing'; attempt: number }> =
+      await this.db.query(
+        `SELECT job_id, lease_token, status, attempt FROM work_queue
         WHERE (lease_token IS NOT NULL AND lease_expires_at < clock_timestamp()) OR (status = 'processing' AND lease_token IS NULL)
         ORDER BY lease_expires_at NULLS FIRST LIMIT $1`,
-      [limit],
-    );
+        [limit],
+      );
     return rows.map((r) => ({ jobId: r.job_id, token: r.lease_token, status: r.status, attempt: r.attempt }));
   }
 
@@ -199,7 +210,9 @@ export class WorkQueueRepository {
 
   /** Jobs waiting to be claimed (queued, unleased), for the queue-depth gauge. */
   async depth(): Promise<number> {
-    const [row]: Array<{ n: string }> = await this.db.query(`SELECT count(*) AS n FROM work_queue WHERE status = 'queued' AND lease_token IS NULL`);
+    const [row]: Array<{ n: string }> = await this.db.query(
+      `SELECT count(*) AS n FROM work_queue WHERE status = 'queued' AND lease_token IS NULL`,
+    );
     return Number(row.n);
   }
 }

@@ -269,6 +269,8 @@ it(
     // between two of them), and a replica answers from views it keeps until it reads the change from the log.
     const windows = await Promise.all(ids.map(async (id) => [(await appendedAt('JobStarted', id))[0], (await appendedAt('JobSucceeded', id))[0]]));
     windows.sort((a, b) => a[0] - b[0]);
+    const attempts = await Promise.all(ids.map(async (id) => ({ started: (await appendedAt('JobStarted', id)).length, lost: (await appendedAt('JobAttemptLost', id)).length })));
+    console.log(`per-account limit: windows ${JSON.stringify(windows.map(([a, b]) => [a - windows[0][0], b - windows[0][0]]))}; attempts ${JSON.stringify(attempts)}`);
     // each job started only after the previous one succeeded: never two of them processing at once
     expect(windows.map((w, i) => i === 0 || w[0] >= windows[i - 1][1])).toEqual([true, true, true, true]);
   },
