@@ -532,11 +532,21 @@ describeInChromium('account dashboard (GET /dashboard) in Chromium', () => {
         .locator('tbody tr')
         .evaluateAll((rows) => rows.map((r) => (r as any).getAttribute('data-job-id') as string));
 
+    // The unfiltered page is held back a second, so the Refresh's answer comes after the filter's: the page must show
+    // the newer request's answer, not the one that arrived last (a race the distributed run once lost).
+    const unfiltered = (url: URL) => url.pathname.endsWith('/api/v1/jobs') && !url.searchParams.has('status');
+    await page.route(unfiltered, async (route) => {
+      await new Promise((r) => setTimeout(r, 1_000));
+      await route.continue();
+    });
     await panel('jobs').getByRole('button', { name: 'Refresh' }).click();
     const status = page.locator('#jobs-status');
     await status.selectOption('succeeded');
     const first = await apiPage('status=succeeded');
     await waitForText('#jobs-page', 'Page 1 · succeeded');
+    await page.waitForTimeout(1_500); // the held-back unfiltered answer has arrived by now, and was dropped
+    await page.unroute(unfiltered);
+    expect(await textOf('#jobs-page')).toBe('Page 1 · succeeded');
     expect(await shownIds()).toEqual(first.data.map((j: { id: string }) => j.id));
     expect(first.data.length).toBe(10);
     expect(await page.getByRole('button', { name: '← Newer' }).isHidden()).toBe(true);

@@ -6,7 +6,20 @@
 import { JOB_STATUSES } from '../../../../libs/contracts/src/job';
 import { ApiError, api } from './api';
 import { openJob } from './job-view';
-import { badge, busy, button, byId, el, errorParagraph, formatBytes, formatCount, renderRows, safeHttpUrl, showError, timeCell } from './dom';
+import {
+  badge,
+  busy,
+  button,
+  byId,
+  el,
+  errorParagraph,
+  formatBytes,
+  formatCount,
+  renderRows,
+  safeHttpUrl,
+  showError,
+  timeCell,
+} from './dom';
 import type { Job, List, ResultLink } from './types';
 
 export const JOBS_PAGE_SIZE = 10;
@@ -15,10 +28,15 @@ const STATUS_TONES: Record<string, string> = { succeeded: 'ok', failed: 'bad', p
 /** starting_after of each page shown so far: [undefined] on the first page. */
 let cursors: Array<string | undefined> = [undefined];
 let nextCursor: string | null = null;
+/** The latest load: an answer to an earlier one (a Refresh still in flight when the filter changed) is dropped. */
+let latestLoad = 0;
 
 export function initJobsList(): void {
   const filter = byId<HTMLSelectElement>('jobs-status');
-  filter.replaceChildren(el('option', { value: '', text: 'All statuses' }), ...JOB_STATUSES.map((s) => el('option', { value: s, text: s })));
+  filter.replaceChildren(
+    el('option', { value: '', text: 'All statuses' }),
+    ...JOB_STATUSES.map((s) => el('option', { value: s, text: s })),
+  );
   filter.addEventListener('change', () => void loadJobs(true));
   byId('jobs-older').addEventListener('click', (e) => {
     if (!nextCursor) return;
@@ -33,9 +51,15 @@ export function initJobsList(): void {
 }
 
 function jobRow(j: Job): HTMLTableRowElement {
-  const actions = el('td', { class: 'actions' }, [button('View', 'secondary small', () => void openJob(j.id), { 'aria-label': `View job ${j.id}` })]);
+  const actions = el('td', { class: 'actions' }, [
+    button('View', 'secondary small', () => void openJob(j.id), { 'aria-label': `View job ${j.id}` }),
+  ]);
   if (j.status === 'succeeded') {
-    actions.append(button('Get download link', 'secondary small', (b) => void getDownloadLink(j, actions, b), { 'aria-label': `Get a download link for ${j.id}` }));
+    actions.append(
+      button('Get download link', 'secondary small', (b) => void getDownloadLink(j, actions, b), {
+        'aria-label': `Get a download link for ${j.id}`,
+      }),
+    );
   }
   return el('tr', { 'data-job-id': j.id }, [
     el('td', {}, [el('code', { text: j.id })]),
@@ -56,12 +80,15 @@ export async function loadJobs(reset = false): Promise<void> {
   if (status) params.set('status', status);
   const after = cursors[cursors.length - 1];
   if (after) params.set('starting_after', after);
+  const load = ++latestLoad;
   try {
     const list = await api<List<Job>>('GET', `/jobs?${params.toString()}`);
+    if (load !== latestLoad) return;
     nextCursor = list.has_more ? list.next_cursor : null;
     renderRows(panel, list.data.map(jobRow));
     showError(panel, null);
   } catch (err) {
+    if (load !== latestLoad) return;
     nextCursor = null;
     renderRows(panel, null);
     showError(panel, err);
