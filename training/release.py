@@ -19,7 +19,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_onnx import bench_many  # noqa: E402
 from engine_quality import harness  # noqa: E402
 from export import export  # noqa: E402
-from sr.models import ARCHS, PlainSR  # noqa: E402
+from sr.models import PlainSR, build  # noqa: E402
 
 HERE = Path(__file__).resolve().parent
 CARDS = HERE.parent / 'docs' / 'model-cards'
@@ -34,8 +34,8 @@ PLAIN_TEXT = ('plain 3x3 conv stack on the LR grid: conv 3->{c}, {b} x conv {c}-
 
 def arch_text(arch: str) -> str:
     """The card's description of a PlainSR architecture, from its entry in sr/models.py."""
-    cls, kw = ARCHS[arch]
-    return PLAIN_TEXT.format(c=kw['channels'], b=kw['body']) if cls is PlainSR else arch
+    net = build(arch, 1)
+    return PLAIN_TEXT.format(c=net.channels, b=net.body) if isinstance(net, PlainSR) else arch
 
 
 # published rows printed in the cards (bench/engine/published.ts holds the numbers)

@@ -87,6 +87,17 @@ def pick_device(name: str) -> torch.device:
 
 
 PER_INVOCATION = ('threads', 'ckpt_minutes', 'max_minutes', 'stop_at', 'data', 'device', 'workers')
+T_PROCESS = time.time()  # --fit-minutes counts from here: start-up (imports, data, workers) included
+
+
+def fitted_iters(probe: int, rate: float, now: float, deadline: float, upper: int, margin: float = 0.95,
+                 reserve_s: float = 20.0) -> int:
+    """--fit-minutes: the run's length once `probe` iterations have shown `rate` seconds per iteration,
+    so the schedule ends before `deadline` (wall clock): the time left, less `reserve_s` for the last
+    checkpoints, at `margin` of the measured speed; at most `upper` (--iters), at least `probe` + 1."""
+    left = max(0.0, deadline - now - reserve_s)
+    return int(min(upper, max(probe + 1, probe + int(left / rate * margin))))
+
 
 
 def main():
@@ -109,6 +120,12 @@ def main():
                     '(same function at step 0, sr/grow.py)')
     ap.add_argument('--max-minutes', type=float, default=0, help='checkpoint and stop once this long has passed')
     ap.add_argument('--stop-at', type=int, default=0, help='checkpoint and stop at this iteration')
+    ap.add_argument('--fit-minutes', type=float, default=0,
+                    help='size the run to end this many minutes after the process started (a lent GPU\'s '
+                         'command limit): the first --fit-probe iterations run at the schedule\'s initial lr '
+                         'while the speed is measured, then --iters becomes what fits (at most --iters) and the '
+                         'one-cycle schedule is built for it, so it anneals fully instead of being cut off')
+    ap.add_argument('--fit-probe', type=int, default=1000, help='iterations measured for --fit-minutes')
     ap.add_argument('--bf16-until', type=int, default=0,
                     help='mixed precision: bfloat16 autocast (fp32 weights, optimiser and loss) for iterations '
                          'below this one, float32 from it on; ~2.7x faster on CPUs with AMX')
@@ -119,6 +136,8 @@ def main():
     ap.add_argument('--out', help='directory that holds the run (DIR/<name>/) instead of training/runs '
                     '(or $SR_RUNS_DIR)')
     a = ap.parse_args()
+    if a.fit_minutes and (a.resume or (a.stop_at and a.stop_at <= a.fit_probe) or a.iters <= a.fit_probe):
+        ap.error('--fit-minutes sizes a new run: not with --resume, and --iters / --stop-at beyond --fit-probe')
     dev = pick_device(a.device)
 
     runs = Path(a.out or os.environ.get('SR_RUNS_DIR', Path(__file__).resolve().parent / 'runs'))
@@ -160,8 +179,13 @@ def main():
         grow(small, model)
     model = model.to(dev)
     opt = torch.optim.Adam(model.parameters(), lr=c.lr)
-    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=c.lr, total_steps=c.iters, pct_start=0.02,
-                                                anneal_strategy='cos', div_factor=10, final_div_factor=100)
+
+    def one_cycle(total):
+        return torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=c.lr, total_steps=total, pct_start=0.02,
+                                                   anneal_strategy='cos', div_factor=10, final_div_factor=100)
+    sched = one_cycle(c.iters)  # with --fit-minutes: its initial lr (lr / 10) through the probe, rebuilt after it
+    fitting = bool(getattr(c, 'fit_minutes', 0)) and not a.resume
+    t_probe = None
     it, train_sec, best = 0, 0.0, -1.0
     if a.resume:
         opt.load_state_dict(ck['opt'])  # moves Adam's moments to the parameters' device
@@ -227,15 +251,27 @@ def main():
             opt.zero_grad(set_to_none=True)
             loss.backward()
             opt.step()
-            sched.step()
+            if not fitting:
+                sched.step()
             it += 1
+            if fitting and it == c.fit_probe // 2:
+                t_probe = time.time()  # the first half warms up (worker pool, cuDNN autotuning)
+            elif fitting and it == c.fit_probe:
+                rate = (time.time() - t_probe) / (c.fit_probe - c.fit_probe // 2)
+                c.iters = cfg['iters'] = fitted_iters(it, rate, time.time(), T_PROCESS + c.fit_minutes * 60, c.iters)
+                sched, fitting = one_cycle(c.iters), False
+                for _ in range(it):
+                    sched.step()
+                print(f'fit: {rate:.4f} s/it over iterations {c.fit_probe // 2}-{it}: {c.iters} iterations end '
+                      f'within {c.fit_minutes} min of the start', flush=True)
             loss_avg = 0.98 * loss_avg + 0.02 * loss.item() if it > 1 else loss.item()  # .item() waits for the GPU
             train_sec += time.time() - t0
             if it % 100 == 0:
                 print(f'it {it} loss {loss_avg:.3f} {train_sec / it:.3f}s/it', flush=True)
             stop = it == getattr(c, 'stop_at', 0)
             late = bool(c.max_minutes) and time.time() - t_start >= c.max_minutes * 60  # on time (gpu_train.sh)
-            if time.time() - t_ck >= c.ckpt_minutes * 60 or it == c.iters or stop or late:
+            due = time.time() - t_ck >= c.ckpt_minutes * 60 and not fitting  # the schedule is fixed first
+            if due or it == c.iters or stop or late:
                 checkpoint()
                 t_ck = time.time()
                 if stop or late:

@@ -12,6 +12,8 @@ radius body+2 LR pixels.
 
 Value range: input and output are RGB on 0..255 (the engine's I/O convention).
 """
+import re
+
 import torch
 import torch.nn as nn
 import torch.nn.functional as F
@@ -106,8 +108,14 @@ ARCHS = {
 
 
 def build(arch: str, scale: int) -> nn.Module:
-    cls, kw = ARCHS[arch]
-    return cls(scale=scale, **kw)
+    """A network from ARCHS, or any `plain_c<channels>_b<body>` (the table names the ones shipped or tried)."""
+    if arch in ARCHS:
+        cls, kw = ARCHS[arch]
+        return cls(scale=scale, **kw)
+    m = re.fullmatch(r'plain_c(\d+)_b(\d+)', arch)
+    if not m:
+        raise ValueError(f'unknown arch {arch!r}: one of {sorted(ARCHS)} or plain_c<channels>_b<body>')
+    return PlainSR(scale=scale, channels=int(m[1]), body=int(m[2]))
 
 
 def count_params(model: nn.Module) -> int:

@@ -55,3 +55,31 @@ def test_mixed_precision_bulk_then_float32(tmp_path):
     # bfloat16 forward passes change the weights (not a no-op flag) but only by rounding-sized steps
     diff = max((a['model'][k] - b['model'][k]).abs().max().item() for k in a['model'])
     assert 0 < diff < 1e-2
+
+
+def test_fitted_iters_fill_the_time_left():
+    from train import fitted_iters
+    # 100 s to the deadline, 20 s kept for the last checkpoints, 0.05 s/it at 95%: 1520 more iterations
+    assert fitted_iters(1000, 0.05, now=0.0, deadline=100.0, upper=10**6) == 1000 + 1520
+    assert fitted_iters(1000, 0.05, now=0.0, deadline=100.0, upper=2000) == 2000  # --iters caps it
+    assert fitted_iters(1000, 0.05, now=90.0, deadline=100.0, upper=10**6) == 1001  # already late
+
+
+def test_fit_minutes_sizes_the_schedule_to_the_time(tmp_path):
+    """--fit-minutes: after the probe the run's length is fixed so that it ends in time, and the one-cycle
+    schedule is built for that length, so the last iteration runs at its final lr (lr / 1000) instead of a
+    run cut off mid-schedule by --max-minutes; a resume of the finished run keeps the fitted length."""
+    args = [a for a in ARGS if a not in ('--iters', '6')]
+    env = dict(os.environ, SR_RUNS_DIR=str(tmp_path))
+    r = subprocess.run([sys.executable, TRAIN, '--name', 'fit', *args, '--iters', '1000000', '--lr', '0.001',
+                        '--fit-probe', '40', '--fit-minutes', '0.5', '--ckpt-minutes', '100'],
+                       env=env, check=True, capture_output=True, text=True)
+    assert 'fit: ' in r.stdout and 'iterations end within 0.5 min' in r.stdout, r.stdout
+    last = torch.load(tmp_path / 'fit' / 'last.pt', weights_only=False)
+    iters = last['meta']['config']['iters']
+    assert 40 < iters < 1000000 and last['iteration'] == iters and last['sched']['last_epoch'] == iters
+    assert abs(last['opt']['param_groups'][0]['lr'] - 1e-6) < 1e-9
+    assert 'done' in r.stdout.splitlines()[-1]
+    bad = subprocess.run([sys.executable, TRAIN, '--name', 'bad', *args, '--iters', '30', '--fit-probe', '40',
+                          '--fit-minutes', '1'], env=env, capture_output=True, text=True)
+    assert bad.returncode == 2 and '--fit-minutes sizes a new run' in bad.stderr
