@@ -25,12 +25,12 @@ export const DEFAULT_REGISTRY: NetworkRegistry = {
     // x4: grown to 64 channels and 14 body layers (16 convolutions: radius 16);
     // x2: grown to 64 channels and 12 body layers (14 convolutions: radius 14).
     'ours-balanced-x2': { file: 'ours-balanced-x2.onnx', scale: 2, receptiveRadius: 14, tile: 256 },
-    'ours-balanced-x3': { file: 'ours-balanced-x3.onnx', scale: 3, receptiveRadius: 8, tile: 256 },
+    'ours-balanced-x3': { file: 'ours-balanced-x3.onnx', scale: 3, receptiveRadius: 10, tile: 256 },
     'ours-balanced-x4': { file: 'ours-balanced-x4.onnx', scale: 4, receptiveRadius: 16, tile: 256 },
     // The same files run with the geometric self-ensemble (inference/dihedral.ts): eight passes a tile, rotated and
     // mirrored, averaged. +0.13-0.23 dB on Set5 at x2 and x4 for eight times the CPU (model cards, docs/engine.md).
     'ours-balanced-x2-ensemble': { file: 'ours-balanced-x2.onnx', scale: 2, receptiveRadius: 14, tile: 256, selfEnsemble: true },
-    'ours-balanced-x3-ensemble': { file: 'ours-balanced-x3.onnx', scale: 3, receptiveRadius: 8, tile: 256, selfEnsemble: true },
+    'ours-balanced-x3-ensemble': { file: 'ours-balanced-x3.onnx', scale: 3, receptiveRadius: 10, tile: 256, selfEnsemble: true },
     'ours-fast-x3-ensemble': { file: 'ours-fast-x3.onnx', scale: 3, receptiveRadius: 6, tile: 256, selfEnsemble: true },
     'ours-balanced-x4-ensemble': { file: 'ours-balanced-x4.onnx', scale: 4, receptiveRadius: 16, tile: 256, selfEnsemble: true },
     // The photo variant: same architecture, trained on blurred, noisy, JPEG-compressed (q40-95) inputs.
@@ -69,7 +69,7 @@ export const DEFAULT_REGISTRY: NetworkRegistry = {
     'ours-balanced-x3-int8': {
       file: 'ours-balanced-x3-int8.onnx',
       scale: 3,
-      receptiveRadius: 8,
+      receptiveRadius: 10,
       tile: 256,
       precision: 'int8',
       float32: 'ours-balanced-x3',
@@ -77,7 +77,7 @@ export const DEFAULT_REGISTRY: NetworkRegistry = {
     'ours-balanced-x3-int8-ensemble': {
       file: 'ours-balanced-x3-int8.onnx',
       scale: 3,
-      receptiveRadius: 8,
+      receptiveRadius: 10,
       tile: 256,
       selfEnsemble: true,
       precision: 'int8',
