@@ -11,7 +11,8 @@
 # stops inside the tool's 10-minute command limit. The run is written to $OUT/<name>/ (last.pt, best.pt,
 # metrics.jsonl, train.log), which the tool brings back; with --resume, $OUT/<name>/ is first seeded from
 # training/runs/<name>/ (copied there from the last call's files; SR_RUNS_DIR overrides training/runs).
-# PYTHON (default python3) and SR_PACK (default training/packs/sr_data.npz) override too.
+# PYTHON (default python3) and SR_PACK (default training/packs/sr_data.npz) override too; TRAIN_SCRIPT=train_qat.py
+# runs quantization-aware fine-tuning the same way (its --from checkpoint must travel: carry it, e.g. in packs/).
 set -euo pipefail
 cd "$(dirname "$0")"
 PY="${PYTHON:-python3}"
@@ -53,5 +54,5 @@ extra=()
 [ "$has_max" = 1 ] || extra+=(--max-minutes "${MAX_MINUTES:-8}")
 cores="$(nproc)"
 workers="${WORKERS:-$(( cores > 3 ? cores - 2 : 1 ))}"
-PYTHONUNBUFFERED=1 "$PY" train.py --device cuda --data "$PACK" --out "$OUT" --workers "$workers" \
+PYTHONUNBUFFERED=1 "$PY" "${TRAIN_SCRIPT:-train.py}" --device cuda --data "$PACK" --out "$OUT" --workers "$workers" \
   ${extra[@]+"${extra[@]}"} "$@" 2>&1 | tee -a "$OUT/$name/train.log"

@@ -14,6 +14,10 @@ runs/<name>/last.pt (resume), best.pt (best held-out PSNR of the fake-quant netw
 The first checkpoint (iteration 0) is the calibrated network before any fine-tuning (plain
 post-training quantization with our scales; `--iters 0` stops there), and metrics records carry the
 parent's held-out PSNR.
+
+On a lent GPU, as train.py (training/README.md "On a lent GPU"): `--device cuda --data <pack> --workers N --out DIR`
+(TRAIN_SCRIPT=train_qat.py bash gpu_train.sh ... does this). Calibration runs on the CPU either way; checkpoints hold
+CPU tensors, so a run may move between devices on --resume.
 """
 import argparse
 import json
@@ -28,10 +32,11 @@ import torch.nn.functional as F
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from sr.checkpoint import load_model, save_atomic  # noqa: E402
-from sr.data import PatchSampler  # noqa: E402
-from sr.images import list_set  # noqa: E402
+from sr.data import Batches, PatchSampler, set_images  # noqa: E402
 from sr.quant import QuantSR  # noqa: E402
-from train import HOLDOUT, eval_pairs, quick_eval  # noqa: E402
+from train import HOLDOUT, eval_pairs, pick_device, quick_eval, to_cpu  # noqa: E402
+
+PER_INVOCATION = ('threads', 'ckpt_minutes', 'max_minutes', 'stop_at', 'eval_every', 'data', 'device', 'workers')
 
 
 def main():
@@ -52,11 +57,16 @@ def main():
     ap.add_argument('--threads', type=int, default=1)
     ap.add_argument('--ckpt-minutes', type=float, default=5.0)
     ap.add_argument('--eval-every', type=int, default=0, help='also checkpoint every N iterations (0: by time only)')
-    ap.add_argument('--max-minutes', type=float, default=0, help='stop (after a checkpoint) after this long')
+    ap.add_argument('--max-minutes', type=float, default=0, help='checkpoint and stop once this long has passed')
     ap.add_argument('--stop-at', type=int, default=0, help='checkpoint and stop at this iteration')
+    ap.add_argument('--data', help='packed images (pack_data.py) instead of the dataset folders; same batches')
+    ap.add_argument('--device', choices=['cpu', 'cuda'], default='cpu')
+    ap.add_argument('--workers', type=int, default=0, help='processes making batches ahead; same batches')
+    ap.add_argument('--out', help='directory that holds the run (DIR/<name>/) instead of training/runs')
     a = ap.parse_args()
+    dev = pick_device(a.device)
 
-    runs = Path(os.environ.get('SR_RUNS_DIR', Path(__file__).resolve().parent / 'runs'))
+    runs = Path(a.out or os.environ.get('SR_RUNS_DIR', Path(__file__).resolve().parent / 'runs'))
     run = runs / a.name
     run.mkdir(parents=True, exist_ok=True)
     torch.set_num_threads(a.threads)
@@ -64,27 +74,33 @@ def main():
     if a.resume:
         ck = torch.load(last, map_location='cpu', weights_only=False)
         cfg = ck['meta']['config']
-        cfg.update({k: getattr(a, k) for k in ('threads', 'ckpt_minutes', 'max_minutes', 'stop_at', 'eval_every')})
+        cfg.update({k: getattr(a, k) for k in PER_INVOCATION})
         meta = ck['meta']
     else:
         if last.exists():
             sys.exit(f'{last} exists: use --resume or another --name')
         if not a.parent:
             ap.error('--from is required for a new run')
-        cfg = {k: v for k, v in vars(a).items() if k not in ('resume', 'name')}
+        cfg = {k: v for k, v in vars(a).items() if k not in ('resume', 'name', 'out')}
         pk = torch.load(a.parent, map_location='cpu', weights_only=False)
         pmeta = pk['meta']
         meta = {'arch': pmeta['arch'], 'scale': pmeta['scale'], 'degradation': pmeta['degradation'],
                 'qat': True, 'parent': a.parent, 'parent_iteration': pk.get('iteration'),
                 'parent_seed': pmeta['config']['seed'], 'parent_sets': pmeta['config'].get('sets', 'T91,BSD200'),
                 'config': cfg}
-    cfg.setdefault('distill', 0.0)
+    for k, v in (('distill', 0.0), ('data', None), ('device', 'cpu'), ('workers', 0)):
+        cfg.setdefault(k, v)  # configs saved before the option existed
     c = argparse.Namespace(**cfg)
     scale, degradation = meta['scale'], meta['degradation']
     torch.manual_seed(c.seed)
-    sampler = PatchSampler(meta['parent_sets'].split(','), scale, c.patch, degradation, exclude_last=HOLDOUT)
-    val = eval_pairs(list_set('BSD200')[-HOLDOUT:], scale, degradation, meta['parent_seed'])
-    set5 = eval_pairs(list_set('Set5'), scale, 'bicubic', meta['parent_seed'])
+    pack = None
+    if c.data:
+        from sr.pack import Pack
+        pack = Pack(c.data)
+    sets = meta['parent_sets'].split(',')
+    sampler = PatchSampler(sets, scale, c.patch, degradation, exclude_last=HOLDOUT, pack=pack)
+    val = eval_pairs(set_images('BSD200', pack)[-HOLDOUT:], scale, degradation, meta['parent_seed'])
+    set5 = eval_pairs(set_images('Set5', pack), scale, 'bicubic', meta['parent_seed'])
 
     ppath = Path(meta['parent'])
     if not ppath.exists():  # a relative --from given from training/ while resuming from elsewhere
@@ -100,8 +116,9 @@ def main():
         model = QuantSR.from_plain(parent)
         # calibration batches: training patches only, from a seed the fine-tuning batches never use
         calib = [torch.from_numpy(sampler.batch(c.seed + 1000, i, c.batch)[0]) for i in range(c.calib_batches)]
-        meta['calibration'] = model.calibrate(calib)
-    model = model.to(memory_format=torch.channels_last)
+        meta['calibration'] = model.calibrate(calib)  # on the CPU
+    model = model.to(dev).to(memory_format=torch.channels_last)
+    parent = parent.to(dev)
     scale_params = [model.log_act_scale]
     weights = [p for n, p in model.named_parameters() if n != 'log_act_scale']
     opt = torch.optim.Adam([{'params': weights, 'lr': c.lr}, {'params': scale_params, 'lr': c.scale_lr}])
@@ -110,7 +127,7 @@ def main():
         opt, lambda i: 0.01 + 0.99 * 0.5 * (1 + math.cos(math.pi * min(i, c.iters) / max(c.iters, 1))))
     it, train_sec, best = 0, 0.0, -1.0
     if a.resume:
-        opt.load_state_dict(ck['opt'])
+        opt.load_state_dict(ck['opt'])  # moves Adam's moments to the parameters' device
         sched.load_state_dict(ck['sched'])
         torch.set_rng_state(ck['torch_rng'])
         it, train_sec, best = ck['iteration'], ck['train_seconds'], ck['best_val']
@@ -127,17 +144,19 @@ def main():
         model.quant = False  # the same weights unquantized: how far the float function drifted from the parent
         v_float = quick_eval(model, scale, val)
         model.quant = True
-        state = {'meta': meta, 'model': model.state_dict(), 'opt': opt.state_dict(),
+        weights = to_cpu(model.state_dict())
+        state = {'meta': meta, 'model': weights, 'opt': to_cpu(opt.state_dict()),
                  'sched': sched.state_dict(), 'torch_rng': torch.get_rng_state(), 'iteration': it,
                  'train_seconds': train_sec, 'best_val': max(best, v)}
         if v > best:
             best = v
             state['best_val'] = best
-            save_atomic({'meta': meta, 'model': model.state_dict(), 'iteration': it,
+            save_atomic({'meta': meta, 'model': weights, 'iteration': it,
                          'train_seconds': train_sec, 'val_psnr': v, 'set5_psnr': s5}, run / 'best.pt')
         save_atomic(state, last)
         rec = {'iteration': it, 'train_minutes': round(train_sec / 60, 2), 'lr': sched.get_last_lr()[0],
-               'scale_lr': sched.get_last_lr()[1], 'threads': c.threads, 'loss': round(loss_avg, 4),
+               'scale_lr': sched.get_last_lr()[1], 'threads': c.threads, 'device': dev.type,
+               'loss': round(loss_avg, 4),
                'val_psnr': v, 'val_psnr_unquantized': v_float, 'set5_psnr': s5, 'best_val': best,
                'parent_val': meta.get('parent_val'),
                'parent_set5': meta.get('parent_set5'),
@@ -147,36 +166,47 @@ def main():
             f.write(json.dumps(rec) + '\n')
         print(json.dumps(rec), flush=True)
 
+    def tensor(a):  # uint8 N x 3 x h x w -> float32 on the device, same values
+        if dev.type == 'cpu':
+            return torch.from_numpy(a.astype('float32'))
+        return torch.from_numpy(a).pin_memory().to(dev, non_blocking=True).float()
+
     if not a.resume:
         checkpoint()  # iteration 0: calibrated, not fine-tuned
+    batches = Batches(sampler, (sets, scale, c.patch, degradation, HOLDOUT, c.data), c.seed, c.batch, it,
+                      workers=c.workers)
     t_ck, t_start = time.time(), time.time()
     model.train()
-    while it < c.iters:
-        t0 = time.time()
-        lr_np, hr_np = sampler.batch(c.seed, it, c.batch)
-        x = torch.from_numpy(lr_np).contiguous(memory_format=torch.channels_last)
-        out = model(x)
-        loss = F.l1_loss(out, torch.from_numpy(hr_np))
-        if c.distill:
-            with torch.no_grad():
-                teacher = parent(x)
-            loss = (1 - c.distill) * loss + c.distill * F.l1_loss(out, teacher)
-        opt.zero_grad(set_to_none=True)
-        loss.backward()
-        opt.step()
-        sched.step()
-        it += 1
-        train_sec += time.time() - t0
-        loss_avg = 0.98 * loss_avg + 0.02 * loss.item() if loss_avg else loss.item()
-        if it % 100 == 0:
-            print(f'it {it} loss {loss_avg:.3f} {train_sec / it:.3f}s/it', flush=True)
-        stop = it == c.stop_at
-        if (time.time() - t_ck >= c.ckpt_minutes * 60 or it == c.iters or stop
-                or (c.eval_every and it % c.eval_every == 0)):
-            checkpoint()
-            t_ck = time.time()
-            if stop or (c.max_minutes and time.time() - t_start >= c.max_minutes * 60):
-                break
+    try:
+        while it < c.iters:
+            t0 = time.time()
+            lr_u8, hr_u8 = batches.get(it)
+            x = tensor(lr_u8).contiguous(memory_format=torch.channels_last)
+            out = model(x)
+            loss = F.l1_loss(out, tensor(hr_u8))
+            if c.distill:
+                with torch.no_grad():
+                    teacher = parent(x)
+                loss = (1 - c.distill) * loss + c.distill * F.l1_loss(out, teacher)
+            opt.zero_grad(set_to_none=True)
+            loss.backward()
+            opt.step()
+            sched.step()
+            it += 1
+            train_sec += time.time() - t0
+            loss_avg = 0.98 * loss_avg + 0.02 * loss.item() if loss_avg else loss.item()
+            if it % 100 == 0:
+                print(f'it {it} loss {loss_avg:.3f} {train_sec / it:.3f}s/it', flush=True)
+            stop = it == c.stop_at
+            late = bool(c.max_minutes) and time.time() - t_start >= c.max_minutes * 60  # on time (gpu_train.sh)
+            if (time.time() - t_ck >= c.ckpt_minutes * 60 or it == c.iters or stop or late
+                    or (c.eval_every and it % c.eval_every == 0)):
+                checkpoint()
+                t_ck = time.time()
+                if stop or late:
+                    break
+    finally:
+        batches.close()
     print('done' if it >= c.iters else 'stopped', it, flush=True)
 
 

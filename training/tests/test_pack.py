@@ -228,3 +228,34 @@ def test_gpu_train_script(tmp_path, full_pack):
     r = call(tmp_path / 'o', '--name', 'x', *ARGS, PYTHON=sys.executable)  # the real probe: no CUDA here
     assert r.returncode == 3 and 'no CUDA device' in r.stdout
     assert not (tmp_path / 'o').exists()
+
+
+def test_qat_from_pack_with_workers_equals_qat_from_folders(tmp_path, full_pack):
+    """train_qat.py --data PACK --workers 1 --out DIR (its lent-GPU options, on the CPU here) fine-tunes on the
+    folders' batches: the same weights as a run from the folders in its own process."""
+    from sr.checkpoint import save_atomic
+    from sr.models import build
+    torch.manual_seed(1)
+    model = build('plain_c16_b2', 2)
+    with torch.no_grad():
+        for p in model.parameters():
+            p.add_(torch.randn_like(p) * 0.05)
+    parent = tmp_path / 'parent.pt'
+    save_atomic({'meta': {'arch': 'plain_c16_b2', 'scale': 2, 'degradation': 'bicubic',
+                          'config': {'seed': 5, 'sets': 'T91'}}, 'model': model.state_dict(), 'iteration': 0}, parent)
+    args = ['--from', str(parent), '--iters', '4', '--batch', '2', '--patch', '16', '--calib-batches', '1',
+            '--lr', '1e-4', '--threads', '1', '--distill', '0.5']
+
+    def qat(*extra):
+        subprocess.run([sys.executable, str(TRAINING / 'train_qat.py'), *args, *extra], capture_output=True, text=True,
+                       check=True, cwd=TRAINING, env=dict(os.environ, SR_RUNS_DIR=str(tmp_path / 'runs')))
+
+    qat('--name', 'folders')
+    qat('--name', 'packed', '--data', str(full_pack), '--workers', '1', '--device', 'cpu', '--out', str(tmp_path / 'out'))
+    a = torch.load(tmp_path / 'runs' / 'folders' / 'last.pt', weights_only=False)
+    b = torch.load(tmp_path / 'out' / 'packed' / 'last.pt', weights_only=False)
+    assert a['iteration'] == b['iteration'] == 4 and b['meta']['config']['workers'] == 1
+    for k in a['model']:
+        assert torch.equal(a['model'][k], b['model'][k]), k
+    rec = json.loads((tmp_path / 'out' / 'packed' / 'metrics.jsonl').read_text().splitlines()[-1])
+    assert rec['device'] == 'cpu' and not (tmp_path / 'runs' / 'packed').exists()
