@@ -230,19 +230,10 @@ def test_gpu_train_script(tmp_path, full_pack):
     assert not (tmp_path / 'o').exists()
 
 
-def test_qat_from_pack_with_workers_equals_qat_from_folders(tmp_path, full_pack):
+def test_qat_from_pack_with_workers_equals_qat_from_folders(tmp_path, full_pack, qat_parent):
     """train_qat.py --data PACK --workers 1 --out DIR (its lent-GPU options, on the CPU here) fine-tunes on the
     folders' batches: the same weights as a run from the folders in its own process."""
-    from sr.checkpoint import save_atomic
-    from sr.models import build
-    torch.manual_seed(1)
-    model = build('plain_c16_b2', 2)
-    with torch.no_grad():
-        for p in model.parameters():
-            p.add_(torch.randn_like(p) * 0.05)
-    parent = tmp_path / 'parent.pt'
-    save_atomic({'meta': {'arch': 'plain_c16_b2', 'scale': 2, 'degradation': 'bicubic',
-                          'config': {'seed': 5, 'sets': 'T91'}}, 'model': model.state_dict(), 'iteration': 0}, parent)
+    parent = qat_parent
     args = ['--from', str(parent), '--iters', '4', '--batch', '2', '--patch', '16', '--calib-batches', '1',
             '--lr', '1e-4', '--threads', '1', '--distill', '0.5']
 

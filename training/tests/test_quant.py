@@ -19,7 +19,7 @@ import onnxruntime as ort
 import pytest
 import torch
 
-from sr.checkpoint import load_model, save_atomic
+from sr.checkpoint import load_model
 from sr.models import build
 from sr.quant import QuantSR, export_qdq, load_qat, ort_optimized_ops
 
@@ -99,15 +99,8 @@ def run_qat(runs_dir, *args):
     subprocess.run([sys.executable, str(HERE / 'train_qat.py'), *args], env=env, check=True, capture_output=True)
 
 
-def test_qat_resume_is_exact_and_exports(tmp_path):
-    torch.manual_seed(1)
-    model = build('plain_c16_b2', 2)
-    with torch.no_grad():
-        for p in model.parameters():
-            p.add_(torch.randn_like(p) * 0.05)
-    parent = tmp_path / 'parent.pt'
-    save_atomic({'meta': {'arch': 'plain_c16_b2', 'scale': 2, 'degradation': 'bicubic',
-                          'config': {'seed': 5, 'sets': 'T91'}}, 'model': model.state_dict(), 'iteration': 0}, parent)
+def test_qat_resume_is_exact_and_exports(tmp_path, qat_parent):
+    parent = qat_parent
     args = ['--from', str(parent), '--iters', '6', '--batch', '2', '--patch', '16', '--calib-batches', '1',
             '--lr', '1e-4', '--threads', '1', '--distill', '0.5']
     run_qat(tmp_path, '--name', 'straight', *args)
