@@ -59,8 +59,10 @@ def lineage(cfg, depth=0):
     path = Path(init) if Path(init).is_absolute() else HERE / init
     # Paths a GPU run recorded (training/README.md "On a lent GPU"): the machine's /tmp/gpu_plan/<run>/best.pt is
     # the same file as the fetched runs/<run>/best.pt, and a carried packs/grow/<run>.pt a copy of runs/<run>/best.pt.
-    local = HERE / 'runs' / (path.stem if path.parent.name == 'grow' else path.parent.name) / \
-        ('best.pt' if path.parent.name == 'grow' else path.name)
+    if path.parent.name == 'grow':
+        local = HERE / 'runs' / path.stem / 'best.pt'
+    else:
+        local = HERE / 'runs' / path.parent.name / path.name
     if not path.exists() and local.exists():
         path = local
     if not path.exists():
@@ -156,11 +158,10 @@ def main():
         cmd = cmd.replace(f" --threads {c['threads']}", '')
         if c.get('fit_minutes'):
             cmd += f" --fit-minutes {c['fit_minutes']} --fit-probe {c.get('fit_probe', 1000)}"
-        machine = run / 'gpu_machine.txt'
-        gpu = next((ln.split(',')[0] for ln in machine.read_text().splitlines() if 'NVIDIA' in ln), 'a GPU') \
-            if machine.exists() else 'a GPU'
-        cpu = next((ln.split(':', 1)[1].strip() for ln in machine.read_text().splitlines()
-                    if ln.startswith('Model name')), '') if machine.exists() else ''
+        machine = run / 'gpu_machine.txt'  # gpu_plan.sh's machine.txt (gpu_fetch.sh)
+        lines = machine.read_text().splitlines() if machine.exists() else []
+        gpu = next((ln.split(',')[0] for ln in lines if 'NVIDIA' in ln), 'a GPU')
+        cpu = next((ln.split(':', 1)[1].strip() for ln in lines if ln.startswith('Model name')), '')
     precision = precision_history(c)
     thread_counts = sorted({m['threads'] for m in metrics if 'threads' in m} | {c['threads']})
     threads = '/'.join(str(t) for t in thread_counts) + ' thread(s)' + (

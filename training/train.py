@@ -86,6 +86,13 @@ def pick_device(name: str) -> torch.device:
     return torch.device(name)
 
 
+def batch_tensor(a: np.ndarray, dev: torch.device) -> torch.Tensor:
+    """A uint8 N x 3 x h x w batch (channels-last memory) as float32 on `dev`, same values (the GPU gets uint8)."""
+    if dev.type == 'cpu':
+        return torch.from_numpy(a.astype(np.float32))
+    return torch.from_numpy(a).pin_memory().to(dev, non_blocking=True).float()
+
+
 PER_INVOCATION = ('threads', 'ckpt_minutes', 'max_minutes', 'stop_at', 'data', 'device', 'workers')
 T_PROCESS = time.time()  # --fit-minutes counts from here: start-up (imports, data, workers) included
 
@@ -234,11 +241,6 @@ def main():
             f.write(json.dumps(rec) + '\n')
         print(json.dumps(rec), flush=True)
 
-    def tensor(a):  # uint8 N x 3 x h x w (channels-last memory) -> float32 on the device, same values
-        if dev.type == 'cpu':
-            return torch.from_numpy(a.astype(np.float32))
-        return torch.from_numpy(a).pin_memory().to(dev, non_blocking=True).float()
-
     loss_avg, t_ck, t_start = 0.0, time.time(), time.time()
     model.train()
     try:
@@ -246,8 +248,8 @@ def main():
             t0 = time.time()
             lr_u8, hr_u8 = batches.get(it)
             with torch.autocast(dev.type, dtype=torch.bfloat16, enabled=it < c.bf16_until):
-                out = model(tensor(lr_u8).contiguous(memory_format=torch.channels_last))
-            loss = F.l1_loss(out.float(), tensor(hr_u8))
+                out = model(batch_tensor(lr_u8, dev).contiguous(memory_format=torch.channels_last))
+            loss = F.l1_loss(out.float(), batch_tensor(hr_u8, dev))
             opt.zero_grad(set_to_none=True)
             loss.backward()
             opt.step()

@@ -34,9 +34,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from sr.checkpoint import load_model, save_atomic  # noqa: E402
 from sr.data import Batches, PatchSampler, set_images  # noqa: E402
 from sr.quant import QuantSR  # noqa: E402
-from train import HOLDOUT, eval_pairs, pick_device, quick_eval, to_cpu  # noqa: E402
+from train import HOLDOUT, PER_INVOCATION as TRAIN_PER_INVOCATION, batch_tensor, eval_pairs, pick_device, quick_eval, to_cpu  # noqa: E402,E501
 
-PER_INVOCATION = ('threads', 'ckpt_minutes', 'max_minutes', 'stop_at', 'eval_every', 'data', 'device', 'workers')
+PER_INVOCATION = TRAIN_PER_INVOCATION + ('eval_every',)  # options a resumed run takes from its new command line
 
 
 def main():
@@ -166,11 +166,6 @@ def main():
             f.write(json.dumps(rec) + '\n')
         print(json.dumps(rec), flush=True)
 
-    def tensor(a):  # uint8 N x 3 x h x w -> float32 on the device, same values
-        if dev.type == 'cpu':
-            return torch.from_numpy(a.astype('float32'))
-        return torch.from_numpy(a).pin_memory().to(dev, non_blocking=True).float()
-
     if not a.resume:
         checkpoint()  # iteration 0: calibrated, not fine-tuned
     batches = Batches(sampler, (sets, scale, c.patch, degradation, HOLDOUT, c.data), c.seed, c.batch, it,
@@ -181,9 +176,9 @@ def main():
         while it < c.iters:
             t0 = time.time()
             lr_u8, hr_u8 = batches.get(it)
-            x = tensor(lr_u8).contiguous(memory_format=torch.channels_last)
+            x = batch_tensor(lr_u8, dev).contiguous(memory_format=torch.channels_last)
             out = model(x)
-            loss = F.l1_loss(out, tensor(hr_u8))
+            loss = F.l1_loss(out, batch_tensor(hr_u8, dev))
             if c.distill:
                 with torch.no_grad():
                     teacher = parent(x)
