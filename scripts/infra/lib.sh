@@ -8,6 +8,16 @@ mkdir -p "${INFRA_CACHE}"
 
 log() { echo "[infra] $*" >&2; }
 
+# Prints why a server failed to start from its log $1: the first error lines and their causes (a taken
+# port is reported there, long before the shutdown lines a plain tail shows; the test helpers retry on
+# fresh ports only when they see it, libs/testing/src/ports.ts), then the last 30 lines.
+show_start_failure() {
+  local logfile="$1"
+  grep -m 20 -E 'ERROR|FATAL|Caused by|[Aa]ddress already in use|port is already in use' "${logfile}" >&2 || true
+  echo "[infra] ... last lines:" >&2
+  tail -n 30 "${logfile}" >&2
+}
+
 # Waits until something accepts TCP connections on 127.0.0.1:$1 (at most $2 seconds).
 wait_for_port() {
   local port="$1" timeout="${2:-60}" waited=0

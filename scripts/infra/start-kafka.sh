@@ -76,7 +76,7 @@ timeout="${KAFKA_START_TIMEOUT:-90}"
 for _ in $(seq 1 $((timeout * 4))); do
   if ! kill -0 "${pid}" 2>/dev/null; then
     log "kafka exited during start-up; last log lines:"
-    tail -n 30 "${data_dir}/kafka.log" >&2
+    show_start_failure "${data_dir}/kafka.log"
     rm -f "${pidfile}"
     exit 1
   fi
@@ -87,6 +87,6 @@ for _ in $(seq 1 $((timeout * 4))); do
   sleep 0.25
 done
 log "kafka did not become ready in ${timeout}s"
-tail -n 30 "${data_dir}/kafka.log" >&2
+show_start_failure "${data_dir}/kafka.log"
 stop_pidfile "${pidfile}" 5
 exit 1

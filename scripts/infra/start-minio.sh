@@ -36,7 +36,7 @@ timeout="${MINIO_START_TIMEOUT:-60}"
 for _ in $(seq 1 $((timeout * 4))); do
   if ! kill -0 "${pid}" 2>/dev/null; then
     log "minio exited during start-up; log:"
-    tail -n 30 "${data_dir}/minio.log" >&2
+    show_start_failure "${data_dir}/minio.log"
     rm -f "${pidfile}"
     exit 1
   fi
@@ -53,6 +53,6 @@ for _ in $(seq 1 $((timeout * 4))); do
   sleep 0.25
 done
 log "minio did not become ready in ${timeout}s"
-tail -n 30 "${data_dir}/minio.log" >&2
+show_start_failure "${data_dir}/minio.log"
 stop_pidfile "${pidfile}" 5
 exit 1
