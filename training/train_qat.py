@@ -9,8 +9,9 @@ activation scales are initialised on training patches (`--calib-batches` batches
 sampler, T91 + BSD200 without the held-out images), then the folded weights, biases and activation
 scales are fine-tuned through the fake quantization in float32 (no bf16 autocast: its rounding would
 blur the quantization grid the network is learning to live with), L1 loss, Adam, cosine learning
-rate from --lr down to --lr/100. Same data, held-out selection, checkpoints and metrics as train.py:
-runs/<name>/last.pt (resume), best.pt (best held-out PSNR of the fake-quant network), metrics.jsonl.
+rate from --lr down to --lr/100. `--box K` keeps every folded weight within K int8 grid steps of the
+parent's (sr/quant.py `QuantSR.weight_box`); `--distill W` makes W of the target the parent's output.
+Same data, held-out selection, checkpoints and metrics as train.py: runs/<name>/last.pt (resume), best.pt (best held-out PSNR of the fake-quant network), metrics.jsonl.
 The first checkpoint (iteration 0) is the calibrated network before any fine-tuning (plain
 post-training quantization with our scales; `--iters 0` stops there), and metrics records carry the
 parent's held-out PSNR.
@@ -52,6 +53,8 @@ def main():
                     help='log activation scales (Adam: roughly the relative change per step)')
     ap.add_argument('--distill', type=float, default=0.0,
                     help='weight W of the parent\'s output as a target: loss = (1-W) L1(out, HR) + W L1(out, parent(LR))')
+    ap.add_argument('--box', type=float, default=0.0,
+                    help='keep every weight within this many int8 grid steps of the parent\'s (0: unbounded)')
     ap.add_argument('--calib-batches', type=int, default=8)
     ap.add_argument('--seed', type=int, default=11, help='batch seed (the parent\'s seed picks the held-out pairs)')
     ap.add_argument('--threads', type=int, default=1)
@@ -88,7 +91,7 @@ def main():
                 'qat': True, 'parent': a.parent, 'parent_iteration': pk.get('iteration'),
                 'parent_seed': pmeta['config']['seed'], 'parent_sets': pmeta['config'].get('sets', 'T91,BSD200'),
                 'config': cfg}
-    for k, v in (('distill', 0.0), ('data', None), ('device', 'cpu'), ('workers', 0)):
+    for k, v in (('distill', 0.0), ('box', 0.0), ('data', None), ('device', 'cpu'), ('workers', 0)):
         cfg.setdefault(k, v)  # configs saved before the option existed
     c = argparse.Namespace(**cfg)
     scale, degradation = meta['scale'], meta['degradation']
@@ -118,6 +121,8 @@ def main():
         calib = [torch.from_numpy(sampler.batch(c.seed + 1000, i, c.batch)[0]) for i in range(c.calib_batches)]
         meta['calibration'] = model.calibrate(calib)  # on the CPU
     model = model.to(dev).to(memory_format=torch.channels_last)
+    # the parent's folded weights, +- c.box grid steps (the same on --resume: the fold is deterministic)
+    box = QuantSR.from_plain(parent).to(dev).weight_box(c.box) if c.box else None
     parent = parent.to(dev)
     scale_params = [model.log_act_scale]
     weights = [p for n, p in model.named_parameters() if n != 'log_act_scale']
@@ -186,6 +191,8 @@ def main():
             opt.zero_grad(set_to_none=True)
             loss.backward()
             opt.step()
+            if box:
+                model.clamp_weights(box)
             sched.step()
             it += 1
             train_sec += time.time() - t0

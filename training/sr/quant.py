@@ -148,6 +148,27 @@ class QuantSR(nn.Module):
         return q * TAIL_SCALE
 
     @torch.no_grad()
+    def weight_box(self, steps: float) -> list:
+        """Per conv, the (low, high) bounds `steps` int8 grid steps (this network's per-channel scales)
+        either side of its current weights; `clamp_weights` keeps the weights inside them.
+
+        QAT of a network whose float function is already at its optimum (ours-balanced-x2,
+        results/int8.md) can fix the int8 grid and still lose the bar by drifting away from that optimum.
+        A box of one step lets the fine-tuning choose each weight's rounding (up or down, as AdaRound
+        does) and move the biases and activation scales, but the float function stays within a rounding
+        error of the parent's."""
+        out = []
+        for conv in self.convs:
+            r = steps * weight_scale(conv.weight)[:, None, None, None]
+            out.append((conv.weight - r, conv.weight + r))
+        return out
+
+    @torch.no_grad()
+    def clamp_weights(self, box: list) -> None:
+        for conv, (lo, hi) in zip(self.convs, box):
+            conv.weight.copy_(torch.maximum(torch.minimum(conv.weight, hi), lo))
+
+    @torch.no_grad()
     def hidden_activations(self, x: torch.Tensor) -> list:
         """Float (unquantized) ReLU outputs of every hidden conv, for calibration."""
         h, out = x / 255.0, []

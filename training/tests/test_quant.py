@@ -125,6 +125,28 @@ def test_qat_resume_is_exact_and_exports(tmp_path, qat_parent):
     assert info['precision'] == 'int8' and info['ort_optimized_ops']['QLinearConv'] == 4
 
 
+def test_qat_box_keeps_every_weight_within_its_grid_steps_of_the_parent(tmp_path, qat_parent):
+    """--box 1: after fine-tuning at a learning rate that moves weights by many grid steps, each folded
+    weight is still within one of the parent's per-channel int8 steps of the parent's; without the box the
+    same run leaves the box (so the bound is the option's doing, not the learning rate's)."""
+    args = ['--from', str(qat_parent), '--iters', '20', '--batch', '2', '--patch', '16', '--calib-batches', '1',
+            '--lr', '3e-2', '--threads', '1']
+    run_qat(tmp_path, '--name', 'boxed', *args, '--box', '1')
+    run_qat(tmp_path, '--name', 'free', *args)
+    parent, _ = load_model(str(qat_parent), fused=True)
+    ref = QuantSR.from_plain(parent)
+    steps = {}
+    for name in ('boxed', 'free'):
+        q = QuantSR.from_plain(parent)
+        q.load_state_dict(torch.load(tmp_path / name / 'last.pt', weights_only=False)['model'])
+        steps[name] = max(((c.weight - r.weight).abs() / (r.weight.abs().amax(dim=(1, 2, 3)) / 127)[:, None, None, None])
+                          .max().item() for c, r in zip(q.convs, ref.convs))
+    assert steps['boxed'] <= 1.0 + 1e-4, steps
+    assert steps['free'] > 3.0, steps
+    cfg = torch.load(tmp_path / 'boxed' / 'last.pt', weights_only=False)['meta']['config']
+    assert cfg['box'] == 1.0
+
+
 def test_shipped_int8_exports_match_their_checkpoints():
     """Every int8 file in training/exports equals its QAT checkpoint's fake-quant model (same tolerance)."""
     sidecars = sorted((HERE / 'exports').glob('*-int8.onnx.json'))
