@@ -55,6 +55,8 @@ def main():
                     help='weight W of the parent\'s output as a target: loss = (1-W) L1(out, HR) + W L1(out, parent(LR))')
     ap.add_argument('--box', type=float, default=0.0,
                     help='keep every weight within this many int8 grid steps of the parent\'s (0: unbounded)')
+    ap.add_argument('--equalize', type=float, default=0.0,
+                    help='cross-layer equalization of the hidden channels with this power before calibrating (0: none)')
     ap.add_argument('--calib-batches', type=int, default=8)
     ap.add_argument('--seed', type=int, default=11, help='batch seed (the parent\'s seed picks the held-out pairs)')
     ap.add_argument('--threads', type=int, default=1)
@@ -91,7 +93,7 @@ def main():
                 'qat': True, 'parent': a.parent, 'parent_iteration': pk.get('iteration'),
                 'parent_seed': pmeta['config']['seed'], 'parent_sets': pmeta['config'].get('sets', 'T91,BSD200'),
                 'config': cfg}
-    for k, v in (('distill', 0.0), ('box', 0.0), ('data', None), ('device', 'cpu'), ('workers', 0)):
+    for k, v in (('distill', 0.0), ('box', 0.0), ('equalize', 0.0), ('data', None), ('device', 'cpu'), ('workers', 0)):
         cfg.setdefault(k, v)  # configs saved before the option existed
     c = argparse.Namespace(**cfg)
     scale, degradation = meta['scale'], meta['degradation']
@@ -110,19 +112,26 @@ def main():
         ppath = Path(__file__).resolve().parent / meta['parent']
     parent, _ = load_model(str(ppath), fused=True)  # float32: initial weights, and the teacher for --distill
     parent = parent.to(memory_format=torch.channels_last)
+    # calibration batches: training patches only, from a seed the fine-tuning batches never use
+    calib = [torch.from_numpy(sampler.batch(c.seed + 1000, i, c.batch)[0]) for i in range(c.calib_batches)]
+
+    def start_weights():
+        """The parent folded, and equalized if asked (deterministic: the same again on --resume)."""
+        q = QuantSR.from_plain(parent)
+        if c.equalize:
+            q.equalize(calib, c.equalize)
+        return q
+
     if a.resume:
         model = QuantSR.for_arch(meta['arch'], scale)
         model.load_state_dict(ck['model'])
     else:
         meta['parent_val'] = quick_eval(parent, scale, val)
         meta['parent_set5'] = quick_eval(parent, scale, set5) if degradation == 'bicubic' else None
-        model = QuantSR.from_plain(parent)
-        # calibration batches: training patches only, from a seed the fine-tuning batches never use
-        calib = [torch.from_numpy(sampler.batch(c.seed + 1000, i, c.batch)[0]) for i in range(c.calib_batches)]
+        model = start_weights()
         meta['calibration'] = model.calibrate(calib)  # on the CPU
+    box = start_weights().to(dev).weight_box(c.box) if c.box else None  # +- c.box grid steps of the start
     model = model.to(dev).to(memory_format=torch.channels_last)
-    # the parent's folded weights, +- c.box grid steps (the same on --resume: the fold is deterministic)
-    box = QuantSR.from_plain(parent).to(dev).weight_box(c.box) if c.box else None
     parent = parent.to(dev)
     scale_params = [model.log_act_scale]
     weights = [p for n, p in model.named_parameters() if n != 'log_act_scale']

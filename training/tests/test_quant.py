@@ -99,10 +99,11 @@ def run_qat(runs_dir, *args):
     subprocess.run([sys.executable, str(HERE / 'train_qat.py'), *args], env=env, check=True, capture_output=True)
 
 
-def test_qat_resume_is_exact_and_exports(tmp_path, qat_parent):
+@pytest.mark.parametrize('extra', [[], ['--equalize', '0.5', '--box', '1']], ids=['plain', 'equalized-boxed'])
+def test_qat_resume_is_exact_and_exports(tmp_path, qat_parent, extra):
     parent = qat_parent
     args = ['--from', str(parent), '--iters', '6', '--batch', '2', '--patch', '16', '--calib-batches', '1',
-            '--lr', '1e-4', '--threads', '1', '--distill', '0.5']
+            '--lr', '1e-4', '--threads', '1', '--distill', '0.5', *extra]
     run_qat(tmp_path, '--name', 'straight', *args)
     run_qat(tmp_path, '--name', 'split', *args, '--stop-at', '3')
     assert torch.load(tmp_path / 'split' / 'last.pt', weights_only=False)['iteration'] == 3
@@ -123,6 +124,31 @@ def test_qat_resume_is_exact_and_exports(tmp_path, qat_parent):
     from export_int8 import export
     info = export(str(tmp_path / 'straight' / 'best.pt'), str(tmp_path / 'int8.onnx'))
     assert info['precision'] == 'int8' and info['ort_optimized_ops']['QLinearConv'] == 4
+
+
+def test_equalize_keeps_the_float_function_and_evens_the_channel_ranges(qmodel):
+    """Cross-layer equalization: the same float output (to float rounding), and in every hidden layer the
+    smallest channel maximum is a larger fraction of the largest than before (power 0.5: its square root)."""
+    _, q, _ = qmodel
+    x = [smooth_images(2, 32, 32, s) for s in range(2)]
+
+    def spread(model):  # per hidden layer: min over max of the channels' largest activations
+        out = []
+        for t in model.hidden_activations(torch.cat(x)):
+            r = t.amax(dim=(0, 2, 3))
+            r = r[r > 1e-6]
+            out.append((r.min() / r.max()).item())
+        return out
+
+    q.quant = False
+    before_out, before = q(x[0]), spread(q)
+    gains = q.equalize(x, 0.5)
+    after_out, after = q(x[0]), spread(q)
+    q.quant = True
+    assert (after_out - before_out).abs().max().item() < 1e-3
+    assert len(gains) == len(q.convs) - 1 and all(g.min().item() >= 1.0 for g in gains)
+    for b, a in zip(before, after):
+        assert b < 0.5 and a == pytest.approx(b ** 0.5, rel=1e-3)  # no gain reaches the clamp (64) here
 
 
 def test_qat_box_keeps_every_weight_within_its_grid_steps_of_the_parent(tmp_path, qat_parent):
