@@ -3,8 +3,8 @@
   python int8_sensitivity.py runs/x2_bal64b12_qat2/best.pt
 
 Prints the Set5 PSNR of the checkpoint's weights unquantized, fully quantized, with only the activations
-or only the weights quantized (each with its int32 bias where both are), and, per conv, what un-quantizing just that conv's input activation or just
-its weights gives back. The quantization here is fake quantization in float (`mixed_forward`), the same
+or only the weights quantized (a conv whose input and weights are both quantized gets its int32 bias), and,
+per conv, what un-quantizing just that conv's input activation or just its weights gives back. The quantization here is fake quantization in float (`mixed_forward`), the same
 function as QuantSR's integer-form forward up to rounding ties (tests/test_quant.py), so a layer whose
 un-quantizing gives back most of the loss is a candidate for a float32 layer in a mixed export; a loss
 spread evenly over the layers is not (results/int8.md, ours-balanced-x2).
@@ -17,7 +17,7 @@ import torch.nn.functional as F
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from sr.data import set_images  # noqa: E402
-from sr.quant import TAIL_SCALE, TAIL_ZP, U8_MAX, W_MAX, QuantSR, fake_quant, load_qat, weight_scale  # noqa: E402
+from sr.quant import TAIL_SCALE, TAIL_ZP, U8_MAX, QuantSR, fake_quant, load_qat  # noqa: E402
 from train import eval_pairs, quick_eval  # noqa: E402
 
 
@@ -31,11 +31,11 @@ def mixed_forward(q: QuantSR, x: torch.Tensor, act_layers, weight_layers, tail: 
         if i in act_layers:
             h = fake_quant(h, s_in[i], 0, U8_MAX)
         w, b = conv.weight, conv.bias
-        if i in weight_layers:
-            sw = weight_scale(w)
-            w = fake_quant(w, sw[:, None, None, None], -W_MAX, W_MAX)
-            if i in act_layers:  # the int32 bias on the accumulator's grid, as QLinearConv adds it
-                b = torch.round(b / (s_in[i] * sw)) * (s_in[i] * sw)
+        if i in weight_layers:  # QuantSR's own int8 weights (and int32 bias, where the input is quantized too)
+            wq, bq, sw = q.integer_weights(i, s_in[i])
+            w = wq * sw[:, None, None, None]
+            if i in act_layers:
+                b = bq * (s_in[i] * sw)
         h = F.conv2d(h, w, b, padding=1)
         if i < n - 1:
             h = F.relu(h)

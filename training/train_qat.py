@@ -11,7 +11,9 @@ scales are fine-tuned through the fake quantization in float32 (no bf16 autocast
 blur the quantization grid the network is learning to live with), L1 loss, Adam, cosine learning
 rate from --lr down to --lr/100. `--box K` keeps every folded weight within K int8 grid steps of the
 parent's (sr/quant.py `QuantSR.weight_box`); `--distill W` makes W of the target the parent's output.
-Same data, held-out selection, checkpoints and metrics as train.py: runs/<name>/last.pt (resume), best.pt (best held-out PSNR of the fake-quant network), metrics.jsonl.
+`--equalize P` equalizes the hidden channels' ranges first (`QuantSR.equalize`). Same data, held-out selection,
+checkpoints and metrics as train.py: runs/<name>/last.pt (resume), best.pt (best held-out PSNR of the fake-quant
+network), metrics.jsonl.
 The first checkpoint (iteration 0) is the calibrated network before any fine-tuning (plain
 post-training quantization with our scales; `--iters 0` stops there), and metrics records carry the
 parent's held-out PSNR.
@@ -122,15 +124,17 @@ def main():
             q.equalize(calib, c.equalize)
         return q
 
+    start = start_weights() if c.box or not a.resume else None
+    # +- c.box grid steps of the start (calibration below changes only the activation scales)
+    box = [(lo.to(dev), hi.to(dev)) for lo, hi in start.weight_box(c.box)] if c.box else None
     if a.resume:
         model = QuantSR.for_arch(meta['arch'], scale)
         model.load_state_dict(ck['model'])
     else:
         meta['parent_val'] = quick_eval(parent, scale, val)
         meta['parent_set5'] = quick_eval(parent, scale, set5) if degradation == 'bicubic' else None
-        model = start_weights()
+        model = start
         meta['calibration'] = model.calibrate(calib)  # on the CPU
-    box = start_weights().to(dev).weight_box(c.box) if c.box else None  # +- c.box grid steps of the start
     model = model.to(dev).to(memory_format=torch.channels_last)
     parent = parent.to(dev)
     scale_params = [model.log_act_scale]
