@@ -1,5 +1,7 @@
 import { rm } from 'node:fs/promises';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { INSTALL_TIMEOUT_MS, runInfraScript, startInfraServer } from './infra-scripts';
+import { isAddressInUse } from './ports';
 
 /**
  * A real single-node Kafka (KRaft) on loopback for tests (scripts/infra/start-kafka.sh). Fault tests
@@ -34,8 +36,20 @@ export async function startTestKafka(opts: { partitions?: number } = {}): Promis
   // Restarts (fault tests) keep the first start's ports and folder: clients hold that address.
   const [port, controllerPort] = ports as [number, number];
   const stop = () => runInfraScript('stop-kafka.sh', [dataDir], { timeoutMs: 90_000 }).then(() => undefined);
-  const start = () =>
-    runInfraScript('start-kafka.sh', [dataDir, String(port), String(controllerPort)], { timeoutMs: 180_000, env }).then(() => undefined);
+  // A restart cannot move to fresh ports (clients hold the address), so one that finds a port taken waits for it:
+  // our ports are drawn below the ephemeral range (ports.ts), so only another test process's server can hold one,
+  // and up to five tries two seconds apart outlast a start that fails on it and lets go.
+  const start = async (): Promise<void> => {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await runInfraScript('start-kafka.sh', [dataDir, String(port), String(controllerPort)], { timeoutMs: 180_000, env });
+        return;
+      } catch (err) {
+        if (attempt >= 5 || !isAddressInUse(err instanceof Error ? err.message : String(err))) throw err;
+        await sleep(2_000);
+      }
+    }
+  };
   return {
     brokers: [`127.0.0.1:${port}`],
     port,
