@@ -14,9 +14,9 @@ SETS = ('Set5', 'Set14', 'BSD100')
 
 
 def harness(models, scale: int, jpeg: int = 0):
-    """models: [(onnx path, name) or (onnx path, name, 'ensemble')] -> {'rows': {name: {set: {psnr, ssim, images}}}, 'published': {...}, 'check': [...]}.
+    """models: [(onnx path, name) or (onnx path, name, 'ensemble' | 'ensemble=T,T')] -> {'rows': {name: {set: {psnr, ssim, images}}}, 'published': {...}, 'check': [...]}.
 
-    'ensemble' runs the network with the engine's eight-way self-ensemble. 'bicubic' is always among the rows. Raises if the harness fails or its bicubic row is off the published one.
+    'ensemble' runs the network with the engine's eight-way self-ensemble, 'ensemble=0,6' with those transforms only. 'bicubic' is always among the rows. Raises if the harness fails or its bicubic row is off the published one.
     """
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp) / 'quality.json'

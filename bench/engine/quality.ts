@@ -3,10 +3,11 @@
 // scale and for bicubic, with published rows beside. The harness is trusted only if its bicubic row matches the
 // published one within 0.05 dB (checked and printed).
 // Usage: nice -n 10 node bench/engine/run.js quality [--sets Set5,Set14,BSD100] [--networks ours,slim,medium,thick]
-//        [--scales 2,3,4] [--model path/to/net.onnx:SCALE[:name[:ensemble]]]... [--jpeg Q] [--json out.json]
+//        [--scales 2,3,4] [--model path/to/net.onnx:SCALE[:name[:ensemble[=T,T]]]]... [--jpeg Q] [--json out.json]
 // "ours" = every network we trained that models/ holds at that scale (models/ours-*-x<scale>.onnx), each followed by
 // its int8 version where one ships (models/ours-*-x<scale>-int8.onnx, issue 15).
-// A --model ending in ":ensemble" runs with the engine's eight-way geometric self-ensemble (inference/dihedral.ts).
+// A --model ending in ":ensemble" runs with the engine's eight-way geometric self-ensemble (inference/dihedral.ts);
+// ":ensemble=0,6" with only those transforms (a registry entry's selfEnsemble list).
 // --jpeg Q: the low-resolution input is JPEG-compressed at quality Q (4:2:0, as cameras and phones save) before
 // the upscale, to score networks on the inputs real users upload (issue 6's photo variant).
 // --json: also writes every row (ours and published) and the harness check as JSON; training/release.py builds
@@ -15,7 +16,7 @@ import { existsSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as ort from 'onnxruntime-node';
 import sharp from 'sharp';
-import { imresizeBicubic, modcrop, scoreY, selfEnsemble, type Plane } from '@upscaler/engine';
+import { DIHEDRAL_TRANSFORMS, imresizeBicubic, modcrop, scoreY, selfEnsemble, type Plane } from '@upscaler/engine';
 import { MODELS_DIR } from '../../libs/engine/test/onnx-helpers';
 import { arg, args } from './args';
 import { PUBLISHED } from './published';
@@ -40,7 +41,7 @@ async function jpegRoundTrip(p: Plane, quality: number): Promise<Plane> {
   return { width: info.width, height: info.height, channels: info.channels, data: new Uint8Array(data) };
 }
 
-async function runNetwork(session: ort.InferenceSession, lr: Plane, scale: number, ensemble = false): Promise<Plane> {
+async function runNetwork(session: ort.InferenceSession, lr: Plane, scale: number, ensemble?: readonly number[]): Promise<Plane> {
   const n = lr.width * lr.height;
   const planar = new Float32Array(3 * n);
   const c = lr.channels;
@@ -48,7 +49,7 @@ async function runNetwork(session: ort.InferenceSession, lr: Plane, scale: numbe
   const once = async (p: Float32Array, h: number, w: number) =>
     (await session.run({ input: new ort.Tensor('float32', p, [1, 3, h, w]) })).output.data as Float32Array;
   // The engine's own self-ensemble (inference/dihedral.ts), on the whole image.
-  const o = ensemble ? await selfEnsemble(once, planar, lr.height, lr.width, scale) : await once(planar, lr.height, lr.width);
+  const o = ensemble ? await selfEnsemble(once, planar, lr.height, lr.width, scale, ensemble) : await once(planar, lr.height, lr.width);
   const m = n * scale * scale;
   if (c === 1) {
     // Gray in, gray out, as the engine does (tile-runner.ts): BT.601 luma of the network's RGB.
@@ -65,8 +66,8 @@ export interface Candidate {
   name: string;
   scale: number;
   path?: string;
-  /** Run with the engine's eight-way self-ensemble (a registry entry's selfEnsemble). */
-  ensemble?: boolean;
+  /** Run with the engine's self-ensemble over these transforms (a registry entry's selfEnsemble). */
+  ensemble?: readonly number[];
 }
 
 async function main(): Promise<void> {
@@ -93,8 +94,10 @@ async function main(): Promise<void> {
   }
   for (const m of args('model')) {
     const [path, s, name, mode] = m.split(':');
-    if (mode !== undefined && mode !== 'ensemble') throw new Error(`--model ${m}: the 4th field can only be "ensemble"`);
-    candidates.push({ name: name ?? path, scale: Number(s), path, ensemble: mode === 'ensemble' });
+    if (mode !== undefined && !/^ensemble(=\d(,\d)*)?$/.test(mode))
+      throw new Error(`--model ${m}: the 4th field can only be "ensemble" or "ensemble=T,T..."`);
+    const ensemble = mode === 'ensemble' ? DIHEDRAL_TRANSFORMS : mode?.slice('ensemble='.length).split(',').map(Number);
+    candidates.push({ name: name ?? path, scale: Number(s), path, ensemble });
   }
   console.log(machineLine());
   console.log(

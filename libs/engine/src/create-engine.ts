@@ -7,6 +7,7 @@ import { WEBP_MAX_SIDE } from './image/encode-image';
 import { estimateJpegQuality } from './image/jpeg-quality';
 import { probeImage } from './image/probe-image';
 import { InferenceClient } from './inference/inference-client';
+import { ensembleTransforms } from './inference/dihedral';
 import { acceptedTargets, DEFAULT_MAX_INPUT_PIXELS, DEFAULT_MAX_OUTPUT_PIXELS } from './limits';
 import { defaultModelsDir, readRegistry, resolveRegistry, withDefaultTiers } from './registry/load-registry';
 import type { NetworkRegistry } from './registry/network-registry';
@@ -124,7 +125,7 @@ export async function createEngine(options: EngineOptions = {}): Promise<Upscale
             scale: net.scale,
             receptiveRadius: net.receptiveRadius,
             tile: net.tile,
-            selfEnsemble: net.selfEnsemble === true,
+            selfEnsemble: ensembleTransforms(net.selfEnsemble),
             tailRadius: net.tailRadius,
             outscale: net.outscale,
           },

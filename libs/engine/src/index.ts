@@ -20,4 +20,4 @@ export { estimateJpegQuality } from './image/jpeg-quality';
 export * from './quality';
 export { probeImage } from './image/probe-image';
 export { WEBP_MAX_SIDE } from './image/encode-image';
-export { selfEnsemble } from './inference/dihedral';
+export { DIHEDRAL_TRANSFORMS, ensembleTransforms, selfEnsemble } from './inference/dihedral';

@@ -16,14 +16,14 @@ const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /**
  * The Set5, Set14 and BSD100 PSNR a model card records (written with the ONNX file by training/release.py) in the
- * row of `network` (a registry id, or another row's label). A `-ensemble` registry entry runs the file of the
- * network without the suffix, whose card has the ensemble's row; an `-int8` network's rows are in its float32
+ * row of `network` (a registry id, or another row's label). A `-ensemble` (or two-pass `-pair`) registry entry runs the
+ * file of the network without the suffix, whose card has the ensemble's row; an `-int8` network's rows are in its float32
  * parent's card (training/int8_card.py).
  */
 function recordedPsnr(
   network: string,
   protocol = 'bicubic',
-  cardOf = network.replace(/-ensemble$/, '').replace(/-int8$/, ''),
+  cardOf = network.replace(/-(ensemble|pair)$/, '').replace(/-int8$/, ''),
 ): [number, number, number] {
   const card = readFileSync(join(__dirname, '..', '..', '..', 'docs', 'model-cards', `${cardOf}.md`), 'utf8');
   const cell = '([0-9.]+) / [0-9.]+';
@@ -86,7 +86,7 @@ describe('trained networks in the engine', () => {
   it.each([
     [2, '2k', 'balanced', 'ours-balanced-x2'],
     [3, '3k', 'balanced', 'ours-balanced-x3-int8'],
-    [4, '4k', 'balanced', 'ours-balanced-x4-int8'],
+    [4, '4k', 'balanced', 'ours-balanced-x4-int8-pair'],
     [2, '2k', 'best', 'ours-balanced-x2-int8-ensemble'],
     [3, '3k', 'best', 'ours-balanced-x3-int8-ensemble'],
     [4, '4k', 'best', 'ours-balanced-x4-int8-ensemble'],
@@ -184,7 +184,7 @@ describe('trained networks in the engine', () => {
     try {
       expect(alt.describe().tiers).toEqual({
         fast: { 2: 'ours-fast-x2-int8', 3: 'ours-fast-x3-int8', 4: 'ours-fast-x4-int8' },
-        balanced: { 2: 'ours-balanced-x2', 3: 'ours-balanced-x3-int8', 4: 'ours-balanced-x4-int8' },
+        balanced: { 2: 'ours-balanced-x2', 3: 'ours-balanced-x3-int8', 4: 'ours-balanced-x4-int8-pair' },
         best: { 2: 'ours-balanced-x2-int8-ensemble', 3: 'ours-balanced-x3-int8-ensemble', 4: 'ours-balanced-x4-int8-ensemble' },
         // Not in the file (written before issue 18): the built-in sharp tier (load-registry.ts, withDefaultTiers).
         sharp: { 2: 'realesrgan-x4plus-to-x2', 3: 'realesrgan-x4plus-to-x3', 4: 'realesrgan-x4plus' },

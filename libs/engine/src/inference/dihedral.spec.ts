@@ -1,4 +1,12 @@
-import { addFromDihedral, DIHEDRAL_TRANSFORMS, dihedralDims, selfEnsemble, toDihedral } from './dihedral';
+import {
+  addFromDihedral,
+  DIHEDRAL_TRANSFORMS,
+  dihedralDims,
+  ensembleTransforms,
+  isDihedralSubset,
+  selfEnsemble,
+  toDihedral,
+} from './dihedral';
 
 // One channel, 2 x 3:  1 2 3
 //                      4 5 6
@@ -62,5 +70,30 @@ describe('dihedral transforms (self-ensemble)', () => {
     const columns = (_: Float32Array, h: number, w: number) =>
       Promise.resolve(Float32Array.from({ length: 3 * 4 * h * w }, (_, i) => i % (2 * w)));
     expect([...(await selfEnsemble(columns, new Float32Array(3 * 2 * 2), 2, 2, 2))]).toEqual(new Array(3 * 16).fill(1.5));
+  });
+
+  it('a two-pass ensemble runs the identity and the transform listed, and averages those two', async () => {
+    let calls = 0;
+    const columns = (_: Float32Array, h: number, w: number) => {
+      calls++;
+      return Promise.resolve(Float32Array.from({ length: 3 * 4 * h * w }, (_, i) => i % (2 * w)));
+    };
+    // Transform 6 turns the 4 x 4 output three quarters: output pixel (y, x) sits in column 3 - y there, so the
+    // mean of the two passes is (x + 3 - y) / 2.
+    const plane = [0, 1, 2, 3].flatMap((y) => [0, 1, 2, 3].map((x) => (x + 3 - y) / 2));
+    expect([...(await selfEnsemble(columns, new Float32Array(3 * 2 * 2), 2, 2, 2, [0, 6]))]).toEqual([...plane, ...plane, ...plane]);
+    expect(calls).toBe(2);
+    await expect(selfEnsemble(columns, new Float32Array(12), 2, 2, 2, [6, 0])).rejects.toThrow('not a self-ensemble: transforms [6, 0]');
+  });
+
+  it("runs two, four or eight distinct transforms, the identity first; a registry entry's true means all eight", () => {
+    expect([[0, 6], [0, 1, 4, 5], [...DIHEDRAL_TRANSFORMS]].map(isDihedralSubset)).toEqual([true, true, true]);
+    expect([[0], [6, 0], [0, 0], [0, 6, 2], [0, 8], [0, 1.5], []].map(isDihedralSubset)).toEqual(new Array(7).fill(false));
+    expect([ensembleTransforms(true), ensembleTransforms([0, 6]), ensembleTransforms(false), ensembleTransforms(undefined)]).toEqual([
+      [0, 1, 2, 3, 4, 5, 6, 7],
+      [0, 6],
+      undefined,
+      undefined,
+    ]);
   });
 });

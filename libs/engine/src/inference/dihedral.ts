@@ -7,7 +7,21 @@
  * Transform t in 0..7: rotate by (t >> 1) quarter turns counter-clockwise (numpy.rot90), then, when t is odd,
  * mirror left-right.
  */
-export const DIHEDRAL_TRANSFORMS = [0, 1, 2, 3, 4, 5, 6, 7] as const;
+export const DIHEDRAL_TRANSFORMS: readonly number[] = [0, 1, 2, 3, 4, 5, 6, 7];
+
+/**
+ * Whether `transforms` is a self-ensemble the engine runs: distinct transforms 0..7, two, four or eight of them (a
+ * power of two, so the mean's 1/n is exact in float32), the identity first.
+ */
+export function isDihedralSubset(transforms: readonly number[]): boolean {
+  const n = transforms.length;
+  return (
+    (n === 2 || n === 4 || n === 8) &&
+    transforms[0] === 0 &&
+    new Set(transforms).size === n &&
+    transforms.every((t) => Number.isInteger(t) && t >= 0 && t <= 7)
+  );
+}
 
 /** Height and width of an h x w image after transform t. */
 export function dihedralDims(t: number, h: number, w: number): [number, number] {
@@ -66,9 +80,18 @@ export function addFromDihedral(acc: Float32Array, transformed: Float32Array, ch
 }
 
 /**
- * The mean of a network's outputs over the eight transforms of one planar RGB input (h x w; the output is
- * `scale` times larger): each transformed input runs through `run`, its output is turned back and added, in
- * transform order, in float32; the sum is multiplied by 1/8 (a power of two: exact). Deterministic.
+ * The transforms a registry entry's `selfEnsemble` asks for: `true` all eight, a list those, else none (one pass).
+ */
+export function ensembleTransforms(selfEnsemble: boolean | readonly number[] | undefined): readonly number[] | undefined {
+  if (selfEnsemble === true) return DIHEDRAL_TRANSFORMS;
+  return Array.isArray(selfEnsemble) ? selfEnsemble : undefined;
+}
+
+/**
+ * The mean of a network's outputs over `transforms` (default all eight; isDihedralSubset) of one planar RGB input
+ * (h x w; the output is `scale` times larger): each transformed input runs through `run`, its output is turned
+ * back and added, in the order listed, in float32; the sum is multiplied by 1/n (a power of two: exact).
+ * Deterministic.
  */
 export async function selfEnsemble(
   run: (planar: Float32Array, h: number, w: number) => Promise<Float32Array>,
@@ -76,12 +99,15 @@ export async function selfEnsemble(
   h: number,
   w: number,
   scale: number,
+  transforms: readonly number[] = DIHEDRAL_TRANSFORMS,
 ): Promise<Float32Array> {
+  if (!isDihedralSubset(transforms)) throw new Error(`not a self-ensemble: transforms [${transforms.join(', ')}]`);
   const acc = new Float32Array(3 * h * scale * w * scale);
-  for (const t of DIHEDRAL_TRANSFORMS) {
+  for (const t of transforms) {
     const [th, tw] = dihedralDims(t, h, w);
     addFromDihedral(acc, await run(toDihedral(planar, 3, h, w, t), th, tw), 3, h * scale, w * scale, t);
   }
-  for (let i = 0; i < acc.length; i++) acc[i] *= 0.125;
+  const inv = 1 / transforms.length;
+  for (let i = 0; i < acc.length; i++) acc[i] *= inv;
   return acc;
 }

@@ -9,8 +9,8 @@ export interface NetworkSpec {
   scale: number;
   receptiveRadius: number;
   tile: number;
-  /** Average the network's outputs over the eight rotations and mirrorings of each tile (inference/dihedral.ts). */
-  selfEnsemble?: boolean;
+  /** Average the network's outputs over these rotations and mirrorings of each tile (inference/dihedral.ts). */
+  selfEnsemble?: readonly number[];
   /**
    * The network takes the int64 input `crop` = [top, left, bottom, right] (registry's `tailRadius`): each tile's
    * low-resolution features are cropped to the core plus `tailRadius` before the upsampling tail runs.
@@ -29,7 +29,7 @@ export interface TensorCtor {
  * Runs the colour of `img` through the network tile by tile (tiling/tile-plan.ts) and writes the result into a
  * new raster with the same channel layout, `scale` times larger. Gray input is fed as R=G=B and the output's
  * BT.601 luma is kept; the alpha channel, if any, is left for the caller to fill (it never enters the network).
- * With `net.selfEnsemble` every tile runs eight times (inference/dihedral.ts) and the outputs are averaged in
+ * With `net.selfEnsemble` every tile runs once per transform listed (inference/dihedral.ts) and the outputs are averaged in
  * float32, in a fixed order, before rounding: deterministic, and as exact under tiling as one pass (each pass's
  * receptive field is the same square). `checkpoint` runs before every network call: it throws to cancel the job
  * between tiles (or between the passes of one tile). With `net.tailRadius` each tile's features are cropped, before
@@ -66,7 +66,8 @@ export async function runTiles(
     const result = await session.run(feeds);
     return result[outputName].data as Float32Array;
   };
-  const infer = net.selfEnsemble ? (planar: Float32Array, h: number, w: number) => selfEnsemble(once, planar, h, w, s) : once;
+  const transforms = net.selfEnsemble;
+  const infer = transforms ? (planar: Float32Array, h: number, w: number) => selfEnsemble(once, planar, h, w, s, transforms) : once;
   let done = 0;
   for (const t of tiles) {
     // Halo beyond the core on each side, less the tail's own halo: what the network may drop before upsampling.

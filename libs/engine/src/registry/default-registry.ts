@@ -33,6 +33,9 @@ export const DEFAULT_REGISTRY: NetworkRegistry = {
     'ours-balanced-x3-ensemble': { file: 'ours-balanced-x3.onnx', scale: 3, receptiveRadius: 10, tile: 256, selfEnsemble: true },
     'ours-fast-x3-ensemble': { file: 'ours-fast-x3.onnx', scale: 3, receptiveRadius: 6, tile: 256, selfEnsemble: true },
     'ours-balanced-x4-ensemble': { file: 'ours-balanced-x4.onnx', scale: 4, receptiveRadius: 16, tile: 256, selfEnsemble: true },
+    // Two passes (the tile as is and turned three quarters, inference/dihedral.ts): what balanced x4 runs in int8,
+    // +0.15 / +0.08 / +0.04 dB over one pass on Set5 / Set14 / BSD100 (docs/model-cards/ours-balanced-x4.md).
+    'ours-balanced-x4-pair': { file: 'ours-balanced-x4.onnx', scale: 4, receptiveRadius: 16, tile: 256, selfEnsemble: [0, 6] },
     // The photo variant: same architecture, trained on blurred, noisy, JPEG-compressed (q40-95) inputs.
     'ours-photo-x2': { file: 'ours-photo-x2.onnx', scale: 2, receptiveRadius: 6, tile: 256 },
     'ours-photo-x4': { file: 'ours-photo-x4.onnx', scale: 4, receptiveRadius: 6, tile: 256 },
@@ -103,6 +106,20 @@ export const DEFAULT_REGISTRY: NetworkRegistry = {
       tile: 256,
       precision: 'int8',
       float32: 'ours-balanced-x4',
+    },
+    // The int8 pass costs about 0.3 of the float32 one, so the balanced tier at 4k spends the saving on a second pass
+    // (issue 15 item 2): within 0.03 dB of the float32 pair (-0.014 / -0.019 / -0.007), +0.15 / +0.08 / +0.04 dB over
+    // one float32 pass, in 0.70 of its time end to end (docs/benchmarks.md, tiers). A float32 engine runs that one pass
+    // (atFloat32), not the float32 pair, which would cost twice what the tier did before int8.
+    'ours-balanced-x4-int8-pair': {
+      file: 'ours-balanced-x4-int8.onnx',
+      scale: 4,
+      receptiveRadius: 16,
+      tile: 256,
+      selfEnsemble: [0, 6],
+      precision: 'int8',
+      float32: 'ours-balanced-x4-pair',
+      atFloat32: 'ours-balanced-x4',
     },
     'ours-balanced-x4-int8-ensemble': {
       file: 'ours-balanced-x4-int8.onnx',
@@ -232,10 +249,11 @@ export const DEFAULT_REGISTRY: NetworkRegistry = {
     // 0.7-1.8 dB at x4 against esrgan-thick) at a fraction of their CPU, so they are every tier's network (issue 6:
     // trained networks "become the quality tiers where they win"). Three price points of CPU, each tier beating the
     // one below on all three sets: fast runs one pass of the fast networks; balanced one pass of ours-balanced
-    // (2-3x fast); best the same self-ensembled (+0.1-0.2 dB more, eight times balanced's CPU).
+    // (2-3x fast; at 4k two int8 passes, the time int8 saves spent on quality); best the same self-ensembled
+    // (+0.1-0.2 dB more, eight times balanced's CPU).
     // Tiers name the int8 networks where one ships; a float32 engine runs their parents (same ids without -int8).
     fast: { 2: 'ours-fast-x2-int8', 3: 'ours-fast-x3-int8', 4: 'ours-fast-x4-int8' },
-    balanced: { 2: 'ours-balanced-x2', 3: 'ours-balanced-x3-int8', 4: 'ours-balanced-x4-int8' },
+    balanced: { 2: 'ours-balanced-x2', 3: 'ours-balanced-x3-int8', 4: 'ours-balanced-x4-int8-pair' },
     best: { 2: 'ours-balanced-x2-int8-ensemble', 3: 'ours-balanced-x3-int8-ensemble', 4: 'ours-balanced-x4-int8-ensemble' },
     // Not a fidelity tier (issue 18): Real-ESRGAN synthesises texture and edges; judged by eye, not by PSNR.
     sharp: { 2: 'realesrgan-x4plus-to-x2', 3: 'realesrgan-x4plus-to-x3', 4: 'realesrgan-x4plus' },

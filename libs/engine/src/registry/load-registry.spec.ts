@@ -49,7 +49,7 @@ describe('resolveRegistry', () => {
     );
   });
 
-  it('lists one ONNX file twice, with and without self-ensembling, and refuses a selfEnsemble that is not a boolean', () => {
+  it('lists one ONNX file twice, with and without self-ensembling, and refuses a selfEnsemble that is neither a boolean nor a transform list', () => {
     const twice = {
       ...base,
       networks: { ...base.networks, a2e: { ...entry('a2.onnx', 2), selfEnsemble: true } },
@@ -62,8 +62,16 @@ describe('resolveRegistry', () => {
       undefined,
       true,
     ]);
-    const bad = { ...twice, networks: { ...twice.networks, a2e: { ...entry('a2.onnx', 2), selfEnsemble: 8 as unknown as boolean } } };
-    expect(() => resolveRegistry(bad, dir)).toThrow('registry: a2e selfEnsemble must be true or false');
+    const withEnsemble = (selfEnsemble: unknown) => ({
+      ...twice,
+      networks: { ...twice.networks, a2e: { ...entry('a2.onnx', 2), selfEnsemble: selfEnsemble as number[] } },
+    });
+    expect(resolveRegistry(withEnsemble([0, 6]), dir).get('a2e')?.selfEnsemble).toEqual([0, 6]);
+    for (const bad of [8, [0], [6, 0], [0, 6, 2], [0, 0]]) {
+      expect(() => resolveRegistry(withEnsemble(bad), dir)).toThrow(
+        'registry: a2e selfEnsemble must be true, false or a list of 2, 4 or 8 distinct transforms 0..7, the identity (0) first',
+      );
+    }
   });
 
   it('a registry file written before the sharp tier existed runs sharp as the built-in registry does', () => {
@@ -164,7 +172,30 @@ describe('resolveRegistry', () => {
         'registry: a2i and its float32 parent a2 differ in scale, outscale, receptiveRadius, tailRadius, maxInputPixels or selfEnsemble',
       );
       expect(() => resolveRegistry(withInt8({ selfEnsemble: true }), dir)).toThrow('differ in scale, outscale');
+      // The same transforms, not just some ensemble: a two-pass int8 network's parent is the float32 pair.
+      const pairs = (parent: boolean | number[]) => ({
+        ...withInt8({ selfEnsemble: [0, 6] }),
+        networks: { ...withInt8({ selfEnsemble: [0, 6] }).networks, a2: { ...entry('a2.onnx', 2), selfEnsemble: parent } },
+      });
+      expect(resolveRegistry(pairs([0, 6]), dir).get('a2')?.selfEnsemble).toEqual([0, 6]);
+      expect(() => resolveRegistry(pairs([0, 4]), dir)).toThrow('differ in scale, outscale');
+      expect(() => resolveRegistry(pairs(true), dir)).toThrow('differ in scale, outscale');
       expect(() => resolveRegistry(withInt8({ maxInputPixels: 100 }), dir)).toThrow('differ in scale, outscale');
+    });
+
+    it('resolves a float32 stand-in (atFloat32) besides the parent, and refuses one that is unknown, int8 or of another scale', () => {
+      const pair = (n: object) => {
+        const reg = withInt8({ selfEnsemble: [0, 6], float32: 'a2p', ...n });
+        return { ...reg, networks: { ...reg.networks, a2p: { ...entry('a2.onnx', 2), selfEnsemble: [0, 6] } } };
+      };
+      expect([...resolveRegistry(pair({ atFloat32: 'a2' }), dir).keys()].sort()).toEqual(['a2', 'a2i', 'a2p', 'a3', 'a4']);
+      expect(() => resolveRegistry(pair({ atFloat32: 'nope' }), dir)).toThrow('registry: the float32 stand-in of a2i (nope) is not listed');
+      expect(() => resolveRegistry(pair({ atFloat32: 'a2i' }), dir)).toThrow('registry: the float32 stand-in of a2i (a2i) is not float32');
+      expect(() => resolveRegistry(pair({ atFloat32: 'a3' }), dir)).toThrow(
+        'registry: a2i and its float32 stand-in a3 differ in scale or outscale',
+      );
+      const f32WithStandIn = { ...base, networks: { ...base.networks, a2: { ...entry('a2.onnx', 2), atFloat32: 'a3' } } };
+      expect(() => resolveRegistry(f32WithStandIn, dir)).toThrow('registry: a2 names a float32 stand-in but is not int8');
     });
 
     it('refuses an unknown precision, and a parent named by a network that is not int8', () => {

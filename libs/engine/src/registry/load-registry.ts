@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { QUALITY_TIERS, SCALE_OF_TARGET, type QualityTier } from '@upscaler/contracts';
+import { ensembleTransforms, isDihedralSubset } from '../inference/dihedral';
 import { DEFAULT_REGISTRY } from './default-registry';
 import type { NetworkEntry, NetworkRegistry } from './network-registry';
 import { PRECISIONS } from './precision';
@@ -82,11 +83,19 @@ export function resolveRegistry(registry: NetworkRegistry, modelsDir: string): M
     }
     // The parent is appended to the list this loop walks, so it is checked like any listed network.
     if (entry.precision === 'int8') listed.push({ tier, scale, id: float32Parent(registry, id, entry), what: `float32 parent of ${id}` });
+    if (entry.atFloat32 !== undefined)
+      listed.push({ tier, scale, id: float32StandIn(registry, id, entry), what: `float32 stand-in of ${id}` });
     if (!(Number.isInteger(entry.receptiveRadius) && entry.receptiveRadius >= 0 && Number.isInteger(entry.tile) && entry.tile > 0)) {
       throw new Error(`registry: ${id} needs an integer receptiveRadius >= 0 and tile > 0`);
     }
-    if (entry.selfEnsemble !== undefined && typeof entry.selfEnsemble !== 'boolean')
-      throw new Error(`registry: ${id} selfEnsemble must be true or false`);
+    if (
+      entry.selfEnsemble !== undefined &&
+      typeof entry.selfEnsemble !== 'boolean' &&
+      !(Array.isArray(entry.selfEnsemble) && isDihedralSubset(entry.selfEnsemble))
+    )
+      throw new Error(
+        `registry: ${id} selfEnsemble must be true, false or a list of 2, 4 or 8 distinct transforms 0..7, the identity (0) first`,
+      );
     if (entry.precision !== undefined && !PRECISIONS.includes(entry.precision))
       throw new Error(`registry: ${id} precision must be one of ${PRECISIONS.join(', ')}`);
     if (entry.float32 !== undefined && entry.precision !== 'int8')
@@ -111,13 +120,26 @@ function float32Parent(registry: NetworkRegistry, id: string, entry: NetworkEntr
   const same = (k: 'scale' | 'outscale' | 'receptiveRadius' | 'tailRadius' | 'maxInputPixels') => parent[k] === entry[k];
   if (
     !(['scale', 'outscale', 'receptiveRadius', 'tailRadius', 'maxInputPixels'] as const).every(same) ||
-    !!parent.selfEnsemble !== !!entry.selfEnsemble
+    String(ensembleTransforms(parent.selfEnsemble)) !== String(ensembleTransforms(entry.selfEnsemble))
   ) {
     throw new Error(
       `registry: ${id} and its float32 parent ${parentId} differ in scale, outscale, receptiveRadius, tailRadius, maxInputPixels or selfEnsemble`,
     );
   }
   return parentId;
+}
+
+/** What a float32 engine runs instead of int8 network `id` when not its parent: listed, float32, the same scale. */
+function float32StandIn(registry: NetworkRegistry, id: string, entry: NetworkEntry): string {
+  const standInId = entry.atFloat32!;
+  const standIn = registry.networks[standInId];
+  if (entry.precision !== 'int8') throw new Error(`registry: ${id} names a float32 stand-in but is not int8`);
+  if (!standIn) throw new Error(`registry: the float32 stand-in of ${id} (${standInId}) is not listed`);
+  if ((standIn.precision ?? 'float32') !== 'float32')
+    throw new Error(`registry: the float32 stand-in of ${id} (${standInId}) is not float32`);
+  if (standIn.scale !== entry.scale || standIn.outscale !== entry.outscale)
+    throw new Error(`registry: ${id} and its float32 stand-in ${standInId} differ in scale or outscale`);
+  return standInId;
 }
 
 /** The repository's models/ folder (scripts/postinstall.js, scripts/convert-models.js), found from this file upwards. */

@@ -16,9 +16,11 @@ export interface NetworkEntry {
   /**
    * Geometric self-ensemble: every tile runs through the network eight times, rotated and mirrored, and the eight
    * outputs turned back are averaged (inference/dihedral.ts). Eight times the CPU for about +0.2 dB PSNR on
-   * Set5 (docs/engine.md). The same ONNX file may be listed twice, with and without it.
+   * Set5 (docs/engine.md). The same ONNX file may be listed twice, with and without it. A list of transforms
+   * (inference/dihedral.ts numbering: the identity first, then others, two or four in all) runs only those passes:
+   * the `balanced` tier's two-pass ensemble at x4 spends what int8 saves on a second pass (docs/engine.md).
    */
-  selfEnsemble?: boolean;
+  selfEnsemble?: boolean | number[];
   /**
    * The arithmetic the file runs in (default float32). An int8 file (QDQ: int8 weights per channel, uint8
    * activations; training/export_int8.py) was fine-tuned from a float32 network and scores within 0.03 dB of it
@@ -28,6 +30,13 @@ export interface NetworkEntry {
   precision?: Precision;
   /** For an int8 network: the registry id of its float32 parent. */
   float32?: string;
+  /**
+   * For an int8 network: the float32 network an engine that runs float32 runs in its place, when that is not the
+   * parent. An int8 ensemble that spends int8's saved time on a second pass gives way to one float32 pass, not to
+   * its float32 twin, which would cost twice what the tier cost before int8 (docs/engine.md, "Precision").
+   * Same scale and outscale; default: `float32`.
+   */
+  atFloat32?: string;
   /**
    * The scale the job asks for when it is below the network's own (`scale`): the network runs at `scale` and its
    * output is resized down to `outscale` with Lanczos-3, as Real-ESRGAN does for 2x and 3x with its x4 network

@@ -23,23 +23,32 @@ describe('precision (issue 15: int8 where the CPU has VNNI, float32 parents else
     expect([effectivePrecision('float32', true), effectivePrecision('int8', false)]).toEqual(['float32', 'int8']);
   });
 
-  it('an int8 network gives way to its float32 parent at float32; other networks run as listed', () => {
+  it('an int8 network gives way to its float32 stand-in (atFloat32, else its parent) at float32; other networks run as listed', () => {
     const entry = { file: 'f.onnx', scale: 2, receptiveRadius: 6, tile: 256 };
     const registry: NetworkRegistry = {
       defaultQuality: 'fast',
-      networks: { f32: entry, i8: { ...entry, precision: 'int8', float32: 'f32' }, plain: entry },
+      networks: {
+        f32: entry,
+        i8: { ...entry, precision: 'int8', float32: 'f32' },
+        plain: entry,
+        f32pair: { ...entry, selfEnsemble: [0, 6] },
+        i8pair: { ...entry, selfEnsemble: [0, 6], precision: 'int8', float32: 'f32pair', atFloat32: 'f32' },
+      },
       tiers: { fast: { 2: 'i8' }, balanced: { 2: 'plain' }, best: { 2: 'plain' }, sharp: { 2: 'plain' } },
     };
-    expect(['i8', 'f32', 'plain', 'unknown'].map((id) => networkAtPrecision(registry, id, 'int8'))).toEqual([
+    expect(['i8', 'f32', 'plain', 'i8pair', 'unknown'].map((id) => networkAtPrecision(registry, id, 'int8'))).toEqual([
       'i8',
       'f32',
       'plain',
+      'i8pair',
       'unknown',
     ]);
-    expect(['i8', 'f32', 'plain', 'unknown'].map((id) => networkAtPrecision(registry, id, 'float32'))).toEqual([
+    // The int8 pair's float32 engine runs one float32 pass (atFloat32), not the float32 pair it is scored against.
+    expect(['i8', 'f32', 'plain', 'i8pair', 'unknown'].map((id) => networkAtPrecision(registry, id, 'float32'))).toEqual([
       'f32',
       'f32',
       'plain',
+      'f32',
       'unknown',
     ]);
   });

@@ -43,12 +43,15 @@ export function effectivePrecision(setting: PrecisionSetting, cpuHasInt8DotProdu
 }
 
 /**
- * The network that runs for registry id `id` at `precision`: an int8 network gives way to its float32 parent
- * when the engine runs float32; every other network runs as listed (a float32 network without an int8 version
- * runs in float32 at either precision). Pure.
+ * The network that runs for registry id `id` at `precision`: an int8 network gives way to its float32 stand-in
+ * (`atFloat32`, else its parent) when the engine runs float32; every other network runs as listed (a float32
+ * network without an int8 version runs in float32 at either precision). Pure.
  */
 export function networkAtPrecision(registry: NetworkRegistry, id: string, precision: Precision): string {
   const entry = registry.networks[id];
-  if (precision === 'float32' && entry?.precision === 'int8' && entry.float32) return entry.float32;
+  if (precision === 'float32' && entry?.precision === 'int8') {
+    const standIn = entry.atFloat32 ?? entry.float32;
+    if (standIn) return standIn;
+  }
   return id;
 }
