@@ -664,8 +664,13 @@ describeInChromium('account dashboard (GET /dashboard) in Chromium', () => {
     // The page re-reads the log: the new delivery is there, marked as a re-send of the first.
     await panel('webhooks').getByRole('button', { name: 'Refresh' }).click();
     const row = log.locator(`tbody tr[data-delivery-id="${resent}"]`);
-    await row.waitFor();
-    expect((await cells(row))[1]).toBe(`job.succeededre-send of ${delivery}`);
+    // The row can be found in the log as rendered before the refresh and read while the refresh replaces it (CI
+    // once read no cells at all), so read until the refreshed row has its cells.
+    const resentCells = await waitFor('the re-sent delivery in the page log', async () => {
+      const c = await cells(row);
+      return c.length > 1 && c;
+    });
+    expect(resentCells[1]).toBe(`job.succeededre-send of ${delivery}`);
 
     const endpointRow = panel('webhooks').locator(`tr[data-webhook-id="${endpointId}"]`);
     await endpointRow.getByRole('button', { name: `Send a test event to ${hookUrl}` }).click();
