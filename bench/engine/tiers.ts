@@ -1,10 +1,10 @@
 // Tiers: what a job costs end to end in the engine (decode, tiles, self-ensemble where the registry asks for it,
 // encode) for every quality tier x target, on one PNG input, in one run, at both precisions (issue 15): an engine
 // running float32 (what each int8 network gives way to: its float32 parent, or its atFloat32 stand-in) and one
-// running int8 (UPSCALE_ENGINE_PRECISION), their runs alternating. Each cost is also a ratio to float32 `fast` at the same target. A tier whose network is the same
-// at both precisions (sharp: Real-ESRGAN has no int8 version) runs once and its row repeats the figure. A tier with
-// an input limit below the input (sharp: 100,000 pixels) runs the largest square it takes: run with `--size 256`
-// for every tier on the same input.
+// running int8 (UPSCALE_ENGINE_PRECISION), their runs alternating. Each cost is also a ratio to float32 `fast` at
+// the same target. A tier whose network is the same at both precisions (sharp: Real-ESRGAN has no int8 version)
+// runs once and its row repeats the figure. A tier with an input limit below the input (sharp: 100,000 pixels) runs
+// the largest square it takes: run with `--size 256` for every tier on the same input.
 // Usage: nice -n 10 node bench/engine/run.js tiers [--size 384] [--repeat 2]
 //        [--registry file.json] [--tiers fast,balanced,best,sharp] [--targets 2k,3k,4k]
 import sharp from 'sharp';

@@ -1,7 +1,6 @@
 import { rm } from 'node:fs/promises';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { INSTALL_TIMEOUT_MS, runInfraScript, startInfraServer } from './infra-scripts';
-import { isAddressInUse } from './ports';
+import { retryOnAddressInUse } from './ports';
 
 /**
  * A real single-node Kafka (KRaft) on loopback for tests (scripts/infra/start-kafka.sh). Fault tests
@@ -39,17 +38,12 @@ export async function startTestKafka(opts: { partitions?: number } = {}): Promis
   // A restart cannot move to fresh ports (clients hold the address), so one that finds a port taken waits for it:
   // our ports are drawn below the ephemeral range (ports.ts), so only another test process's server can hold one,
   // and up to five tries two seconds apart outlast a start that fails on it and lets go.
-  const start = async (): Promise<void> => {
-    for (let attempt = 1; ; attempt++) {
-      try {
-        await runInfraScript('start-kafka.sh', [dataDir, String(port), String(controllerPort)], { timeoutMs: 180_000, env });
-        return;
-      } catch (err) {
-        if (attempt >= 5 || !isAddressInUse(err instanceof Error ? err.message : String(err))) throw err;
-        await sleep(2_000);
-      }
-    }
-  };
+  const start = () =>
+    retryOnAddressInUse(
+      () => runInfraScript('start-kafka.sh', [dataDir, String(port), String(controllerPort)], { timeoutMs: 180_000, env }),
+      5,
+      2_000,
+    ).then(() => undefined);
   return {
     brokers: [`127.0.0.1:${port}`],
     port,

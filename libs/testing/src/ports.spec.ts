@@ -1,6 +1,13 @@
 import { createServer, type Server } from 'node:net';
 import { readFileSync } from 'node:fs';
-import { freeLoopbackPort, freeLoopbackPorts, isAddressInUse, isLoopbackPortFree, withFreshPortsOnConflict } from './ports';
+import {
+  freeLoopbackPort,
+  freeLoopbackPorts,
+  isAddressInUse,
+  isLoopbackPortFree,
+  retryOnAddressInUse,
+  withFreshPortsOnConflict,
+} from './ports';
 
 const ephemeralLow = Number.parseInt(readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/)[0]!, 10);
 
@@ -67,5 +74,32 @@ describe('test ports', () => {
       }),
     ).rejects.toThrow('EADDRINUSE');
     expect(calls).toBe(3);
+  });
+
+  it('retries the same start, waiting between tries, while a port is taken (a restart on the ports clients hold)', async () => {
+    const at: number[] = [];
+    const result = await retryOnAddressInUse(
+      async () => {
+        at.push(Date.now());
+        if (at.length < 3) throw new Error('Address already in use');
+        return 'started';
+      },
+      5,
+      50,
+    );
+    expect([result, at.length]).toEqual(['started', 3]);
+    expect(at[2] - at[0]).toBeGreaterThanOrEqual(95);
+    let calls = 0;
+    await expect(
+      retryOnAddressInUse(
+        async () => {
+          calls++;
+          throw new Error('EADDRINUSE');
+        },
+        5,
+        1,
+      ),
+    ).rejects.toThrow('EADDRINUSE');
+    expect(calls).toBe(5);
   });
 });

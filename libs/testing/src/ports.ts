@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { freeLoopbackPort } from '@upscaler/platform';
 
 export { freeLoopbackPort, isLoopbackPortFree } from '@upscaler/platform';
@@ -21,14 +22,22 @@ export function isAddressInUse(output: string): boolean {
   return /address already in use|port is already in use|EADDRINUSE|could not bind/i.test(output);
 }
 
-/** Runs `start` on `count` fresh ports; draws new ones and tries again (up to `attempts`) when a port was taken. */
-export async function withFreshPortsOnConflict<T>(count: number, start: (ports: number[]) => Promise<T>, attempts = 3): Promise<T> {
+/**
+ * Runs `start` and runs it again (up to `attempts` in all, `waitMs` apart) while it fails because a port was taken;
+ * any other failure, or the last one, is thrown.
+ */
+export async function retryOnAddressInUse<T>(start: () => Promise<T>, attempts: number, waitMs = 0): Promise<T> {
   for (let attempt = 1; ; attempt++) {
-    const ports = await freeLoopbackPorts(count);
     try {
-      return await start(ports);
+      return await start();
     } catch (err) {
       if (attempt >= attempts || !isAddressInUse(err instanceof Error ? err.message : String(err))) throw err;
+      if (waitMs > 0) await sleep(waitMs);
     }
   }
+}
+
+/** Runs `start` on `count` fresh ports; draws new ones and tries again (up to `attempts`) when a port was taken. */
+export function withFreshPortsOnConflict<T>(count: number, start: (ports: number[]) => Promise<T>, attempts = 3): Promise<T> {
+  return retryOnAddressInUse(async () => start(await freeLoopbackPorts(count)), attempts);
 }

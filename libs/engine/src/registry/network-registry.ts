@@ -17,7 +17,7 @@ export interface NetworkEntry {
    * Geometric self-ensemble: every tile runs through the network eight times, rotated and mirrored, and the eight
    * outputs turned back are averaged (inference/dihedral.ts). Eight times the CPU for about +0.2 dB PSNR on
    * Set5 (docs/engine.md). The same ONNX file may be listed twice, with and without it. A list of transforms
-   * (inference/dihedral.ts numbering: the identity first, then others, two or four in all) runs only those passes:
+   * (inference/dihedral.ts numbering: the identity first, two, four or eight in all) runs only those passes:
    * the `balanced` tier's two-pass ensemble at x4 spends what int8 saves on a second pass (docs/engine.md).
    */
   selfEnsemble?: boolean | number[];
