@@ -26,3 +26,46 @@ def test_lr_patch_equals_crop_of_whole_image_downscale():
     lr = imresize(crop, 0.25)[MARGIN:MARGIN + 16, MARGIN:MARGIN + 16]
     ref = whole[y0 + MARGIN:y0 + MARGIN + 16, x0 + MARGIN:x0 + MARGIN + 16]
     assert np.array_equal(lr, ref)
+
+
+def test_hard_share_zero_draws_nothing_and_keeps_old_batches():
+    # runs made before --hard existed must see the same batches when resumed
+    old = PatchSampler(['T91'], 2, 24).batch(7, 5, 8)
+    off = PatchSampler(['T91'], 2, 24, hard=0.0).batch(7, 5, 8)
+    assert np.array_equal(old[0], off[0]) and np.array_equal(old[1], off[1])
+
+
+def test_hard_crops_are_deterministic_and_degraded_like_natural_ones():
+    s = PatchSampler(['T91'], 2, 24, hard=1.0)
+    a, b = s.batch(7, 5, 8), s.batch(7, 5, 8)
+    assert np.array_equal(a[0], b[0]) and np.array_equal(a[1], b[1])
+    assert a[0].shape == (8, 3, 24, 24) and a[1].shape == (8, 3, 48, 48)
+    for lr, hr in zip(a[0], a[1]):
+        # the LR interior is MATLAB bicubic of the HR interior's surroundings: within rounding of a fresh downscale
+        whole = imresize(np.ascontiguousarray(hr.transpose(1, 2, 0).astype(np.uint8)), 0.5).astype(np.float32)
+        inner = (slice(2, 22), slice(2, 22))  # away from the crop edge, where the margin's content differs
+        assert np.abs(whole[inner] - lr.transpose(1, 2, 0)[inner]).max() <= 1
+
+
+def test_screen_content_is_flat_colour_with_hard_edges():
+    from sr.synthetic import screen_hr
+    rng = np.random.default_rng(3)
+    crops = [screen_hr(rng, 96) for _ in range(20)]
+    assert all(c.shape == (96, 96, 3) and c.dtype == np.uint8 for c in crops)
+    for c in crops:
+        # few colours cover most of the crop (the background alone is the largest share)
+        _, counts = np.unique(c.reshape(-1, 3), axis=0, return_counts=True)
+        assert np.sort(counts)[::-1][:8].sum() >= 0.8 * 96 * 96
+    # and some crops have steps of at least half the range between neighbours
+    assert sum(np.abs(np.diff(c.astype(int), axis=1)).max() >= 128 for c in crops) >= 10
+
+
+def test_dark_border_band_starts_the_patch():
+    from sr.synthetic import dark_border
+    rng = np.random.default_rng(4)
+    hr = np.full((60, 60, 3), 200, np.uint8)
+    out = dark_border(hr, rng, edge=6)
+    width = int((out[0, :, 0] < 60).sum())
+    assert 7 <= width <= 14
+    assert out[:, :width].max() < 60 and (out[:, width:] == 200).all()
+    assert (hr == 200).all()  # the input is left alone
