@@ -20,12 +20,13 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from sr.quant import export_qdq, load_qat, ort_optimized_ops  # noqa: E402
 
 
-def export(checkpoint: str, out: str, opset: int = 17) -> dict:
+def export(checkpoint: str, out: str, opset: int = 17, float_tail: bool = False) -> dict:
     model, meta = load_qat(checkpoint)
-    q = export_qdq(model, out, opset)
+    q = export_qdq(model, out, opset, float_tail=float_tail)
     ops = ort_optimized_ops(out)
-    if ops.get('Conv', 0) or ops.get('QLinearConv', 0) + ops.get('ConvInteger', 0) != q['convs']:
-        raise RuntimeError(f'onnxruntime does not run every conv as int8: {ops}')
+    floats = 1 if float_tail else 0  # the tail conv, and only it, in float32
+    if ops.get('Conv', 0) != floats or ops.get('QLinearConv', 0) + ops.get('ConvInteger', 0) != q['convs'] - floats:
+        raise RuntimeError(f'onnxruntime does not run every conv but {floats} as int8: {ops}')
     ck = torch.load(checkpoint, map_location='cpu', weights_only=False)
     here = Path(__file__).resolve().parent
     src = Path(checkpoint).resolve()
@@ -36,7 +37,10 @@ def export(checkpoint: str, out: str, opset: int = 17) -> dict:
             'input': 'input: N x 3 x H x W float32 RGB 0..255',
             'output': 'output: N x 3 x sH x sW float32 RGB 0..255', 'opset': opset,
             'quantization': 'QDQ: int8 weights (symmetric, per output channel), int32 bias, uint8 activations '
-                            '(per tensor, zero point 0 after ReLU; tail output scale 1/255 zero point 128)',
+                            '(per tensor, zero point 0 after ReLU; ' + (
+                                'tail output not requantized: the tail conv runs in float32)' if float_tail else
+                                'tail output scale 1/255 zero point 128)'),
+            'float_tail': float_tail,
             'act_scales': q['act_scales'], 'padded_channels': q['padded_channels'], 'ort_optimized_ops': ops,
             'parent': meta['parent'], 'parent_iteration': meta.get('parent_iteration'),
             'parent_val_psnr': meta.get('parent_val'),
@@ -51,8 +55,10 @@ def main():
     ap.add_argument('checkpoint')
     ap.add_argument('out')
     ap.add_argument('--opset', type=int, default=17)
+    ap.add_argument('--float-tail', action='store_true',
+                    help='leave the tail conv\'s output unrounded (sr/quant.py export_qdq): for self-ensembled entries')
     a = ap.parse_args()
-    print(json.dumps(export(a.checkpoint, a.out, a.opset), indent=1))
+    print(json.dumps(export(a.checkpoint, a.out, a.opset, a.float_tail), indent=1))
 
 
 if __name__ == '__main__':

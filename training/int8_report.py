@@ -46,6 +46,8 @@ def main():
     ap.add_argument('--bench-runs', type=int, default=9)
     ap.add_argument('--pause-pid', type=int, default=0)
     ap.add_argument('--no-bench', action='store_true', help='quality only (e.g. beside other work)')
+    ap.add_argument('--float-tail', action='store_true',
+                    help='export the tail conv in float32 (export_int8.py --float-tail): for self-ensembled entries')
     ap.add_argument('--ship', action='store_true')
     ap.add_argument('--ensemble-only', action='store_true',
                     help='with --ship: the file serves only the self-ensembled entry (int8_card.py --ensemble judges it)')
@@ -54,7 +56,7 @@ def main():
     qat = Path(a.qat)
     float_onnx = a.float_onnx or str(HERE / 'exports' / f'{a.id}.onnx')
     int8_onnx = str(qat.parent / f'{a.id}-int8.onnx')
-    info = export(str(qat), int8_onnx)
+    info = export(str(qat), int8_onnx, float_tail=a.float_tail)
     scale = info['scale']
     protocols = [0] + ([a.jpeg] if a.jpeg else [])
     quality, deltas = {}, {}

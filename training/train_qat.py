@@ -59,9 +59,11 @@ def main():
                     help='keep every weight within this many int8 grid steps of the parent\'s (0: unbounded)')
     ap.add_argument('--equalize', type=float, default=0.0,
                     help='cross-layer equalization of the hidden channels with this power before calibrating (0: none)')
-    ap.add_argument('--hard', type=float, default=0.0,
-                    help='share of training and calibration crops replaced by synthetic screen content or a dark '
-                         'border band (sr/synthetic.py); pair with --distill 1, which needs no HR for them')
+    ap.add_argument('--screen', type=float, default=0.0,
+                    help='share of training and calibration crops replaced by synthetic screen content '
+                         '(sr/synthetic.py)')
+    ap.add_argument('--border', type=float, default=0.0,
+                    help='share of training and calibration crops given a dark band at one edge (sr/synthetic.py)')
     ap.add_argument('--calib-batches', type=int, default=8)
     ap.add_argument('--seed', type=int, default=11, help='batch seed (the parent\'s seed picks the held-out pairs)')
     ap.add_argument('--threads', type=int, default=1)
@@ -98,8 +100,8 @@ def main():
                 'qat': True, 'parent': a.parent, 'parent_iteration': pk.get('iteration'),
                 'parent_seed': pmeta['config']['seed'], 'parent_sets': pmeta['config'].get('sets', 'T91,BSD200'),
                 'config': cfg}
-    for k, v in (('distill', 0.0), ('box', 0.0), ('hard', 0.0), ('equalize', 0.0), ('data', None), ('device', 'cpu'),
-                 ('workers', 0)):
+    for k, v in (('distill', 0.0), ('box', 0.0), ('screen', 0.0), ('border', 0.0), ('equalize', 0.0), ('data', None),
+                 ('device', 'cpu'), ('workers', 0)):
         cfg.setdefault(k, v)  # configs saved before the option existed
     c = argparse.Namespace(**cfg)
     scale, degradation = meta['scale'], meta['degradation']
@@ -109,7 +111,8 @@ def main():
         from sr.pack import Pack
         pack = Pack(c.data)
     sets = meta['parent_sets'].split(',')
-    sampler = PatchSampler(sets, scale, c.patch, degradation, exclude_last=HOLDOUT, pack=pack, hard=c.hard)
+    sampler = PatchSampler(sets, scale, c.patch, degradation, exclude_last=HOLDOUT, pack=pack, screen=c.screen,
+                           border=c.border)
     val = eval_pairs(set_images('BSD200', pack)[-HOLDOUT:], scale, degradation, meta['parent_seed'])
     set5 = eval_pairs(set_images('Set5', pack), scale, 'bicubic', meta['parent_seed'])
 
@@ -190,8 +193,8 @@ def main():
 
     if not a.resume:
         checkpoint()  # iteration 0: calibrated, not fine-tuned
-    batches = Batches(sampler, (sets, scale, c.patch, degradation, HOLDOUT, c.data, c.hard), c.seed, c.batch,
-                      it, workers=c.workers)
+    batches = Batches(sampler, (sets, scale, c.patch, degradation, HOLDOUT, c.data, c.screen, c.border), c.seed,
+                      c.batch, it, workers=c.workers)
     t_ck, t_start = time.time(), time.time()
     model.train()
     try:

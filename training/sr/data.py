@@ -28,9 +28,10 @@ def set_images(name: str, pack=None) -> list:
 
 class PatchSampler:
     def __init__(self, sets, scale: int, lr_patch: int, degradation: str = 'bicubic',
-                 exclude_last: int = 0, pack=None, hard: float = 0.0):
+                 exclude_last: int = 0, pack=None, screen: float = 0.0, border: float = 0.0):
         self.scale, self.lr_patch, self.degradation = scale, lr_patch, degradation
-        self.hard = hard  # the share of crops replaced by sr/synthetic.py's hard content (0: natural only)
+        # the shares of crops replaced by sr/synthetic.py's screen content and given a dark border band (0: none)
+        self.screen, self.border = screen, border
         self.images = []
         for name in sets:
             images = set_images(name, pack)
@@ -49,8 +50,12 @@ class PatchSampler:
         y = rng.integers(0, im.shape[0] - size + 1)
         x = rng.integers(0, im.shape[1] - size + 1)
         hr = im[y:y + size, x:x + size]
-        if self.hard and rng.random() < self.hard:  # no draw at all when off: old runs keep their batches
-            hr = screen_hr(rng, size) if rng.random() < 0.5 else dark_border(hr, rng, m * s)
+        if self.screen or self.border:  # no draw at all when off: old runs keep their batches
+            u = rng.random()
+            if u < self.screen:
+                hr = screen_hr(rng, size)
+            elif u < self.screen + self.border:
+                hr = dark_border(hr, rng, m * s)
         if rng.random() < 0.5:
             hr = hr[:, ::-1]
         if rng.random() < 0.5:
@@ -78,13 +83,13 @@ class PatchSampler:
 _worker_sampler = None
 
 
-def _worker_init(sets, scale, lr_patch, degradation, exclude_last, pack_path, hard=0.0):
+def _worker_init(sets, scale, lr_patch, degradation, exclude_last, pack_path, screen=0.0, border=0.0):
     global _worker_sampler
     pack = None
     if pack_path:
         from .pack import Pack
         pack = Pack(pack_path)
-    _worker_sampler = PatchSampler(sets, scale, lr_patch, degradation, exclude_last, pack, hard)
+    _worker_sampler = PatchSampler(sets, scale, lr_patch, degradation, exclude_last, pack, screen, border)
 
 
 def _worker_batch(seed, iteration, size):
@@ -97,7 +102,7 @@ class Batches:
     processes ahead (0: in this process, when asked). The arrays are the same either way: a batch is a
     function of (seed, i). Workers are spawned (not forked: the parent holds torch's threads and maybe
     a CUDA context) and each builds its own sampler from `sampler_args` (PatchSampler's arguments,
-    with the pack's path in place of the pack, and `hard` last)."""
+    with the pack's path in place of the pack, and `screen`, `border` last)."""
 
     def __init__(self, sampler, sampler_args: tuple, seed: int, size: int, start: int, workers: int = 0,
                  ahead: int = 0):

@@ -79,6 +79,8 @@ class QuantSR(nn.Module):
         # log of the hidden activation scales (one per ReLU output); set by calibrate()
         self.log_act_scale = nn.Parameter(torch.zeros(len(self.convs) - 1))
         self.quant = True
+        # float_tail: the tail conv's output is not requantized to whole grey levels (export_qdq's float_tail)
+        self.float_tail = False
 
     @classmethod
     def from_plain(cls, model: PlainSR) -> 'QuantSR':
@@ -140,6 +142,8 @@ class QuantSR(nn.Module):
             wq, bq, sw = self.integer_weights(i, s_in[i])
             acc = F.conv2d(q, wq, bq, padding=1)
             last = i == n - 1
+            if last and self.float_tail:  # what a float Conv of the dequantized input, weights and bias gives
+                return acc * (s_in[i] * sw)[None, :, None, None]
             s_out = torch.tensor(TAIL_SCALE, dtype=sw.dtype) if last else s_in[i + 1]
             m = (s_in[i] * sw) / s_out  # QLinearConv: X_scale * W_scale[c] / Y_scale, float32
             # uint8 output: zero point 0 after ReLU (the clamp at 0 is the ReLU), 128 for the tail
@@ -258,7 +262,7 @@ def load_qat(path: str):
     return model, meta
 
 
-def export_qdq(model: QuantSR, out: str, opset: int = 17, pad_channels: bool = True) -> dict:
+def export_qdq(model: QuantSR, out: str, opset: int = 17, pad_channels: bool = True, float_tail: bool = False) -> dict:
     """Write the QDQ ONNX graph of a QuantSR: the float export of the same folded network (export.py's
     graph, I/O names and dynamic axes) with every conv's weight and bias replaced by
     DequantizeLinear(int8 per channel / int32) and Q->DQ pairs (uint8) on the conv inputs and the tail
@@ -269,7 +273,15 @@ def export_qdq(model: QuantSR, out: str, opset: int = 17, pad_channels: bool = T
     5.2 ms vs 4->32 1.1 ms, 32->12 7 ms vs 32->16 2 ms, 64->27 20 ms vs 64->32 8 ms). So the first
     conv reads the input padded with a zero channel (a float Pad before its Q) through zero weights,
     and the tail computes zero extra channels (zero weights and bias, scale 1) that a Slice drops
-    before the residual add: the same numbers, in the kernels' fast layouts."""
+    before the residual add: the same numbers, in the kernels' fast layouts.
+
+    float_tail: the tail conv keeps its int8 weights, int32 bias and uint8 input but has no Q/DQ on its
+    output, so onnxruntime runs it as a float Conv (1-2% of the multiply-adds) and the residual it adds is
+    not rounded to whole grey levels. One pass rounds once at the end either way (the same image, except where
+    a residual beyond +-127 grey levels no longer saturates); self-ensembled passes average unrounded
+    residuals, as the float32 network's do (results/int8.md, session 17: ours-balanced-x2's int8 pair loses
+    -0.024 / -0.029 / -0.009 dB against the float32 pair instead of -0.034 / -0.034 / -0.013).
+    `model.float_tail` must match (export_int8.py sets both)."""
     import warnings
     from pathlib import Path
 
@@ -323,7 +335,7 @@ def export_qdq(model: QuantSR, out: str, opset: int = 17, pad_channels: bool = T
         last = i == len(convs) - 1
         cout, cin = p['w'].shape[:2]
         pad_in = (-cin) % 4 if pad_channels and i == 0 else 0
-        pad_out = (-cout) % 16 if pad_channels and last else 0
+        pad_out = (-cout) % 16 if pad_channels and last and not float_tail else 0
         if pad_in or pad_out:
             p = dict(p, w=np.pad(p['w'], ((0, pad_out), (0, pad_in), (0, 0), (0, 0))),
                      w_scale=np.concatenate([p['w_scale'], np.ones(pad_out, np.float32)]),
@@ -352,7 +364,8 @@ def export_qdq(model: QuantSR, out: str, opset: int = 17, pad_channels: bool = T
             t = conv.output[0]
             (add, k), = consumers[t]
             assert add.op_type == 'Add'
-            t = qdq(t, p['out_scale'], p['out_zp'], 'tail_out', add)
+            if not float_tail:
+                t = qdq(t, p['out_scale'], p['out_zp'], 'tail_out', add)
             if pad_out:
                 new_nodes[add.name].append(helper.make_node(
                     'Slice', [t, const('tail_slice.starts', np.array([0], np.int64)),
@@ -372,10 +385,12 @@ def export_qdq(model: QuantSR, out: str, opset: int = 17, pad_channels: bool = T
     g.initializer.extend(new_inits)
     onnx.checker.check_model(m)
     onnx.save(m, out)
-    return {'convs': len(convs), 'act_scales': [float(p['out_scale']) for p in params[:-1]],
-            'tail_scale': float(params[-1]['out_scale']), 'tail_zero_point': int(params[-1]['out_zp']),
+    tail = {'tail': 'float32'} if float_tail else {
+        'tail_scale': float(params[-1]['out_scale']), 'tail_zero_point': int(params[-1]['out_zp'])}
+    return {'convs': len(convs), 'act_scales': [float(p['out_scale']) for p in params[:-1]], **tail,
             'padded_channels': {'input': int((-params[0]['w'].shape[1]) % 4) if pad_channels else 0,
-                                'tail_output': int((-params[-1]['w'].shape[0]) % 16) if pad_channels else 0}}
+                                'tail_output': int((-params[-1]['w'].shape[0]) % 16)
+                                if pad_channels and not float_tail else 0}}
 
 
 class _Clamped(nn.Module):

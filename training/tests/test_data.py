@@ -28,15 +28,15 @@ def test_lr_patch_equals_crop_of_whole_image_downscale():
     assert np.array_equal(lr, ref)
 
 
-def test_hard_share_zero_draws_nothing_and_keeps_old_batches():
-    # runs made before --hard existed must see the same batches when resumed
+def test_hard_shares_zero_draw_nothing_and_keep_old_batches():
+    # runs made before --screen / --border existed must see the same batches when resumed
     old = PatchSampler(['T91'], 2, 24).batch(7, 5, 8)
-    off = PatchSampler(['T91'], 2, 24, hard=0.0).batch(7, 5, 8)
+    off = PatchSampler(['T91'], 2, 24, screen=0.0, border=0.0).batch(7, 5, 8)
     assert np.array_equal(old[0], off[0]) and np.array_equal(old[1], off[1])
 
 
 def test_hard_crops_are_deterministic_and_degraded_like_natural_ones():
-    s = PatchSampler(['T91'], 2, 24, hard=1.0)
+    s = PatchSampler(['T91'], 2, 24, screen=0.5, border=0.5)
     a, b = s.batch(7, 5, 8), s.batch(7, 5, 8)
     assert np.array_equal(a[0], b[0]) and np.array_equal(a[1], b[1])
     assert a[0].shape == (8, 3, 24, 24) and a[1].shape == (8, 3, 48, 48)

@@ -94,6 +94,32 @@ def test_qdq_onnx_runs_int8_and_equals_fake_quant(qmodel, tmp_path):
         assert (d > 1e-3).mean() <= 1e-3, (d > 1e-3).mean()
 
 
+def test_float_tail_onnx_runs_one_float_conv_and_equals_fake_quant(qmodel, tmp_path):
+    """export_qdq(float_tail=True): every conv but the tail is QLinearConv, and the output equals QuantSR with
+    float_tail (the tail's int8 weights on its uint8 input, unrounded) to float32 summation error; rounded, it is
+    the requantized tail's image wherever the residual stays within +-127 grey levels."""
+    _, q, scale = qmodel
+    out = str(tmp_path / 'm.onnx')
+    info = export_qdq(q, out, float_tail=True)
+    assert info['tail'] == 'float32' and info['padded_channels']['tail_output'] == 0
+    ops = ort_optimized_ops(out)
+    assert ops.get('QLinearConv') == len(q.convs) - 1 and ops.get('Conv') == 1, ops
+    sess = ort.InferenceSession(out, providers=['CPUExecutionProvider'])
+    x = smooth_images(1, 29, 31, 3)
+    y = sess.run(['output'], {'input': x.numpy()})[0]
+    with torch.no_grad():
+        q.float_tail = True
+        ref = q(x).clamp(0, 255).numpy()
+        q.float_tail = False
+        rounded = q(x).clamp(0, 255).numpy()
+    assert np.abs(y - ref).max() < 1e-3
+    assert np.abs(y - y.round()).max() > 0.1  # unrounded residuals
+    up = torch.nn.functional.pixel_shuffle(x.repeat_interleave(scale * scale, dim=1), scale).numpy()
+    inside = (np.abs(y - up) < 126) & (y > 0) & (y < 255)  # neither the tail's range nor the clamp saturates
+    assert inside.mean() > 0.1  # the test networks are random: many residuals saturate
+    assert np.array_equal(np.round(y)[inside], np.round(rounded)[inside])
+
+
 def run_qat(runs_dir, *args):
     env = dict(os.environ, SR_RUNS_DIR=str(runs_dir))
     subprocess.run([sys.executable, str(HERE / 'train_qat.py'), *args], env=env, check=True, capture_output=True)
@@ -199,6 +225,7 @@ def test_shipped_int8_exports_match_their_checkpoints():
     for sc in sidecars:
         info = json.loads(sc.read_text())
         q, _ = load_qat(str(HERE / info['checkpoint']))
+        q.float_tail = bool(info.get('float_tail'))
         sess = ort.InferenceSession(str(sc.with_suffix('')), providers=['CPUExecutionProvider'])
         x = smooth_images(1, 37, 29, 7)
         y = sess.run(['output'], {'input': x.numpy()})[0]
@@ -213,10 +240,13 @@ def test_int8_receptive_radius_is_the_exact_tiling_halo(qmodel, tmp_path):
     (QLinearConv pads with the zero point, i.e. with 0 as the float conv does), so a tile's core equals the
     whole image's exactly, and one pixel less of halo is not enough."""
     _, q, scale = qmodel
-    out = str(tmp_path / 'm.onnx')
-    export_qdq(q, out)
-    sess = ort.InferenceSession(out, providers=['CPUExecutionProvider'])
-    r = q.receptive_radius
+    for float_tail in (False, True):
+        out = str(tmp_path / f'm{float_tail}.onnx')
+        export_qdq(q, out, float_tail=float_tail)
+        check_tiles(ort.InferenceSession(out, providers=['CPUExecutionProvider']), q.receptive_radius, scale)
+
+
+def check_tiles(sess, r, scale):
     x = smooth_images(1, 40, 40, 11).numpy()
     whole = sess.run(['output'], {'input': x})[0]
     core = slice(15 * scale, 25 * scale)

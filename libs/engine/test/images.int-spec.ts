@@ -171,7 +171,7 @@ describe('engine: images as users expect (docs/design.md §4)', () => {
         precision: 'int8',
         tiers: {
           fast: { 2: 'ours-fast-x2-int8', 3: 'ours-fast-x3-int8', 4: 'ours-fast-x4-int8' },
-          balanced: { 2: 'ours-balanced-x2', 3: 'ours-balanced-x3-int8', 4: 'ours-balanced-x4-int8-pair' },
+          balanced: { 2: 'ours-balanced-x2-int8-pair', 3: 'ours-balanced-x3-int8', 4: 'ours-balanced-x4-int8-pair' },
           best: { 2: 'ours-balanced-x2-int8-ensemble', 3: 'ours-balanced-x3-int8-ensemble', 4: 'ours-balanced-x4-int8-ensemble' },
           sharp: { 2: 'realesrgan-x4plus-to-x2', 3: 'realesrgan-x4plus-to-x3', 4: 'realesrgan-x4plus' },
         },
@@ -186,7 +186,7 @@ describe('engine: images as users expect (docs/design.md §4)', () => {
           'float32',
           { 2: 'ours-fast-x2', 3: 'ours-fast-x3', 4: 'ours-fast-x4' },
         ]);
-        // balanced at 4k spends int8's saving on a second pass; float32 has none to spend and runs one pass (atFloat32).
+        // balanced at 2k and 4k spends int8's saving on a second pass; float32 has none to spend and runs one pass (atFloat32).
         expect(float32.describe().tiers.balanced).toEqual({ 2: 'ours-balanced-x2', 3: 'ours-balanced-x3', 4: 'ours-balanced-x4' });
         const input = await noisy(20, 12).png().toBuffer();
         expect((await float32.upscale({ input, target: '2k', format: 'png', quality: 'fast' })).network).toBe('ours-fast-x2');

@@ -33,8 +33,9 @@ export const DEFAULT_REGISTRY: NetworkRegistry = {
     'ours-balanced-x3-ensemble': { file: 'ours-balanced-x3.onnx', scale: 3, receptiveRadius: 10, tile: 256, selfEnsemble: true },
     'ours-fast-x3-ensemble': { file: 'ours-fast-x3.onnx', scale: 3, receptiveRadius: 6, tile: 256, selfEnsemble: true },
     'ours-balanced-x4-ensemble': { file: 'ours-balanced-x4.onnx', scale: 4, receptiveRadius: 16, tile: 256, selfEnsemble: true },
-    // Two passes (the tile as is and turned three quarters, inference/dihedral.ts): what balanced x4 runs in int8,
-    // +0.15 / +0.08 / +0.04 dB over one pass on Set5 / Set14 / BSD100 (docs/model-cards/ours-balanced-x4.md).
+    // Two passes (the tile as is and turned three quarters, inference/dihedral.ts): what balanced runs in int8 at x2
+    // and x4, +0.09 / +0.07 / +0.04 and +0.15 / +0.08 / +0.04 dB over one pass on Set5 / Set14 / BSD100 (model cards).
+    'ours-balanced-x2-pair': { file: 'ours-balanced-x2.onnx', scale: 2, receptiveRadius: 14, tile: 256, selfEnsemble: [0, 6] },
     'ours-balanced-x4-pair': { file: 'ours-balanced-x4.onnx', scale: 4, receptiveRadius: 16, tile: 256, selfEnsemble: [0, 6] },
     // The photo variant: same architecture, trained on blurred, noisy, JPEG-compressed (q40-95) inputs.
     'ours-photo-x2': { file: 'ours-photo-x2.onnx', scale: 2, receptiveRadius: 6, tile: 256 },
@@ -70,9 +71,22 @@ export const DEFAULT_REGISTRY: NetworkRegistry = {
       float32: 'ours-fast-x4',
     },
     // ours-balanced-x2's int8 file misses the bar in one pass (-0.042 / -0.036 / -0.015 dB: the loss of uint8 rounding spread
-    // over its 14 convolutions, training/results/int8.md), so one pass at 2k runs the float32 network at either precision.
-    // Self-ensembled, the eight averaged passes halve that loss (-0.009 / -0.019 / -0.006 against the float32 ensemble):
-    // the best tier at 2k runs int8 (docs/model-cards/ours-balanced-x2.md, int8 section).
+    // over its 14 convolutions, training/results/int8.md), so there is no one-pass int8 entry. Its tail convolution runs
+    // in float32 (export_int8.py --float-tail), so averaged passes add unrounded residuals as the float32 network's do:
+    // two passes are within the bar of the float32 pair (-0.024 / -0.029 / -0.009), eight of the float32 ensemble
+    // (-0.006 / -0.019 / -0.005). balanced at 2k runs the pair (+0.07 / +0.04 / +0.04 dB over one float32 pass, at
+    // about 0.7 of its time); a float32 engine runs that one float32 pass (atFloat32), as for x4 below. best at 2k runs
+    // the eight passes (docs/model-cards/ours-balanced-x2.md).
+    'ours-balanced-x2-int8-pair': {
+      file: 'ours-balanced-x2-int8.onnx',
+      scale: 2,
+      receptiveRadius: 14,
+      tile: 256,
+      selfEnsemble: [0, 6],
+      precision: 'int8',
+      float32: 'ours-balanced-x2-pair',
+      atFloat32: 'ours-balanced-x2',
+    },
     'ours-balanced-x2-int8-ensemble': {
       file: 'ours-balanced-x2-int8.onnx',
       scale: 2,
@@ -253,7 +267,7 @@ export const DEFAULT_REGISTRY: NetworkRegistry = {
     // (+0.1-0.2 dB more, eight times balanced's CPU).
     // Tiers name the int8 networks where one ships; a float32 engine runs their parents (same ids without -int8).
     fast: { 2: 'ours-fast-x2-int8', 3: 'ours-fast-x3-int8', 4: 'ours-fast-x4-int8' },
-    balanced: { 2: 'ours-balanced-x2', 3: 'ours-balanced-x3-int8', 4: 'ours-balanced-x4-int8-pair' },
+    balanced: { 2: 'ours-balanced-x2-int8-pair', 3: 'ours-balanced-x3-int8', 4: 'ours-balanced-x4-int8-pair' },
     best: { 2: 'ours-balanced-x2-int8-ensemble', 3: 'ours-balanced-x3-int8-ensemble', 4: 'ours-balanced-x4-int8-ensemble' },
     // Not a fidelity tier (issue 18): Real-ESRGAN synthesises texture and edges; judged by eye, not by PSNR.
     sharp: { 2: 'realesrgan-x4plus-to-x2', 3: 'realesrgan-x4plus-to-x3', 4: 'realesrgan-x4plus' },
