@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { chmodSync, mkdtempSync } from 'node:fs';
+import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startEmbeddedPostgres, type EmbeddedPostgres } from '@upscaler/platform';
@@ -73,11 +73,14 @@ export async function startDeployment(opts: { processors?: number; env?: Record<
       async stop() {
         await Promise.all(started.map((s) => s.stop()));
         await Promise.all([kafka.dispose(), minio.dispose(), postgres.stop()]);
+        // Postgres's data directory is ~60 MB a deployment: left behind, a few CI runs fill the machine's disk.
+        rmSync(pgDir, { recursive: true, force: true });
       },
     };
   } catch (e) {
     await Promise.all(started.map((s) => s.kill()));
     await Promise.all([kafka.dispose(), minio.dispose(), postgres.stop()]);
+    rmSync(pgDir, { recursive: true, force: true });
     throw e;
   }
 }

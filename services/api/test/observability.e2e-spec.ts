@@ -1,4 +1,4 @@
-import { mkdtempSync, chmodSync, readFileSync, existsSync } from 'node:fs';
+import { mkdtempSync, chmodSync, readFileSync, existsSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startEmbeddedPostgres, type EmbeddedPostgres } from '@upscaler/platform';
@@ -105,6 +105,7 @@ describe('observability of a running service', () => {
     await svc?.stop();
     await receiver?.close();
     await pg?.stop();
+    if (pgDir) rmSync(pgDir, { recursive: true, force: true });
     ca?.cleanup();
   });
 

@@ -1,17 +1,22 @@
-import { chmodSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DEFAULT_REGISTRY } from '@upscaler/engine';
 import { createAccountWithKey, gradientImage, startService } from '@upscaler/testing';
 
 /** README quick start: the standalone prints its base URL and where the operator token is (docs/design.md §6). */
+const dirs: string[] = [];
 function dataDir(): string {
   const d = mkdtempSync(join(tmpdir(), 'upscaler-start-'));
   chmodSync(d, 0o755);
+  dirs.push(d);
   return d;
 }
 
 describe('npm start (the standalone)', () => {
+  // each holds an embedded Postgres (~48 MB): removed, so repeated runs do not fill the disk
+  afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
+
   it('generates an operator token into <data dir>/operator-token (0600) and says where', async () => {
     const dir = dataDir();
     const svc = await startService({ dataDir: dir, env: { UPSCALE_OPERATOR_TOKEN: undefined } });
