@@ -22,7 +22,8 @@ from sr.quant import export_qdq, load_qat, ort_optimized_ops  # noqa: E402
 
 def export(checkpoint: str, out: str, opset: int = 17, float_tail: bool = False) -> dict:
     model, meta = load_qat(checkpoint)
-    q = export_qdq(model, out, opset, float_tail=float_tail)
+    model.float_tail = float_tail
+    q = export_qdq(model, out, opset)
     ops = ort_optimized_ops(out)
     floats = 1 if float_tail else 0  # the tail conv, and only it, in float32
     if ops.get('Conv', 0) != floats or ops.get('QLinearConv', 0) + ops.get('ConvInteger', 0) != q['convs'] - floats:

@@ -79,7 +79,7 @@ class QuantSR(nn.Module):
         # log of the hidden activation scales (one per ReLU output); set by calibrate()
         self.log_act_scale = nn.Parameter(torch.zeros(len(self.convs) - 1))
         self.quant = True
-        # float_tail: the tail conv's output is not requantized to whole grey levels (export_qdq's float_tail)
+        # float_tail: the tail conv's output is not requantized to whole grey levels (export_qdq writes the file so too)
         self.float_tail = False
 
     @classmethod
@@ -262,7 +262,7 @@ def load_qat(path: str):
     return model, meta
 
 
-def export_qdq(model: QuantSR, out: str, opset: int = 17, pad_channels: bool = True, float_tail: bool = False) -> dict:
+def export_qdq(model: QuantSR, out: str, opset: int = 17, pad_channels: bool = True) -> dict:
     """Write the QDQ ONNX graph of a QuantSR: the float export of the same folded network (export.py's
     graph, I/O names and dynamic axes) with every conv's weight and bias replaced by
     DequantizeLinear(int8 per channel / int32) and Q->DQ pairs (uint8) on the conv inputs and the tail
@@ -275,13 +275,13 @@ def export_qdq(model: QuantSR, out: str, opset: int = 17, pad_channels: bool = T
     and the tail computes zero extra channels (zero weights and bias, scale 1) that a Slice drops
     before the residual add: the same numbers, in the kernels' fast layouts.
 
-    float_tail: the tail conv keeps its int8 weights, int32 bias and uint8 input but has no Q/DQ on its
+    model.float_tail: the tail conv keeps its int8 weights, int32 bias and uint8 input but has no Q/DQ on its
     output, so onnxruntime runs it as a float Conv (1-2% of the multiply-adds) and the residual it adds is
     not rounded to whole grey levels. One pass rounds once at the end either way (the same image, except where
     a residual beyond +-127 grey levels no longer saturates); self-ensembled passes average unrounded
     residuals, as the float32 network's do (results/int8.md, session 17: ours-balanced-x2's int8 pair loses
-    -0.024 / -0.029 / -0.009 dB against the float32 pair instead of -0.034 / -0.034 / -0.013).
-    `model.float_tail` must match (export_int8.py sets both)."""
+    -0.024 / -0.029 / -0.009 dB against the float32 pair instead of -0.034 / -0.034 / -0.013). The file is
+    then what the model computes with the same flag, so the flag is read here rather than passed beside it."""
     import warnings
     from pathlib import Path
 
@@ -289,6 +289,7 @@ def export_qdq(model: QuantSR, out: str, opset: int = 17, pad_channels: bool = T
     from onnx import TensorProto, helper, numpy_helper
 
     warnings.filterwarnings('ignore', category=DeprecationWarning)
+    float_tail = model.float_tail
     params = model.integer_params()
     # the float graph of the dequantized weights: same structure as export.py writes
     fl = QuantSR(model.scale, copy.deepcopy(list(model.convs)))

@@ -1,4 +1,5 @@
-"""Hard content the natural training sets rarely hold, for quantization-aware fine-tuning (train_qat.py --hard).
+"""Hard content the natural training sets rarely hold, for quantization-aware fine-tuning (train_qat.py --screen,
+--border).
 
 results/int8.md (session 16) found most of the int8 loss on Set14 in two images the T91/BSD200 patches do not
 resemble: ppt3, a slide screenshot (flat colour, thin text strokes, hard edges: activations beyond the clips the

@@ -95,12 +95,13 @@ def test_qdq_onnx_runs_int8_and_equals_fake_quant(qmodel, tmp_path):
 
 
 def test_float_tail_onnx_runs_one_float_conv_and_equals_fake_quant(qmodel, tmp_path):
-    """export_qdq(float_tail=True): every conv but the tail is QLinearConv, and the output equals QuantSR with
+    """export_qdq of a model with float_tail: every conv but the tail is QLinearConv, and the output equals QuantSR with
     float_tail (the tail's int8 weights on its uint8 input, unrounded) to float32 summation error; rounded, it is
     the requantized tail's image wherever the residual stays within +-127 grey levels."""
     _, q, scale = qmodel
     out = str(tmp_path / 'm.onnx')
-    info = export_qdq(q, out, float_tail=True)
+    q.float_tail = True
+    info = export_qdq(q, out)
     assert info['tail'] == 'float32' and info['padded_channels']['tail_output'] == 0
     ops = ort_optimized_ops(out)
     assert ops.get('QLinearConv') == len(q.convs) - 1 and ops.get('Conv') == 1, ops
@@ -242,7 +243,8 @@ def test_int8_receptive_radius_is_the_exact_tiling_halo(qmodel, tmp_path):
     _, q, scale = qmodel
     for float_tail in (False, True):
         out = str(tmp_path / f'm{float_tail}.onnx')
-        export_qdq(q, out, float_tail=float_tail)
+        q.float_tail = float_tail
+        export_qdq(q, out)
         check_tiles(ort.InferenceSession(out, providers=['CPUExecutionProvider']), q.receptive_radius, scale)
 
 

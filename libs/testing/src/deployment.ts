@@ -46,6 +46,11 @@ export async function startDeployment(opts: { processors?: number; env?: Record<
     UPSCALE_OPERATOR_TOKEN: `op-${randomBytes(16).toString('hex')}`,
     ...(Object.fromEntries(Object.entries(opts.env ?? {}).filter(([, v]) => v !== undefined)) as Record<string, string>),
   };
+  const stopInfra = async () => {
+    await Promise.all([kafka.dispose(), minio.dispose(), postgres.stop()]);
+    // Postgres's data directory is ~60 MB a deployment: left behind, a few CI runs fill the machine's disk.
+    rmSync(pgDir, { recursive: true, force: true });
+  };
   const started: StartedService[] = [];
   const start = async (service: 'api' | 'billing' | 'processor' | 'webhooks') => {
     const s = await startService({ service, env, readyTimeoutMs: 180_000 });
@@ -72,15 +77,12 @@ export async function startDeployment(opts: { processors?: number; env?: Record<
       startService: start,
       async stop() {
         await Promise.all(started.map((s) => s.stop()));
-        await Promise.all([kafka.dispose(), minio.dispose(), postgres.stop()]);
-        // Postgres's data directory is ~60 MB a deployment: left behind, a few CI runs fill the machine's disk.
-        rmSync(pgDir, { recursive: true, force: true });
+        await stopInfra();
       },
     };
   } catch (e) {
     await Promise.all(started.map((s) => s.kill()));
-    await Promise.all([kafka.dispose(), minio.dispose(), postgres.stop()]);
-    rmSync(pgDir, { recursive: true, force: true });
+    await stopInfra();
     throw e;
   }
 }
