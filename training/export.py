@@ -5,7 +5,7 @@
 Graph: input "input" N x 3 x H x W float32 RGB 0..255 -> output "output" N x 3 x sH x sW float32
 RGB clamped to 0..255; H and W dynamic; opset 17. Re-parameterised branches are folded first, so
 the graph is a plain conv stack + DepthToSpace. A JSON sidecar (<file>.json) records scale,
-receptive radius (halo in LR pixels), parameters and the checkpoint's metrics.
+receptive radius (halo in LR pixels), parameters, the checkpoint's path (relative to training/) and its metrics.
 """
 import argparse
 import json
@@ -40,7 +40,10 @@ def export(checkpoint: str, out: str, opset: int = 17) -> dict:
                                     'output': {0: 'n', 2: 'sh', 3: 'sw'}},
                       opset_version=opset, dynamo=False)
     ck = torch.load(checkpoint, map_location='cpu', weights_only=False)
-    info = {'file': Path(out).name, 'arch': meta['arch'], 'scale': meta['scale'],
+    here = Path(__file__).resolve().parent
+    src = Path(checkpoint).resolve()
+    info = {'file': Path(out).name, 'checkpoint': str(src.relative_to(here)) if src.is_relative_to(here) else str(src),
+            'arch': meta['arch'], 'scale': meta['scale'],
             'degradation': meta['degradation'], 'receptive_radius_lr': model.receptive_radius,
             'params': count_params(model.fuse()) - sum(
                 p.numel() for m in model.modules() if hasattr(m, 'k3') for p in

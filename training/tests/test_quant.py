@@ -225,6 +225,8 @@ def test_shipped_int8_exports_match_their_checkpoints():
     sidecars = sorted((HERE / 'exports').glob('*-int8.onnx.json'))
     for sc in sidecars:
         info = json.loads(sc.read_text())
+        if 'blend' in info:  # several networks in one file: tests/test_blend.py rebuilds it from its checkpoints
+            continue
         q, _ = load_qat(str(HERE / info['checkpoint']))
         q.float_tail = bool(info.get('float_tail'))
         sess = ort.InferenceSession(str(sc.with_suffix('')), providers=['CPUExecutionProvider'])

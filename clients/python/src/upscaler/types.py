@@ -25,7 +25,7 @@ png (lossless, keeps transparency), jpeg (no transparency), webp, avif (smallest
 
 QualityTier: TypeAlias = Literal['fast', 'balanced', 'best', 'sharp']
 """
-Which networks the engine runs. Fidelity tiers, each sharper than the one below on every benchmark set: fast (one pass of a small network), balanced (a larger network: one pass; at 2k and 4k two int8 passes on CPUs with VNNI, costing less than the one float32 pass they replaced) or best (the larger network self-ensembled, 10-47x the time of fast: int8 on CPUs with VNNI, float32 elsewhere). Additive value sharp: Real-ESRGAN x4plus, a generative network that synthesises texture and hard edges, about 250-330x the time of fast and 4-25x that of best per output megapixel; it takes inputs of at most 100,000 pixels at every target (larger: 400 image_too_large_to_upscale). The price is the same for every tier. Networks, quality, timings and the default: docs/engine.md.
+Which networks the engine runs. Fidelity tiers, each sharper than the one below on every benchmark set: fast (one pass of a small network), balanced (a larger network: one pass; at 2k and 4k two int8 passes on CPUs with VNNI, costing less than the one float32 pass they replaced) or best (the larger network self-ensembled, 12-50x the time of fast: int8 on CPUs with VNNI, where at 2k half of its passes are by a still larger network, float32 elsewhere). Additive value sharp: Real-ESRGAN x4plus, a generative network that synthesises texture and hard edges, about 250-330x the time of fast and 4-25x that of best per output megapixel; it takes inputs of at most 100,000 pixels at every target (larger: 400 image_too_large_to_upscale). The price is the same for every tier. Networks, quality, timings and the default: docs/engine.md.
 """
 
 

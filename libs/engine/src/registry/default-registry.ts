@@ -37,6 +37,12 @@ export const DEFAULT_REGISTRY: NetworkRegistry = {
     // and x4, +0.09 / +0.07 / +0.04 and +0.15 / +0.08 / +0.04 dB over one pass on Set5 / Set14 / BSD100 (model cards).
     'ours-balanced-x2-pair': { file: 'ours-balanced-x2.onnx', scale: 2, receptiveRadius: 14, tile: 256, selfEnsemble: [0, 6] },
     'ours-balanced-x4-pair': { file: 'ours-balanced-x4.onnx', scale: 4, receptiveRadius: 16, tile: 256, selfEnsemble: [0, 6] },
+    // Two networks in one file (training/export_blend.py): ours-balanced-x2 on the tile as is, and a larger network
+    // (plain_c96_b14: 96 channels, 14 body layers, radius 16, trained on a lent GPU, results/balanced-gpu.md) on its
+    // mirror image, the two outputs turned back and averaged. Self-ensembled over the four rotations that is
+    // ours-balanced-x2 on transforms 0, 2, 4, 6 and the larger network on 1, 3, 5, 7 (docs/model-cards/ours-blend-x2.md).
+    // The float32 parent of the int8 blend below (1.7 times the CPU of ours-balanced-x2's eight passes), not in a tier.
+    'ours-blend-x2-ensemble': { file: 'ours-blend-x2.onnx', scale: 2, receptiveRadius: 16, tile: 256, selfEnsemble: [0, 2, 4, 6] },
     // The photo variant: same architecture, trained on blurred, noisy, JPEG-compressed (q40-95) inputs.
     'ours-photo-x2': { file: 'ours-photo-x2.onnx', scale: 2, receptiveRadius: 6, tile: 256 },
     'ours-photo-x4': { file: 'ours-photo-x4.onnx', scale: 4, receptiveRadius: 6, tile: 256 },
@@ -95,6 +101,20 @@ export const DEFAULT_REGISTRY: NetworkRegistry = {
       selfEnsemble: true,
       precision: 'int8',
       float32: 'ours-balanced-x2-ensemble',
+    },
+    // best at 2k (issue 15, item 2): the blend above with the larger network in int8 (its QAT file, float32 tail) and
+    // ours-balanced-x2 in float32, four passes. It beats the eight float32 passes of ours-balanced-x2 (best before) on
+    // Set5, Set14 and BSD100 in less time (docs/model-cards/ours-blend-x2.md, docs/benchmarks.md "Tiers"); a float32
+    // engine runs those eight passes instead (atFloat32), since the float32 blend would cost 1.7 times as much.
+    'ours-blend-x2-int8-ensemble': {
+      file: 'ours-blend-x2-int8.onnx',
+      scale: 2,
+      receptiveRadius: 16,
+      tile: 256,
+      selfEnsemble: [0, 2, 4, 6],
+      precision: 'int8',
+      float32: 'ours-blend-x2-ensemble',
+      atFloat32: 'ours-balanced-x2-ensemble',
     },
     'ours-balanced-x3-int8': {
       file: 'ours-balanced-x3-int8.onnx',
@@ -268,7 +288,7 @@ export const DEFAULT_REGISTRY: NetworkRegistry = {
     // Tiers name the int8 networks where one ships; a float32 engine runs their parents (same ids without -int8).
     fast: { 2: 'ours-fast-x2-int8', 3: 'ours-fast-x3-int8', 4: 'ours-fast-x4-int8' },
     balanced: { 2: 'ours-balanced-x2-int8-pair', 3: 'ours-balanced-x3-int8', 4: 'ours-balanced-x4-int8-pair' },
-    best: { 2: 'ours-balanced-x2-int8-ensemble', 3: 'ours-balanced-x3-int8-ensemble', 4: 'ours-balanced-x4-int8-ensemble' },
+    best: { 2: 'ours-blend-x2-int8-ensemble', 3: 'ours-balanced-x3-int8-ensemble', 4: 'ours-balanced-x4-int8-ensemble' },
     // Not a fidelity tier (issue 18): Real-ESRGAN synthesises texture and edges; judged by eye, not by PSNR.
     sharp: { 2: 'realesrgan-x4plus-to-x2', 3: 'realesrgan-x4plus-to-x3', 4: 'realesrgan-x4plus' },
   },
