@@ -101,9 +101,11 @@ def main():
     ck_path = HERE / side['checkpoint'] if 'checkpoint' in side else None
     load = ' '.join(f'{x:.1f}' for x in os.getloadavg())
     # entries that run this file on a list of passes (a pair: their own section of the card, outside the markers)
-    registry = json.loads((HERE / 'exports' / 'registry.json').read_text())['networks']
+    reg = json.loads((HERE / 'exports' / 'registry.json').read_text())
+    registry = reg['networks']
     pairs = [k for k, v in registry.items() if Path(v['file']).name == i8.name and isinstance(v.get('selfEnsemble'), list)]
-    served_text = (f"Served self-ensembled only, as `{i8_ens}` (the `best` tier)"
+    ens_tiers = [f'`{t}` at x{s}' for t, by_scale in reg['tiers'].items() for s, n in by_scale.items() if n == i8_ens]
+    served_text = (f"Served self-ensembled only, as `{i8_ens}` ({', '.join(ens_tiers) or 'in no tier'})"
                    + ''.join(f" and as `{k}` (its passes {registry[k]['selfEnsemble']}: the section below)" for k in pairs)
                    + (': one pass of this file loses more than the bar allows, so' if over & not_served else ';')
                    + f" `{i8_id}` is not in the registry and one pass runs the float32 parent."

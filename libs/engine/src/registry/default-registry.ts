@@ -81,8 +81,8 @@ export const DEFAULT_REGISTRY: NetworkRegistry = {
     // in float32 (export_int8.py --float-tail), so averaged passes add unrounded residuals as the float32 network's do:
     // two passes are within the bar of the float32 pair (-0.024 / -0.029 / -0.009), eight of the float32 ensemble
     // (-0.006 / -0.019 / -0.005). balanced at 2k runs the pair (+0.07 / +0.04 / +0.04 dB over one float32 pass, at
-    // about 0.7 of its time); a float32 engine runs that one float32 pass (atFloat32), as for x4 below. best at 2k runs
-    // the eight passes (docs/model-cards/ours-balanced-x2.md).
+    // about 0.7 of its time); a float32 engine runs that one float32 pass (atFloat32), as for x4 below. best at 2k ran
+    // the eight passes until 2026-11-27 (docs/model-cards/ours-balanced-x2.md); it now runs ours-blend-x2-int8-ensemble.
     'ours-balanced-x2-int8-pair': {
       file: 'ours-balanced-x2-int8.onnx',
       scale: 2,
