@@ -34,7 +34,7 @@ export const DEFAULT_REGISTRY: NetworkRegistry = {
     'ours-fast-x3-ensemble': { file: 'ours-fast-x3.onnx', scale: 3, receptiveRadius: 6, tile: 256, selfEnsemble: true },
     'ours-balanced-x4-ensemble': { file: 'ours-balanced-x4.onnx', scale: 4, receptiveRadius: 16, tile: 256, selfEnsemble: true },
     // Two passes (the tile as is and turned three quarters, inference/dihedral.ts): what balanced runs in int8 at x2
-    // and x4, +0.09 / +0.07 / +0.04 and +0.15 / +0.08 / +0.04 dB over one pass on Set5 / Set14 / BSD100 (model cards).
+    // and x4, +0.09 / +0.07 / +0.04 and +0.16 / +0.10 / +0.05 dB over one pass (float32) on Set5 / Set14 / BSD100 (model cards).
     'ours-balanced-x2-pair': { file: 'ours-balanced-x2.onnx', scale: 2, receptiveRadius: 14, tile: 256, selfEnsemble: [0, 6] },
     'ours-balanced-x4-pair': { file: 'ours-balanced-x4.onnx', scale: 4, receptiveRadius: 16, tile: 256, selfEnsemble: [0, 6] },
     // Two networks in one file (training/export_blend.py): ours-balanced-x2 on the tile as is, and a larger network
@@ -142,7 +142,7 @@ export const DEFAULT_REGISTRY: NetworkRegistry = {
       float32: 'ours-balanced-x4',
     },
     // The int8 pass costs about 0.3 of the float32 one, so the balanced tier at 4k spends the saving on a second pass
-    // (issue 15 item 2): within 0.03 dB of the float32 pair (-0.014 / -0.019 / -0.007), +0.15 / +0.08 / +0.04 dB over
+    // (issue 15 item 2): within 0.03 dB of the float32 pair (-0.009 / -0.013 / -0.005), +0.16 / +0.09 / +0.04 dB over
     // one float32 pass, in 0.70 of its time end to end (docs/benchmarks.md, tiers). A float32 engine runs that one pass
     // (atFloat32), not the float32 pair, which would cost twice what the tier did before int8.
     'ours-balanced-x4-int8-pair': {
