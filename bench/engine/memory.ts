@@ -1,9 +1,10 @@
 // Peak memory of the largest job the default limits accept: a ~10 MB, 25-megapixel JPEG upscaled at 2k (the
 // largest target it is accepted at under DEFAULT_MAX_OUTPUT_PIXELS) with the default tier, PNG output.
 // Usage: nice -n 10 node bench/engine/run.js memory [--width 6124 --height 4082] [--quality fast] [--format png] [--target 2k] [--jpeg-quality 95]
+//        [--precision auto|float32|int8]
 // (--target: run that target instead of the largest accepted one, to measure one network's tile working set)
 import sharp from 'sharp';
-import { createEngine } from '@upscaler/engine';
+import { createEngine, type PrecisionSetting } from '@upscaler/engine';
 import { arg } from './args';
 import { machineLine } from './table';
 
@@ -27,7 +28,7 @@ async function main(): Promise<void> {
   const input = await sharp(base, { raw: { width, height, channels: 3 } })
     .jpeg({ quality: Number(arg('jpeg-quality', '95')) })
     .toBuffer();
-  const engine = await createEngine({});
+  const engine = await createEngine({ precision: arg('precision', 'auto') as PrecisionSetting });
   const probe = await engine.probe(input);
   const targets = engine.acceptedTargets(probe.width, probe.height);
   const target = (arg('target', '') || targets[targets.length - 1]) as (typeof targets)[number];
