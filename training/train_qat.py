@@ -19,7 +19,9 @@ post-training quantization with our scales; `--iters 0` stops there), and metric
 parent's held-out PSNR.
 
 On a lent GPU, as train.py (training/README.md "On a lent GPU"): `--device cuda --data <pack> --workers N --out DIR`
-(TRAIN_SCRIPT=train_qat.py bash gpu_train.sh ... does this). Calibration runs on the CPU either way; checkpoints hold
+(TRAIN_SCRIPT=train_qat.py bash gpu_train.sh ... does this). `--fit-minutes M` (as train.py's) times the first
+`--fit-probe` iterations and then shortens --iters so that the cosine schedule ends within M minutes of the
+process start: a run inside one device-tool command ends annealed instead of cut off by --max-minutes. Calibration runs on the CPU either way; checkpoints hold
 CPU tensors, so a run may move between devices on --resume.
 """
 import argparse
@@ -37,7 +39,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from sr.checkpoint import load_model, save_atomic  # noqa: E402
 from sr.data import Batches, PatchSampler, set_images  # noqa: E402
 from sr.quant import QuantSR  # noqa: E402
-from train import HOLDOUT, PER_INVOCATION as TRAIN_PER_INVOCATION, batch_tensor, eval_pairs, pick_device, quick_eval, to_cpu  # noqa: E402,E501
+import train  # noqa: E402  (train.T_PROCESS: when this process started, for --fit-minutes)
+from train import HOLDOUT, PER_INVOCATION as TRAIN_PER_INVOCATION, batch_tensor, eval_pairs, fitted_iters, pick_device, quick_eval, to_cpu  # noqa: E402,E501
 
 PER_INVOCATION = TRAIN_PER_INVOCATION + ('eval_every',)  # options a resumed run takes from its new command line
 
@@ -70,12 +73,18 @@ def main():
     ap.add_argument('--ckpt-minutes', type=float, default=5.0)
     ap.add_argument('--eval-every', type=int, default=0, help='also checkpoint every N iterations (0: by time only)')
     ap.add_argument('--max-minutes', type=float, default=0, help='checkpoint and stop once this long has passed')
+    ap.add_argument('--fit-minutes', type=float, default=0,
+                    help='size the run so that its cosine schedule ends within this many minutes of the process start '
+                         '(a device-tool command limit), as train.py: measured over --fit-probe iterations, at most --iters')
+    ap.add_argument('--fit-probe', type=int, default=200, help='iterations measured for --fit-minutes')
     ap.add_argument('--stop-at', type=int, default=0, help='checkpoint and stop at this iteration')
     ap.add_argument('--data', help='packed images (pack_data.py) instead of the dataset folders; same batches')
     ap.add_argument('--device', choices=['cpu', 'cuda'], default='cpu')
     ap.add_argument('--workers', type=int, default=0, help='processes making batches ahead; same batches')
     ap.add_argument('--out', help='directory that holds the run (DIR/<name>/) instead of training/runs')
     a = ap.parse_args()
+    if a.fit_minutes and (a.resume or (a.stop_at and a.stop_at <= a.fit_probe) or a.iters <= a.fit_probe):
+        ap.error('--fit-minutes sizes a new run: not with --resume, and --iters / --stop-at beyond --fit-probe')
     dev = pick_device(a.device)
 
     runs = Path(a.out or os.environ.get('SR_RUNS_DIR', Path(__file__).resolve().parent / 'runs'))
@@ -101,7 +110,7 @@ def main():
                 'parent_seed': pmeta['config']['seed'], 'parent_sets': pmeta['config'].get('sets', 'T91,BSD200'),
                 'config': cfg}
     for k, v in (('distill', 0.0), ('box', 0.0), ('screen', 0.0), ('border', 0.0), ('equalize', 0.0), ('data', None),
-                 ('device', 'cpu'), ('workers', 0)):
+                 ('device', 'cpu'), ('workers', 0), ('fit_minutes', 0.0), ('fit_probe', 200)):
         cfg.setdefault(k, v)  # configs saved before the option existed
     c = argparse.Namespace(**cfg)
     scale, degradation = meta['scale'], meta['degradation']
@@ -147,10 +156,12 @@ def main():
     scale_params = [model.log_act_scale]
     weights = [p for n, p in model.named_parameters() if n != 'log_act_scale']
     opt = torch.optim.Adam([{'params': weights, 'lr': c.lr}, {'params': scale_params, 'lr': c.scale_lr}])
-    # cosine from each group's lr down to lr/100
+    # cosine from each group's lr down to lr/100, over c.iters as it is at each step: --fit-minutes shortens it once,
+    # after the probe (whose iterations run at ~the full lr either way)
     sched = torch.optim.lr_scheduler.LambdaLR(
         opt, lambda i: 0.01 + 0.99 * 0.5 * (1 + math.cos(math.pi * min(i, c.iters) / max(c.iters, 1))))
     it, train_sec, best = 0, 0.0, -1.0
+    fitting, t_probe = bool(c.fit_minutes) and not a.resume, 0.0
     if a.resume:
         opt.load_state_dict(ck['opt'])  # moves Adam's moments to the parameters' device
         sched.load_state_dict(ck['sched'])
@@ -215,14 +226,23 @@ def main():
                 model.clamp_weights(box)
             sched.step()
             it += 1
+            if fitting and it == c.fit_probe // 2:
+                t_probe = time.time()  # the first half warms up (worker pool, cuDNN autotuning)
+            elif fitting and it == c.fit_probe:
+                rate = (time.time() - t_probe) / (c.fit_probe - c.fit_probe // 2)
+                c.iters = cfg['iters'] = fitted_iters(it, rate, time.time(), train.T_PROCESS + c.fit_minutes * 60, c.iters)
+                fitting = False
+                print(f'fit: {rate:.4f} s/it over iterations {c.fit_probe // 2}-{it}: {c.iters} iterations end '
+                      f'within {c.fit_minutes} min of the start', flush=True)
             train_sec += time.time() - t0
             loss_avg = 0.98 * loss_avg + 0.02 * loss.item() if loss_avg else loss.item()
             if it % 100 == 0:
                 print(f'it {it} loss {loss_avg:.3f} {train_sec / it:.3f}s/it', flush=True)
             stop = it == c.stop_at
             late = bool(c.max_minutes) and time.time() - t_start >= c.max_minutes * 60  # on time (gpu_train.sh)
-            if (time.time() - t_ck >= c.ckpt_minutes * 60 or it == c.iters or stop or late
-                    or (c.eval_every and it % c.eval_every == 0)):
+            # not while the probe times the iterations (as train.py), but on time and at the end either way
+            if ((not fitting and (time.time() - t_ck >= c.ckpt_minutes * 60 or (c.eval_every and it % c.eval_every == 0)))
+                    or it == c.iters or stop or late):
                 checkpoint()
                 t_ck = time.time()
                 if stop or late:

@@ -126,6 +126,25 @@ def run_qat(runs_dir, *args):
     subprocess.run([sys.executable, str(HERE / 'train_qat.py'), *args], env=env, check=True, capture_output=True)
 
 
+def test_qat_fit_minutes_ends_the_schedule_in_time(tmp_path, qat_parent):
+    """--fit-minutes: after the probe, --iters is cut to what fits the time, and the cosine schedule (which reads the
+    length at every step) ends at lr / 100 on the last iteration; a resumed run keeps the fitted length."""
+    env = dict(os.environ, SR_RUNS_DIR=str(tmp_path))
+    args = ['--from', str(qat_parent), '--batch', '2', '--patch', '16', '--calib-batches', '1', '--lr', '1e-4',
+            '--threads', '1', '--eval-every', '5']
+    r = subprocess.run([sys.executable, str(HERE / 'train_qat.py'), '--name', 'fit', *args, '--iters', '1000000',
+                        '--fit-probe', '20', '--fit-minutes', '0.3'], env=env, check=True, capture_output=True, text=True)
+    assert 'fit: ' in r.stdout and 'iterations end within 0.3 min' in r.stdout, r.stdout
+    last = torch.load(tmp_path / 'fit' / 'last.pt', weights_only=False)
+    iters = last['meta']['config']['iters']
+    assert 20 < iters < 1000000 and last['iteration'] == iters
+    assert abs(last['opt']['param_groups'][0]['lr'] - 1e-6) < 1e-9
+    assert r.stdout.splitlines()[-1] == f'done {iters}'
+    bad = subprocess.run([sys.executable, str(HERE / 'train_qat.py'), '--name', 'fit', '--resume', '--fit-minutes', '1'],
+                         env=env, capture_output=True, text=True)
+    assert bad.returncode == 2 and '--fit-minutes sizes a new run' in bad.stderr
+
+
 @pytest.mark.parametrize('extra', [[], ['--equalize', '0.5', '--box', '1']], ids=['plain', 'equalized-boxed'])
 def test_qat_resume_is_exact_and_exports(tmp_path, qat_parent, extra):
     parent = qat_parent
