@@ -17,7 +17,7 @@ import warnings
 
 warnings.filterwarnings('ignore', category=DeprecationWarning)  # legacy exporter: stable for plain convs
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from sr.checkpoint import load_model  # noqa: E402
+from sr.checkpoint import load_model, training_relative  # noqa: E402
 from sr.models import count_params  # noqa: E402
 
 
@@ -40,9 +40,7 @@ def export(checkpoint: str, out: str, opset: int = 17) -> dict:
                                     'output': {0: 'n', 2: 'sh', 3: 'sw'}},
                       opset_version=opset, dynamo=False)
     ck = torch.load(checkpoint, map_location='cpu', weights_only=False)
-    here = Path(__file__).resolve().parent
-    src = Path(checkpoint).resolve()
-    info = {'file': Path(out).name, 'checkpoint': str(src.relative_to(here)) if src.is_relative_to(here) else str(src),
+    info = {'file': Path(out).name, 'checkpoint': training_relative(checkpoint),
             'arch': meta['arch'], 'scale': meta['scale'],
             'degradation': meta['degradation'], 'receptive_radius_lr': model.receptive_radius,
             'params': count_params(model.fuse()) - sum(

@@ -27,14 +27,14 @@ from onnx import helper, numpy_helper
 H, W = 2, 3  # NCHW axes
 
 
-def _flip(prefix: str, src: str, axis: int, nodes: list, inits: dict) -> str:
-    """src reversed along `axis`: Slice with step -1 from the last element to before the first."""
-    for name, value in ((f'{prefix}flip_starts', [-1]), (f'{prefix}flip_ends', [np.iinfo(np.int64).min]),
-                        (f'{prefix}flip_steps', [-1]), (f'{prefix}axis{axis}', [axis])):
+def _flip(src: str, axis: int, nodes: list, inits: dict) -> str:
+    """src reversed along `axis`: Slice with step -1 from the last element to before the first (constants shared)."""
+    for name, value in (('flip_starts', [-1]), ('flip_ends', [np.iinfo(np.int64).min]), ('flip_steps', [-1]),
+                        (f'flip_axis{axis}', [axis])):
         inits.setdefault(name, numpy_helper.from_array(np.array(value, np.int64), name))
     dst = f'{src}/flip{axis}'
-    nodes.append(helper.make_node('Slice', [src, f'{prefix}flip_starts', f'{prefix}flip_ends', f'{prefix}axis{axis}',
-                                            f'{prefix}flip_steps'], [dst], name=dst))
+    nodes.append(helper.make_node('Slice', [src, 'flip_starts', 'flip_ends', f'flip_axis{axis}', 'flip_steps'], [dst],
+                                  name=dst))
     return dst
 
 
@@ -44,25 +44,25 @@ def _transpose(src: str, nodes: list) -> str:
     return dst
 
 
-def _rot90(prefix: str, src: str, k: int, nodes: list, inits: dict) -> str:
+def _rot90(src: str, k: int, nodes: list, inits: dict) -> str:
     """numpy.rot90(a, k) over the (H, W) axes, as numpy computes it."""
     k %= 4
     if k == 1:
-        return _transpose(_flip(prefix, src, W, nodes, inits), nodes)
+        return _transpose(_flip(src, W, nodes, inits), nodes)
     if k == 2:
-        return _flip(prefix, _flip(prefix, src, H, nodes, inits), W, nodes, inits)
+        return _flip(_flip(src, H, nodes, inits), W, nodes, inits)
     if k == 3:
-        return _flip(prefix, _transpose(src, nodes), W, nodes, inits)
+        return _flip(_transpose(src, nodes), W, nodes, inits)
     return src
 
 
-def transform(prefix: str, src: str, t: int, nodes: list, inits: dict, inverse: bool = False) -> str:
-    """Nodes computing dihedral transform t of src (or its inverse); returns the result's name."""
+def transform(src: str, t: int, nodes: list, inits: dict, inverse: bool = False) -> str:
+    """Nodes computing dihedral transform t of src (or its inverse); returns the result's name (unique per src)."""
     if not inverse:
-        x = _rot90(prefix, src, t >> 1, nodes, inits)
-        return _flip(prefix, x, W, nodes, inits) if t & 1 else x
-    x = _flip(prefix, src, W, nodes, inits) if t & 1 else src
-    return _rot90(prefix, x, -(t >> 1), nodes, inits)
+        x = _rot90(src, t >> 1, nodes, inits)
+        return _flip(x, W, nodes, inits) if t & 1 else x
+    x = _flip(src, W, nodes, inits) if t & 1 else src
+    return _rot90(x, -(t >> 1), nodes, inits)
 
 
 def _copy_member(model: onnx.ModelProto, m: int, j: int, src: str, nodes: list, inits: dict) -> str:
@@ -108,12 +108,14 @@ def blend(members: list, out: str) -> dict:
         for o in model.opset_import:
             if opsets.setdefault(o.domain, o.version) != o.version:
                 raise ValueError(f'members import {o.domain or "ai.onnx"} at different versions')
-    nodes, inits, outs = [], {}, []
+    nodes, inits, outs, inputs = [], {}, [], {}
     for j, (path, t) in enumerate(members):
         m = files.index(path)
-        x = transform(f'p{j}/', 'input', t, nodes, inits)
+        if t not in inputs:  # members on the same transform read one copy of it
+            inputs[t] = transform('input', t, nodes, inits)
+        x = inputs[t]
         y = _copy_member(models[m], m, j, x, nodes, inits)
-        outs.append(transform(f'p{j}/', y, t, nodes, inits, inverse=True))
+        outs.append(transform(y, t, nodes, inits, inverse=True))
     inits['blend_inv_n'] = numpy_helper.from_array(np.array(1 / len(members), np.float32), 'blend_inv_n')
     nodes.append(helper.make_node('Sum', outs, ['blend_sum'], name='blend_sum'))
     nodes.append(helper.make_node('Mul', ['blend_sum', 'blend_inv_n'], ['output'], name='blend_mean'))

@@ -17,6 +17,7 @@ from pathlib import Path
 import torch
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+from sr.checkpoint import training_relative  # noqa: E402
 from sr.quant import export_qdq, load_qat, ort_optimized_ops  # noqa: E402
 
 
@@ -29,10 +30,8 @@ def export(checkpoint: str, out: str, opset: int = 17, float_tail: bool = False)
     if ops.get('Conv', 0) != floats or ops.get('QLinearConv', 0) + ops.get('ConvInteger', 0) != q['convs'] - floats:
         raise RuntimeError(f'onnxruntime does not run every conv but {floats} as int8: {ops}')
     ck = torch.load(checkpoint, map_location='cpu', weights_only=False)
-    here = Path(__file__).resolve().parent
-    src = Path(checkpoint).resolve()
     info = {'file': Path(out).name, 'precision': 'int8',
-            'checkpoint': str(src.relative_to(here)) if src.is_relative_to(here) else str(src), 'arch': meta['arch'], 'scale': meta['scale'],
+            'checkpoint': training_relative(checkpoint), 'arch': meta['arch'], 'scale': meta['scale'],
             'degradation': meta['degradation'], 'receptive_radius_lr': model.receptive_radius,
             'params': sum(p.numel() for c in model.convs for p in c.parameters()),
             'input': 'input: N x 3 x H x W float32 RGB 0..255',

@@ -106,6 +106,32 @@ def fitted_iters(probe: int, rate: float, now: float, deadline: float, upper: in
     return int(min(upper, max(probe + 1, probe + int(left / rate * margin))))
 
 
+def check_fit_args(ap: argparse.ArgumentParser, a: argparse.Namespace) -> None:
+    """--fit-minutes sizes a new run from its own probe (train.py and train_qat.py)."""
+    if a.fit_minutes and (a.resume or (a.stop_at and a.stop_at <= a.fit_probe) or a.iters <= a.fit_probe):
+        ap.error('--fit-minutes sizes a new run: not with --resume, and --iters / --stop-at beyond --fit-probe')
+
+
+class ScheduleFit:
+    """--fit-minutes: times iterations probe // 2 .. probe (the first half warms up: worker pool, cuDNN autotuning)
+    and then gives the run's length, fitted_iters() to `minutes` after the process start, at most `upper`."""
+
+    def __init__(self, minutes: float, probe: int, upper: int):
+        self.minutes, self.probe, self.upper, self.t_half = minutes, probe, upper, 0.0
+
+    def after(self, it: int):
+        """Call after iteration `it`: the fitted length once the probe is over, else None."""
+        if it == self.probe // 2:
+            self.t_half = time.time()
+        elif it == self.probe:
+            rate = (time.time() - self.t_half) / (self.probe - self.probe // 2)
+            iters = fitted_iters(it, rate, time.time(), T_PROCESS + self.minutes * 60, self.upper)
+            print(f'fit: {rate:.4f} s/it over iterations {self.probe // 2}-{it}: {iters} iterations end '
+                  f'within {self.minutes} min of the start', flush=True)
+            return iters
+        return None
+
+
 
 def main():
     ap = argparse.ArgumentParser()
@@ -143,8 +169,7 @@ def main():
     ap.add_argument('--out', help='directory that holds the run (DIR/<name>/) instead of training/runs '
                     '(or $SR_RUNS_DIR)')
     a = ap.parse_args()
-    if a.fit_minutes and (a.resume or (a.stop_at and a.stop_at <= a.fit_probe) or a.iters <= a.fit_probe):
-        ap.error('--fit-minutes sizes a new run: not with --resume, and --iters / --stop-at beyond --fit-probe')
+    check_fit_args(ap, a)
     dev = pick_device(a.device)
 
     runs = Path(a.out or os.environ.get('SR_RUNS_DIR', Path(__file__).resolve().parent / 'runs'))
@@ -192,7 +217,7 @@ def main():
                                                    anneal_strategy='cos', div_factor=10, final_div_factor=100)
     sched = one_cycle(c.iters)  # with --fit-minutes: its initial lr (lr / 10) through the probe, rebuilt after it
     fitting = bool(getattr(c, 'fit_minutes', 0)) and not a.resume
-    t_probe = None
+    fit = ScheduleFit(c.fit_minutes, c.fit_probe, c.iters) if fitting else None
     it, train_sec, best = 0, 0.0, -1.0
     if a.resume:
         opt.load_state_dict(ck['opt'])  # moves Adam's moments to the parameters' device
@@ -256,16 +281,12 @@ def main():
             if not fitting:
                 sched.step()
             it += 1
-            if fitting and it == c.fit_probe // 2:
-                t_probe = time.time()  # the first half warms up (worker pool, cuDNN autotuning)
-            elif fitting and it == c.fit_probe:
-                rate = (time.time() - t_probe) / (c.fit_probe - c.fit_probe // 2)
-                c.iters = cfg['iters'] = fitted_iters(it, rate, time.time(), T_PROCESS + c.fit_minutes * 60, c.iters)
+            fitted = fit.after(it) if fitting else None
+            if fitted:
+                c.iters = cfg['iters'] = fitted
                 sched, fitting = one_cycle(c.iters), False
                 for _ in range(it):
                     sched.step()
-                print(f'fit: {rate:.4f} s/it over iterations {c.fit_probe // 2}-{it}: {c.iters} iterations end '
-                      f'within {c.fit_minutes} min of the start', flush=True)
             loss_avg = 0.98 * loss_avg + 0.02 * loss.item() if it > 1 else loss.item()  # .item() waits for the GPU
             train_sec += time.time() - t0
             if it % 100 == 0:

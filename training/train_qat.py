@@ -39,8 +39,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from sr.checkpoint import load_model, save_atomic  # noqa: E402
 from sr.data import Batches, PatchSampler, set_images  # noqa: E402
 from sr.quant import QuantSR  # noqa: E402
-import train  # noqa: E402  (train.T_PROCESS: when this process started, for --fit-minutes)
-from train import HOLDOUT, PER_INVOCATION as TRAIN_PER_INVOCATION, batch_tensor, eval_pairs, fitted_iters, pick_device, quick_eval, to_cpu  # noqa: E402,E501
+from train import HOLDOUT, PER_INVOCATION as TRAIN_PER_INVOCATION, ScheduleFit, batch_tensor, check_fit_args, eval_pairs, pick_device, quick_eval, to_cpu  # noqa: E402,E501
 
 PER_INVOCATION = TRAIN_PER_INVOCATION + ('eval_every',)  # options a resumed run takes from its new command line
 
@@ -83,8 +82,7 @@ def main():
     ap.add_argument('--workers', type=int, default=0, help='processes making batches ahead; same batches')
     ap.add_argument('--out', help='directory that holds the run (DIR/<name>/) instead of training/runs')
     a = ap.parse_args()
-    if a.fit_minutes and (a.resume or (a.stop_at and a.stop_at <= a.fit_probe) or a.iters <= a.fit_probe):
-        ap.error('--fit-minutes sizes a new run: not with --resume, and --iters / --stop-at beyond --fit-probe')
+    check_fit_args(ap, a)
     dev = pick_device(a.device)
 
     runs = Path(a.out or os.environ.get('SR_RUNS_DIR', Path(__file__).resolve().parent / 'runs'))
@@ -161,7 +159,8 @@ def main():
     sched = torch.optim.lr_scheduler.LambdaLR(
         opt, lambda i: 0.01 + 0.99 * 0.5 * (1 + math.cos(math.pi * min(i, c.iters) / max(c.iters, 1))))
     it, train_sec, best = 0, 0.0, -1.0
-    fitting, t_probe = bool(c.fit_minutes) and not a.resume, 0.0
+    fitting = bool(c.fit_minutes) and not a.resume
+    fit = ScheduleFit(c.fit_minutes, c.fit_probe, c.iters) if fitting else None
     if a.resume:
         opt.load_state_dict(ck['opt'])  # moves Adam's moments to the parameters' device
         sched.load_state_dict(ck['sched'])
@@ -226,14 +225,10 @@ def main():
                 model.clamp_weights(box)
             sched.step()
             it += 1
-            if fitting and it == c.fit_probe // 2:
-                t_probe = time.time()  # the first half warms up (worker pool, cuDNN autotuning)
-            elif fitting and it == c.fit_probe:
-                rate = (time.time() - t_probe) / (c.fit_probe - c.fit_probe // 2)
-                c.iters = cfg['iters'] = fitted_iters(it, rate, time.time(), train.T_PROCESS + c.fit_minutes * 60, c.iters)
+            fitted = fit.after(it) if fitting else None
+            if fitted:  # the cosine schedule reads c.iters at every step
+                c.iters = cfg['iters'] = fitted
                 fitting = False
-                print(f'fit: {rate:.4f} s/it over iterations {c.fit_probe // 2}-{it}: {c.iters} iterations end '
-                      f'within {c.fit_minutes} min of the start', flush=True)
             train_sec += time.time() - t0
             loss_avg = 0.98 * loss_avg + 0.02 * loss.item() if loss_avg else loss.item()
             if it % 100 == 0:

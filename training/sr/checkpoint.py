@@ -7,6 +7,13 @@ import torch
 from .models import build
 
 
+def training_relative(path: str) -> str:
+    """A checkpoint's path as the export sidecars record it: relative to training/ when inside it, else absolute."""
+    here = Path(__file__).resolve().parent.parent
+    src = Path(path).resolve()
+    return str(src.relative_to(here)) if src.is_relative_to(here) else str(src)
+
+
 def save_atomic(obj, path: Path) -> None:
     tmp = Path(str(path) + '.tmp')
     torch.save(obj, tmp)

@@ -27,7 +27,7 @@ def _run(model_or_path, hwc: np.ndarray) -> np.ndarray:
 @pytest.mark.parametrize('inverse', [False, True])
 def test_transform_nodes_equal_pass_blends(t, inverse):
     nodes, inits = [], {}
-    y = export_blend.transform('p/', 'input', t, nodes, inits, inverse=inverse)
+    y = export_blend.transform('input', t, nodes, inits, inverse=inverse)
     nodes.append(helper.make_node('Identity', [y], ['output']))
     g = helper.make_graph(nodes, 'g', [helper.make_tensor_value_info('input', TensorProto.FLOAT, [1, 3, None, None])],
                           [helper.make_tensor_value_info('output', TensorProto.FLOAT, None)], list(inits.values()))
@@ -97,3 +97,15 @@ def test_shipped_blends_are_their_members_rebuilt_from_checkpoints(tmp_path):
         rebuilt = str(tmp_path / info['file'])
         export_blend.blend([(paths[b['file']], b['transform']) for b in info['blend']], rebuilt)
         assert np.array_equal(_run(rebuilt, img), _run(str(sc.with_suffix('')), img)), sc.name
+
+
+def test_members_on_the_same_transform_share_its_input(tmp_path):
+    a = _member(tmp_path, 'a', 'plain_c16_b2', 1)
+    b = _member(tmp_path, 'b', 'plain_c16_b2', 2)
+    out = str(tmp_path / 'same.onnx')
+    export_blend.blend([(a, 3), (b, 3)], out)
+    img = (np.random.default_rng(1).random((9, 14, 3)) * 255).astype(np.float32)
+    want = sum(back(3, _run(p, np.ascontiguousarray(forward(3, img)))) for p in (a, b)) / 2
+    assert np.abs(_run(out, img) - want).max() < 1e-3
+    forward_nodes = [n for n in onnx.load(out).graph.node if n.input and n.input[0] == 'input']
+    assert len(forward_nodes) == 1  # transform 3 of the input, computed once for both members
