@@ -175,13 +175,15 @@ testStandalone('a running job stops within 500 ms of its cancel: the one process
   const next = (await acct.client.upload(jobs.image)).body.id;
   expect((await acct.client.get(`/jobs/${next}`)).body.status).toBe('queued');
   const res = await blocker.client.delete(`/jobs/${long}`);
-  const answeredAt = Date.now();
   expect(res.status).toBe(200);
   // the refund is in the account when DELETE answers (settled on final)
   expect(await ledger(blocker)).toEqual({ balance: 9, reserved: 0, charged: 0 });
-  await waitForJob(acct.client, next, (j) => j.status !== 'queued', 10_000);
-  const startedAfterMs = Date.now() - answeredAt;
-  console.log(`the next job left the queue ${startedAfterMs} ms after DELETE answered`);
+  const started = await waitForJob(acct.client, next, (j) => j.status !== 'queued', 10_000);
+  // Measured on the server's clock: the cancel's finished_at to the next job's started_at. What the client sees
+  // adds its own polling (100 ms) and request time on a loaded CI machine, which is not the processor's delay.
+  const startedAfterMs = Date.parse(started.started_at) - Date.parse(res.body.finished_at);
+  console.log(`the next job started ${startedAfterMs} ms after the cancel (server clock)`);
+  expect(startedAfterMs).toBeGreaterThanOrEqual(0);
   expect(startedAfterMs).toBeLessThanOrEqual(500);
   expect((await waitForJob(acct.client, next, isFinal)).status).toBe('succeeded');
 });
