@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startEmbeddedPostgres, type EmbeddedPostgres } from '@upscaler/platform';
@@ -24,12 +24,21 @@ export interface Deployment {
   env: Record<string, string>;
   /** Starts one more service process of the deployment (e.g. a processor or billing again). */
   startService(service: 'api' | 'billing' | 'processor' | 'webhooks'): Promise<StartedService>;
+  /** SIGTERM every service, then stop the infrastructure and remove the deployment's directory. */
   stop(): Promise<void>;
+  /** SIGKILL every service (a crash), then the same clean-up as stop(). */
+  kill(): Promise<void>;
 }
 
 export async function startDeployment(opts: { processors?: number; env?: Record<string, string | undefined> } = {}): Promise<Deployment> {
-  const pgDir = mkdtempSync(join(tmpdir(), 'upscaler-dist-pg-'));
-  chmodSync(pgDir, 0o755);
+  // Everything on disk the deployment makes lives under one directory that stop() and kill() remove: Postgres's
+  // data (~60 MB a deployment: left behind, a few CI runs fill the machine's disk) and each service's data
+  // directory (empty in distributed mode, but a thousand of them per test run were left in /tmp).
+  const root = mkdtempSync(join(tmpdir(), 'upscaler-dist-'));
+  // Embedded Postgres runs initdb as its own user when we are root: it must be able to enter the directories.
+  chmodSync(root, 0o755);
+  const pgDir = join(root, 'postgres');
+  mkdirSync(pgDir, { mode: 0o755 });
   const [kafka, minio, postgres] = await Promise.all([
     startTestKafka({ partitions: 4 }),
     startTestMinio(),
@@ -48,12 +57,12 @@ export async function startDeployment(opts: { processors?: number; env?: Record<
   };
   const stopInfra = async () => {
     await Promise.all([kafka.dispose(), minio.dispose(), postgres.stop()]);
-    // Postgres's data directory is ~60 MB a deployment: left behind, a few CI runs fill the machine's disk.
-    rmSync(pgDir, { recursive: true, force: true });
+    rmSync(root, { recursive: true, force: true });
   };
   const started: StartedService[] = [];
   const start = async (service: 'api' | 'billing' | 'processor' | 'webhooks') => {
-    const s = await startService({ service, env, readyTimeoutMs: 180_000 });
+    const dataDir = mkdtempSync(join(root, `${service}-`));
+    const s = await startService({ service, env, dataDir, readyTimeoutMs: 180_000 });
     started.push(s);
     return s;
   };
@@ -77,6 +86,10 @@ export async function startDeployment(opts: { processors?: number; env?: Record<
       startService: start,
       async stop() {
         await Promise.all(started.map((s) => s.stop()));
+        await stopInfra();
+      },
+      async kill() {
+        await Promise.all(started.map((s) => s.kill()));
         await stopInfra();
       },
     };
@@ -103,14 +116,14 @@ export async function startDeploymentAsService(opts: StartOptions): Promise<Star
     ...d.api,
     operatorToken: d.env.UPSCALE_OPERATOR_TOKEN,
     serviceUrls: all().map((s) => s.baseUrl),
-    logs: () => all().map((s) => s.logs()).join('\n'),
+    logs: () =>
+      all()
+        .map((s) => s.logs())
+        .join('\n'),
     stop: async () => {
       await d.stop();
       return 0;
     },
-    kill: async () => {
-      await Promise.all(all().map((s) => s.kill()));
-      await Promise.all([d.kafka.dispose(), d.minio.dispose(), d.postgres.stop()]);
-    },
+    kill: () => d.kill(),
   };
 }
