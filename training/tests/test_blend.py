@@ -76,11 +76,13 @@ def test_blend_is_the_mean_of_its_members_turned_back(tmp_path):
 
 def test_shipped_blends_are_their_members_rebuilt_from_checkpoints(tmp_path):
     """Every blend in training/exports equals the blend of its members exported again from their checkpoints (a member
-    without one in its sidecar is the shipped file of that name: ours-balanced-x2.onnx, released by release.py)."""
+    without one in its sidecar is the shipped file of that name: ours-balanced-x2.onnx and ours-balanced-x4.onnx, released
+    by release.py)."""
     from export_int8 import export as export_int8
     here = Path(export_blend.__file__).resolve().parent
     sidecars = [p for p in sorted((here / 'exports').glob('*.onnx.json')) if 'blend' in json.loads(p.read_text())]
-    assert [p.name for p in sidecars] == ['ours-blend-x2-int8.onnx.json', 'ours-blend-x2.onnx.json']
+    assert [p.name for p in sidecars] == ['ours-blend-x2-int8.onnx.json', 'ours-blend-x2.onnx.json',
+                                          'ours-blend-x4-int8.onnx.json', 'ours-blend-x4.onnx.json']
     img = (np.random.default_rng(4).random((23, 31, 3)) * 255).astype(np.float32)
     for sc in sidecars:
         info = json.loads(sc.read_text())

@@ -172,7 +172,7 @@ describe('engine: images as users expect (docs/design.md §4)', () => {
         tiers: {
           fast: { 2: 'ours-fast-x2-int8', 3: 'ours-fast-x3-int8', 4: 'ours-fast-x4-int8' },
           balanced: { 2: 'ours-balanced-x2-int8-pair', 3: 'ours-balanced-x3-int8', 4: 'ours-balanced-x4-int8-pair' },
-          best: { 2: 'ours-blend-x2-int8-ensemble', 3: 'ours-balanced-x3-int8-ensemble', 4: 'ours-balanced-x4-int8-ensemble' },
+          best: { 2: 'ours-blend-x2-int8-ensemble', 3: 'ours-balanced-x3-int8-ensemble', 4: 'ours-blend-x4-int8-ensemble' },
           sharp: { 2: 'realesrgan-x4plus-to-x2', 3: 'realesrgan-x4plus-to-x3', 4: 'realesrgan-x4plus' },
         },
         // content: illustration (issue 18): only the sharp tier runs another network.
@@ -188,7 +188,7 @@ describe('engine: images as users expect (docs/design.md §4)', () => {
         ]);
         // balanced at 2k and 4k spends int8's saving on a second pass; float32 has none to spend and runs one pass (atFloat32).
         expect(float32.describe().tiers.balanced).toEqual({ 2: 'ours-balanced-x2', 3: 'ours-balanced-x3', 4: 'ours-balanced-x4' });
-        // best at 2k blends ours-balanced-x2 with a larger int8 network; a float32 engine runs best's eight float32 passes.
+        // best at 2k and 4k blends ours-balanced with a larger int8 network; a float32 engine runs best's eight float32 passes.
         expect(float32.describe().tiers.best).toEqual({
           2: 'ours-balanced-x2-ensemble',
           3: 'ours-balanced-x3-ensemble',

@@ -89,7 +89,7 @@ describe('trained networks in the engine', () => {
     [4, '4k', 'balanced', 'ours-balanced-x4-int8-pair'],
     [2, '2k', 'best', 'ours-blend-x2-int8-ensemble'],
     [3, '3k', 'best', 'ours-balanced-x3-int8-ensemble'],
-    [4, '4k', 'best', 'ours-balanced-x4-int8-ensemble'],
+    [4, '4k', 'best', 'ours-blend-x4-int8-ensemble'],
   ] as const)(
     'x%i (%s), quality %s, runs %s and scores the Set5 PSNR of its model card (Y, shave = scale)',
     async (scale, target, quality, network) => {
@@ -185,7 +185,7 @@ describe('trained networks in the engine', () => {
       expect(alt.describe().tiers).toEqual({
         fast: { 2: 'ours-fast-x2-int8', 3: 'ours-fast-x3-int8', 4: 'ours-fast-x4-int8' },
         balanced: { 2: 'ours-balanced-x2-int8-pair', 3: 'ours-balanced-x3-int8', 4: 'ours-balanced-x4-int8-pair' },
-        best: { 2: 'ours-blend-x2-int8-ensemble', 3: 'ours-balanced-x3-int8-ensemble', 4: 'ours-balanced-x4-int8-ensemble' },
+        best: { 2: 'ours-blend-x2-int8-ensemble', 3: 'ours-balanced-x3-int8-ensemble', 4: 'ours-blend-x4-int8-ensemble' },
         // Not in the file (written before issue 18): the built-in sharp tier (load-registry.ts, withDefaultTiers).
         sharp: { 2: 'realesrgan-x4plus-to-x2', 3: 'realesrgan-x4plus-to-x3', 4: 'realesrgan-x4plus' },
       });

@@ -43,6 +43,10 @@ export const DEFAULT_REGISTRY: NetworkRegistry = {
     // ours-balanced-x2 on transforms 0, 2, 4, 6 and the larger network on 1, 3, 5, 7 (docs/model-cards/ours-blend-x2.md).
     // The float32 parent of the int8 blend below (1.7 times the CPU of ours-balanced-x2's eight passes), not in a tier.
     'ours-blend-x2-ensemble': { file: 'ours-blend-x2.onnx', scale: 2, receptiveRadius: 16, tile: 256, selfEnsemble: [0, 2, 4, 6] },
+    // The same at x4: ours-balanced-x4 and plain_c96_b16 (96 channels, 16 body layers, radius 18, trained on a lent
+    // GPU; docs/model-cards/ours-blend-x4.md). The float32 parent of the int8 blend below (1.7 times the CPU of
+    // ours-balanced-x4's eight passes), not in a tier.
+    'ours-blend-x4-ensemble': { file: 'ours-blend-x4.onnx', scale: 4, receptiveRadius: 18, tile: 256, selfEnsemble: [0, 2, 4, 6] },
     // The photo variant: same architecture, trained on blurred, noisy, JPEG-compressed (q40-95) inputs.
     'ours-photo-x2': { file: 'ours-photo-x2.onnx', scale: 2, receptiveRadius: 6, tile: 256 },
     'ours-photo-x4': { file: 'ours-photo-x4.onnx', scale: 4, receptiveRadius: 6, tile: 256 },
@@ -164,6 +168,21 @@ export const DEFAULT_REGISTRY: NetworkRegistry = {
       precision: 'int8',
       float32: 'ours-balanced-x4-ensemble',
     },
+    // best at 4k (issue 15, item 2), as at 2k: ours-balanced-x4 in float32 on the rotations and plain_c96_b16 in int8
+    // (its QAT file, float32 tail) on the mirror images. It beats the eight float32 passes of ours-balanced-x4 (best
+    // before int8) on Set5, Set14 and BSD100 (Set14 by 0.002 dB only; SSIM higher on all three) at about 0.9 of their
+    // time (docs/model-cards/ours-blend-x4.md, docs/benchmarks.md "Tiers"); the eight int8 passes above, best at 4k
+    // until 2026-11-27, lost Set14 and BSD100 to them. A float32 engine runs those eight float32 passes (atFloat32).
+    'ours-blend-x4-int8-ensemble': {
+      file: 'ours-blend-x4-int8.onnx',
+      scale: 4,
+      receptiveRadius: 18,
+      tile: 256,
+      selfEnsemble: [0, 2, 4, 6],
+      precision: 'int8',
+      float32: 'ours-blend-x4-ensemble',
+      atFloat32: 'ours-balanced-x4-ensemble',
+    },
     'ours-photo-x2-int8': {
       file: 'ours-photo-x2-int8.onnx',
       scale: 2,
@@ -283,12 +302,13 @@ export const DEFAULT_REGISTRY: NetworkRegistry = {
     // 0.7-1.8 dB at x4 against esrgan-thick) at a fraction of their CPU, so they are every tier's network (issue 6:
     // trained networks "become the quality tiers where they win"). Three price points of CPU, each tier beating the
     // one below on all three sets: fast runs one pass of the fast networks; balanced one pass of ours-balanced
-    // (2-3x fast; at 4k two int8 passes, the time int8 saves spent on quality); best the same self-ensembled
-    // (+0.1-0.2 dB more, eight times balanced's CPU).
+    // (2-3x fast; at 2k and 4k two int8 passes, the time int8 saves spent on quality); best the same self-ensembled
+    // (+0.1-0.2 dB more, eight times balanced's CPU; at 2k and 4k the blends above, ours-balanced and a larger int8
+    // network in one file, four passes).
     // Tiers name the int8 networks where one ships; a float32 engine runs their parents (same ids without -int8).
     fast: { 2: 'ours-fast-x2-int8', 3: 'ours-fast-x3-int8', 4: 'ours-fast-x4-int8' },
     balanced: { 2: 'ours-balanced-x2-int8-pair', 3: 'ours-balanced-x3-int8', 4: 'ours-balanced-x4-int8-pair' },
-    best: { 2: 'ours-blend-x2-int8-ensemble', 3: 'ours-balanced-x3-int8-ensemble', 4: 'ours-balanced-x4-int8-ensemble' },
+    best: { 2: 'ours-blend-x2-int8-ensemble', 3: 'ours-balanced-x3-int8-ensemble', 4: 'ours-blend-x4-int8-ensemble' },
     // Not a fidelity tier (issue 18): Real-ESRGAN synthesises texture and edges; judged by eye, not by PSNR.
     sharp: { 2: 'realesrgan-x4plus-to-x2', 3: 'realesrgan-x4plus-to-x3', 4: 'realesrgan-x4plus' },
   },
