@@ -145,9 +145,9 @@ export const DEFAULT_REGISTRY: NetworkRegistry = {
       precision: 'int8',
       float32: 'ours-balanced-x4',
     },
-    // The int8 pass costs about 0.3 of the float32 one, so the balanced tier at 4k spends the saving on a second pass
+    // The int8 pass costs 0.3-0.4 of the float32 one, so the balanced tier at 4k spends the saving on a second pass
     // (issue 15 item 2): within 0.03 dB of the float32 pair (-0.009 / -0.013 / -0.005), +0.16 / +0.09 / +0.04 dB over
-    // one float32 pass, in 0.70 of its time end to end (docs/benchmarks.md, tiers). A float32 engine runs that one pass
+    // one float32 pass, in 0.81-0.84 of its time end to end (docs/benchmarks.md, tiers). A float32 engine runs that one pass
     // (atFloat32), not the float32 pair, which would cost twice what the tier did before int8.
     'ours-balanced-x4-int8-pair': {
       file: 'ours-balanced-x4-int8.onnx',
