@@ -79,8 +79,8 @@ function compare(a: Uint8Array, b: Uint8Array): { psnr: number; within2: number 
 // arithmetic. A file served only self-ensembled is checked through its entry with the most passes, against that entry's
 // float32 parent: ours-balanced-x2-int8 (one pass misses the bar, so it has no one-pass entry; its pair runs the same
 // file and arithmetic) as its eight-pass ensemble, and the blends ours-blend-x2-int8 and ours-blend-x4-int8 (two
-// networks in one file, training/export_blend.py) as their four-pass ensembles. A float32 engine runs another network in place of some of these
-// (atFloat32), so the parent is run here by naming it.
+// networks in one file, training/export_blend.py) as their four-pass ensembles. A float32 engine runs another network
+// in place of some of these (atFloat32), so the parent is run here by naming it.
 const INT8_ENTRIES = Object.entries(DEFAULT_REGISTRY.networks).filter(([, n]) => n.precision === 'int8');
 const ONE_PASS_FILES = new Set(INT8_ENTRIES.filter(([, n]) => !n.selfEnsemble).map(([, n]) => n.file));
 const passes = (n: NetworkEntry) => (n.selfEnsemble === true ? 8 : Array.isArray(n.selfEnsemble) ? n.selfEnsemble.length : 1);

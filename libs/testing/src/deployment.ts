@@ -66,6 +66,10 @@ export async function startDeployment(opts: { processors?: number; env?: Record<
     started.push(s);
     return s;
   };
+  const kill = async () => {
+    await Promise.all(started.map((s) => s.kill()));
+    await stopInfra();
+  };
   try {
     // Billing first: the api's readiness does not wait for it, but its first submit does.
     const billing = await start('billing');
@@ -88,14 +92,10 @@ export async function startDeployment(opts: { processors?: number; env?: Record<
         await Promise.all(started.map((s) => s.stop()));
         await stopInfra();
       },
-      async kill() {
-        await Promise.all(started.map((s) => s.kill()));
-        await stopInfra();
-      },
+      kill,
     };
   } catch (e) {
-    await Promise.all(started.map((s) => s.kill()));
-    await stopInfra();
+    await kill();
     throw e;
   }
 }
