@@ -8,6 +8,11 @@ const { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFil
 const { join } = require('node:path');
 
 const root = join(__dirname, '..');
+
+// A one-line fix inside kafkajs (every service logged a TimeoutNegativeWarning at start on Node.js 23+).
+if (existsSync(join(__dirname, 'patches'))) {
+  console.log(`[postinstall] kafkajs request queue: ${require('./patches/kafkajs-request-queue').patchKafkajsRequestQueue(root)}`);
+}
 const exportsDir = join(root, 'training', 'exports');
 const modelsDir = process.env.UPSCALE_MODELS_DIR || join(root, 'models');
 if (existsSync(exportsDir)) {

