@@ -5,8 +5,10 @@
   python train.py --name x2_fast --data packs/sr_data.npz --device cuda --workers 14 --out $OUT  # gpu_train.sh
 
 Every --ckpt-minutes: runs/<name>/last.pt (model + Adam + iteration, to resume), a quick Y-PSNR
-on Set5 and on held-out BSD200 images (appended to metrics.jsonl), and best.pt (weights of the
-checkpoint with the best held-out PSNR). The run is deterministic given --seed: batches are a
+on Set5 and on held-out images (appended to metrics.jsonl), and best.pt (weights of the
+checkpoint with the best held-out PSNR). The held-out images (--val) are the last 8 BSD200 images, or
+the licensed photos' holdout split (licensed-holdout: the default when --sets has `licensed` and not
+BSD200; data/fetch_licensed.py). The run is deterministic given --seed: batches are a
 function of (seed, iteration) and the torch RNG state is saved.
 
 Images come from the dataset folders, or with --data from a file made by pack_data.py (the same arrays
@@ -141,6 +143,10 @@ def main():
     ap.add_argument('--arch', default='plain_c32_b3')
     ap.add_argument('--degradation', choices=['bicubic', 'photo'], default='bicubic')
     ap.add_argument('--sets', default='T91,BSD200')
+    ap.add_argument('--val', choices=['BSD200', 'licensed-holdout'],
+                    help='held-out images for checkpoint selection: BSD200 (its last 8, kept out of training) or '
+                         'licensed-holdout (data/fetch_licensed.py); default licensed-holdout when --sets has '
+                         'licensed and not BSD200, else BSD200')
     ap.add_argument('--iters', type=int, default=300000)
     ap.add_argument('--batch', type=int, default=16)
     ap.add_argument('--patch', type=int, default=48, help='LR patch size')
@@ -191,6 +197,9 @@ def main():
         if a.bf16_until:
             cfg['bf16_from'] = 0
     cfg.setdefault('bf16_until', 0)  # configs saved before the option existed
+    if cfg.get('val') is None:  # runs saved before --val existed validated on BSD200
+        sets = cfg['sets'].split(',')
+        cfg['val'] = 'licensed-holdout' if not a.resume and 'licensed' in sets and 'BSD200' not in sets else 'BSD200'
     for k, v in (('data', None), ('device', 'cpu'), ('workers', 0)):
         cfg.setdefault(k, v)
     c = argparse.Namespace(**cfg)
@@ -231,10 +240,15 @@ def main():
     if c.data:
         from sr.pack import Pack
         pack = Pack(c.data)
-        for s in c.sets.split(',') + ['BSD200', 'Set5']:
+        for s in c.sets.split(',') + [c.val, 'Set5']:
             pack.names(s)  # fails early, naming what to pack, if a set is missing
     sampler = PatchSampler(c.sets.split(','), c.scale, c.patch, c.degradation, exclude_last=HOLDOUT, pack=pack)
-    held_out = set_images('BSD200', pack)[-HOLDOUT:] if pack else list_set('BSD200')[-HOLDOUT:]
+    if c.val == 'BSD200':
+        held_out = set_images('BSD200', pack)[-HOLDOUT:] if pack else list_set('BSD200')[-HOLDOUT:]
+    else:  # a set of its own, never trained on
+        if c.val in c.sets.split(','):
+            sys.exit(f'--val {c.val} is also in --sets')
+        held_out = set_images(c.val, pack) if pack else list_set(c.val)
     val = eval_pairs(held_out, c.scale, c.degradation, c.seed)
     set5 = eval_pairs(set_images('Set5', pack) if pack else list_set('Set5'), c.scale, 'bicubic', c.seed)
     data_id = f'pack {pack.content_sha256[:16]}' if pack else 'folders'

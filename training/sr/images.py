@@ -7,11 +7,20 @@ from PIL import Image
 DATASETS = Path('/work/shared/datasets')
 TEST_SETS = ('Set5', 'Set14', 'BSD100')
 TRAIN_SETS = ('T91', 'BSD200')
+# photos licensed for commercial use (data/licensed-photos.tsv), written by data/fetch_licensed.py outside the
+# dataset folders: 'licensed' is its train split, 'licensed-holdout' its held-out split (measurement only)
+LICENSED_SETS = {'licensed': 'train', 'licensed-holdout': 'holdout'}
+LICENSED_DIR = Path.home() / '.cache' / 'upscaler' / 'datasets' / 'licensed'
 
 
 def datasets_root() -> Path:
     import os
     return Path(os.environ.get('SR_DATASETS', str(DATASETS)))
+
+
+def licensed_root() -> Path:
+    import os
+    return Path(os.environ.get('SR_LICENSED_DIR') or str(LICENSED_DIR)).expanduser()
 
 
 def load_rgb(path: Path) -> np.ndarray:
@@ -20,9 +29,12 @@ def load_rgb(path: Path) -> np.ndarray:
 
 
 def list_set(name: str) -> list:
-    root = datasets_root()
-    folder = root / 'train' / name if name in TRAIN_SETS else root / name
+    if name in LICENSED_SETS:
+        folder, hint = licensed_root() / LICENSED_SETS[name], ' (fetch them: python3 training/data/fetch_licensed.py)'
+    else:
+        root = datasets_root()
+        folder, hint = (root / 'train' / name if name in TRAIN_SETS else root / name), ''
     files = sorted(folder.glob('*.png'))
     if not files:
-        raise FileNotFoundError(f'no PNG images in {folder}')
+        raise FileNotFoundError(f'no PNG images in {folder}{hint}')
     return files
