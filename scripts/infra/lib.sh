@@ -6,6 +6,10 @@ set -euo pipefail
 INFRA_CACHE="${UPSCALE_INFRA_CACHE:-${HOME}/.cache/upscaler}"
 mkdir -p "${INFRA_CACHE}"
 
+# The address the servers listen on (and advertise): loopback, or the local cluster's bridge address, where pods
+# reach them as the managed services of a real deployment (scripts/cluster/up.sh).
+INFRA_HOST="${UPSCALE_INFRA_HOST:-127.0.0.1}"
+
 log() { echo "[infra] $*" >&2; }
 
 # Prints why a server failed to start from its log $1: the first error lines and their causes (a taken
@@ -18,10 +22,10 @@ show_start_failure() {
   tail -n 30 "${logfile}" >&2
 }
 
-# Waits until something accepts TCP connections on 127.0.0.1:$1 (at most $2 seconds).
+# Waits until something accepts TCP connections on $INFRA_HOST:$1 (at most $2 seconds).
 wait_for_port() {
   local port="$1" timeout="${2:-60}" waited=0
-  while ! (exec 3<>"/dev/tcp/127.0.0.1/${port}") 2>/dev/null; do
+  while ! (exec 3<>"/dev/tcp/${INFRA_HOST}/${port}") 2>/dev/null; do
     sleep 0.5
     waited=$((waited + 1))
     if [ "${waited}" -ge $((timeout * 2)) ]; then

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Starts a single-node Kafka (KRaft: broker and controller in one JVM) on 127.0.0.1:<port>, data under
+# Starts a single-node Kafka (KRaft: broker and controller in one JVM) on 127.0.0.1:<port> (UPSCALE_INFRA_HOST), data under
 # <dataDir>, in the background; pid in <dataDir>/kafka.pid, log in <dataDir>/kafka.log.
 # Usage: start-kafka.sh <dataDir> <port> [controllerPort (default port+1)]
 # Starting again on the same dataDir keeps the topics and offsets (used by the fault tests).
@@ -25,9 +25,9 @@ partitions="${KAFKA_PARTITIONS:-6}"
 cat > "${data_dir}/server.properties" <<PROPS
 process.roles=broker,controller
 node.id=1
-controller.quorum.voters=1@127.0.0.1:${controller_port}
-listeners=PLAINTEXT://127.0.0.1:${port},CONTROLLER://127.0.0.1:${controller_port}
-advertised.listeners=PLAINTEXT://127.0.0.1:${port}
+controller.quorum.voters=1@${INFRA_HOST}:${controller_port}
+listeners=PLAINTEXT://${INFRA_HOST}:${port},CONTROLLER://${INFRA_HOST}:${controller_port}
+advertised.listeners=PLAINTEXT://${INFRA_HOST}:${port}
 controller.listener.names=CONTROLLER
 inter.broker.listener.name=PLAINTEXT
 listener.security.protocol.map=PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT
@@ -81,7 +81,7 @@ for _ in $(seq 1 $((timeout * 4))); do
     exit 1
   fi
   if grep -q "Kafka Server started" "${data_dir}/kafka.log" && wait_for_port "${port}" 1; then
-    log "kafka $(basename "${home}") ready on 127.0.0.1:${port} (pid ${pid})"
+    log "kafka $(basename "${home}") ready on ${INFRA_HOST}:${port} (pid ${pid})"
     exit 0
   fi
   sleep 0.25

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Starts MinIO (single drive) on 127.0.0.1:<port>, console on 127.0.0.1:<consolePort>, data under
+# Starts MinIO (single drive) on 127.0.0.1:<port> (UPSCALE_INFRA_HOST), console on 127.0.0.1:<consolePort>, data under
 # <dataDir>/data, in the background; pid in <dataDir>/minio.pid, log in <dataDir>/minio.log.
 # Credentials: MINIO_ROOT_USER / MINIO_ROOT_PASSWORD (defaults minioadmin / minioadmin, local use only).
 # Usage: start-minio.sh <dataDir> <port> [consolePort (default port+1)]
@@ -26,7 +26,7 @@ MINIO_ROOT_PASSWORD="${MINIO_ROOT_PASSWORD:-minioadmin}" \
 MINIO_BROWSER="${MINIO_BROWSER:-on}" \
 MINIO_UPDATE=off \
   nohup "${binary}" server "${data_dir}/data" \
-    --address "127.0.0.1:${port}" --console-address "127.0.0.1:${console_port}" --quiet \
+    --address "${INFRA_HOST}:${port}" --console-address "${INFRA_HOST}:${console_port}" --quiet \
     >>"${data_dir}/minio.log" 2>&1 </dev/null &
 pid=$!
 echo "${pid}" >"${pidfile}"
@@ -42,12 +42,12 @@ for _ in $(seq 1 $((timeout * 4))); do
   fi
   # The readiness endpoint answers 200 once the drive is online.
   if command -v curl >/dev/null; then
-    ready() { curl -fsS -o /dev/null "http://127.0.0.1:${port}/minio/health/ready" 2>/dev/null; }
+    ready() { curl -fsS -o /dev/null "http://${INFRA_HOST}:${port}/minio/health/ready" 2>/dev/null; }
   else
     ready() { wait_for_port "${port}" 1; }
   fi
   if ready; then
-    log "minio ready on 127.0.0.1:${port} (console 127.0.0.1:${console_port}, pid ${pid})"
+    log "minio ready on ${INFRA_HOST}:${port} (console ${INFRA_HOST}:${console_port}, pid ${pid})"
     exit 0
   fi
   sleep 0.25

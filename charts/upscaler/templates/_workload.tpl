@@ -103,6 +103,11 @@ spec:
             - name: UPSCALE_ENGINE_PRECISION
               value: {{ $c.enginePrecision | quote }}
             {{- end }}
+            {{- if $root.Values.extraCaCertificates.configMap }}
+            # Node.js trusts these CAs besides its own (webhook endpoints, image URLs, S3 behind a private CA).
+            - name: NODE_EXTRA_CA_CERTS
+              value: /etc/upscaler/extra-ca/{{ $root.Values.extraCaCertificates.key }}
+            {{- end }}
             {{- range $k, $v := $c.extraEnv }}
             - name: {{ $k }}
               value: {{ $v | quote }}
@@ -129,6 +134,11 @@ spec:
               mountPath: /tmp
             - name: data
               mountPath: /data
+            {{- if $root.Values.extraCaCertificates.configMap }}
+            - name: extra-ca
+              mountPath: /etc/upscaler/extra-ca
+              readOnly: true
+            {{- end }}
       volumes:
         - name: tmp
           emptyDir:
@@ -137,6 +147,12 @@ spec:
         - name: data
           emptyDir:
             sizeLimit: {{ $root.Values.tmpVolume.sizeLimit }}
+        {{- if $root.Values.extraCaCertificates.configMap }}
+        - name: extra-ca
+          configMap:
+            name: {{ $root.Values.extraCaCertificates.configMap }}
+            items: [{key: {{ $root.Values.extraCaCertificates.key }}, path: {{ $root.Values.extraCaCertificates.key }}}]
+        {{- end }}
       {{- with $c.nodeSelector }}
       nodeSelector:
         {{- toYaml . | nindent 8 }}
@@ -181,6 +197,9 @@ spec:
       port: {{ $c.service.port }}
       targetPort: http
       protocol: TCP
+      {{- if and (ne $c.service.type "ClusterIP") $c.service.nodePort }}
+      nodePort: {{ $c.service.nodePort }}
+      {{- end }}
 {{- end -}}
 
 {{- define "upscaler.hpa" -}}

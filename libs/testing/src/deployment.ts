@@ -100,9 +100,13 @@ export async function startDeployment(opts: { processors?: number; env?: Record<
   }
 }
 
-/** The e2e tier runs twice in `npm test`: against the standalone, then with UPSCALE_E2E_MODE=distributed. */
-export function e2eMode(): 'standalone' | 'distributed' {
-  return process.env.UPSCALE_E2E_MODE === 'distributed' ? 'distributed' : 'standalone';
+/**
+ * The e2e tier runs against the standalone, then with UPSCALE_E2E_MODE=distributed; `npm run test:cluster` runs it
+ * with UPSCALE_E2E_MODE=cluster against the chart on a local Kubernetes cluster (libs/testing/src/cluster.ts).
+ */
+export function e2eMode(): 'standalone' | 'distributed' | 'cluster' {
+  const mode = process.env.UPSCALE_E2E_MODE;
+  return mode === 'distributed' || mode === 'cluster' ? mode : 'standalone';
 }
 
 /**

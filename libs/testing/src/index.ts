@@ -8,6 +8,7 @@ export * from './standalone';
 export * from './api-client';
 export * from './images';
 export * from './deployment';
+export * from './cluster';
 export * from './registry';
 export * from './event-log';
 export * from './png-chunks';

@@ -13,7 +13,8 @@ export interface StartedService {
   port: number;
   dataDir: string;
   operatorToken: string;
-  process: ChildProcess;
+  /** The child process (absent in cluster mode, where the service runs in pods). */
+  process?: ChildProcess;
   /** Base URLs of every process behind this handle (one for the standalone; each service of a deployment). */
   serviceUrls?: string[];
   logs(): string;
@@ -43,6 +44,11 @@ export interface StartOptions {
  */
 export async function startService(opts: StartOptions = {}): Promise<StartedService> {
   const service = opts.service ?? 'standalone';
+  if (service === 'standalone' && process.env.UPSCALE_E2E_MODE === 'cluster' && !opts.dataDir) {
+    // The same end-to-end suites against the chart's release on the local Kubernetes cluster (npm run cluster:up).
+    const { startClusterAsService } = await import('./cluster');
+    return startClusterAsService(opts);
+  }
   if (service === 'standalone' && process.env.UPSCALE_E2E_MODE === 'distributed' && !opts.dataDir) {
     // The same end-to-end suites, unchanged, against separate processes on Kafka, MinIO and Postgres.
     const { startDeploymentAsService } = await import('./deployment');

@@ -111,7 +111,7 @@ async function submitLong(acct: TestAccount): Promise<string> {
 async function holderOf(jobId: string): Promise<StartedService> {
   const rows = (await db.query<{ worker: string }>(`SELECT data->>'workerId' AS worker FROM events WHERE type = 'JobStarted' AND data->>'jobId' = $1 ORDER BY position DESC LIMIT 1`, [jobId])).rows;
   const pid = Number(rows[0].worker.split('-').pop());
-  const p = d.processors.find((x) => x.process.pid === pid);
+  const p = d.processors.find((x) => x.process?.pid === pid);
   if (!p) throw new Error(`no processor with pid ${pid}`);
   return p;
 }
