@@ -7,11 +7,10 @@ source "$here/versions.sh"
 bin="$K8S_BIN/metrics-server-$METRICS_SERVER_VERSION"
 [ -x "$bin" ] && { echo "$bin"; exit 0; }
 mkdir -p "$K8S_BIN"
-work="$(mktemp -d)"
-trap 'rm -rf "$work"' EXIT
-echo "[metrics-server] building $METRICS_SERVER_VERSION (go, a few minutes)" >&2
-cd "$work"
-go mod init local/msbuild >/dev/null 2>&1
-GOFLAGS=-buildvcs=false go get "sigs.k8s.io/metrics-server@$METRICS_SERVER_VERSION" >/dev/null 2>&1
-CGO_ENABLED=0 GOFLAGS=-buildvcs=false nice -n 5 go build -trimpath -ldflags "-s -w" -o "$bin" sigs.k8s.io/metrics-server/cmd/metrics-server
+echo "[metrics-server] building $METRICS_SERVER_VERSION (go install, a few minutes)" >&2
+out="$(mktemp -d)"
+trap 'rm -rf "$out"' EXIT
+(cd /tmp && CGO_ENABLED=0 GOBIN="$out" GOFLAGS=-buildvcs=false nice -n 5 go install -trimpath -ldflags "-s -w" \
+  "sigs.k8s.io/metrics-server/cmd/metrics-server@$METRICS_SERVER_VERSION")
+mv "$out/metrics-server" "$bin"
 echo "$bin"

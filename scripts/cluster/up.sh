@@ -9,7 +9,7 @@
 #   4. Postgres, Kafka and MinIO on 10.244.0.1, outside the cluster: they play the managed services a platform team
 #      runs the chart against, reached from the pods through Services of the same names (postgres, kafka, minio);
 #   5. etcd, containerd (runc, the CNI bridge), kube-apiserver, kube-controller-manager, kube-scheduler, kubelet,
-#      kube-proxy (iptables), CoreDNS and metrics-server as processes of this machine;
+#      kube-proxy (iptables), CoreDNS and metrics-server (the autoscaler's CPU metric) as processes of this machine;
 #   6. `helm install` of charts/upscaler with values-small.yaml, the local overlay (scripts/cluster/values-local.yaml)
 #      and $CLUSTER_VALUES (a values file of the caller's); waits until every pod is Ready; `helm test`.
 #
@@ -269,6 +269,72 @@ start_daemon coredns coredns -conf "$STATE/Corefile"
 wait_for 120 "node $NODE_NAME" kubectl wait --for=condition=Ready "node/$NODE_NAME" --timeout=5s
 log "node $NODE_NAME Ready after $((SECONDS - t0)) s"
 
+# metrics-server, as a process of the node: the resource metrics API (metrics.k8s.io) that the processors'
+# HorizontalPodAutoscaler reads CPU from, registered through the aggregation layer (the apiserver reaches it at
+# $NODE_IP:4443 through a Service without selector; its serving certificate is signed by the cluster's CA).
+make_cert "$pki" metrics-server system:metrics-server "" "DNS:metrics-server.kube-system.svc,IP:$NODE_IP" serverAuth,clientAuth
+make_kubeconfig "$STATE/metrics-server.kubeconfig" "$server" "$pki/ca.crt" "$pki/metrics-server.crt" "$pki/metrics-server.key" metrics-server
+kubectl apply -f - >/dev/null <<YAML
+apiVersion: rbac.authorization.k8s.io/v1
+kind: ClusterRole
+metadata: {name: "system:metrics-server"}
+rules:
+  - {apiGroups: [""], resources: [nodes/metrics], verbs: [get]}
+  - {apiGroups: [""], resources: [pods, nodes], verbs: [get, list, watch]}
+---
+apiVersion: rbac.authorization.k8s.io/v1
+kind: ClusterRoleBinding
+metadata: {name: "system:metrics-server"}
+roleRef: {apiGroup: rbac.authorization.k8s.io, kind: ClusterRole, name: "system:metrics-server"}
+subjects: [{apiGroup: rbac.authorization.k8s.io, kind: User, name: "system:metrics-server"}]
+---
+apiVersion: rbac.authorization.k8s.io/v1
+kind: ClusterRoleBinding
+metadata: {name: "metrics-server:system:auth-delegator"}
+roleRef: {apiGroup: rbac.authorization.k8s.io, kind: ClusterRole, name: "system:auth-delegator"}
+subjects: [{apiGroup: rbac.authorization.k8s.io, kind: User, name: "system:metrics-server"}]
+---
+apiVersion: rbac.authorization.k8s.io/v1
+kind: RoleBinding
+metadata: {name: metrics-server-auth-reader, namespace: kube-system}
+roleRef: {apiGroup: rbac.authorization.k8s.io, kind: Role, name: extension-apiserver-authentication-reader}
+subjects: [{apiGroup: rbac.authorization.k8s.io, kind: User, name: "system:metrics-server"}]
+---
+apiVersion: v1
+kind: Service
+metadata: {name: metrics-server, namespace: kube-system}
+spec:
+  ports: [{name: https, port: 443, targetPort: 4443, protocol: TCP}]
+---
+apiVersion: discovery.k8s.io/v1
+kind: EndpointSlice
+metadata:
+  name: metrics-server-node
+  namespace: kube-system
+  labels: {kubernetes.io/service-name: metrics-server, endpointslice.kubernetes.io/managed-by: upscaler-cluster-up}
+addressType: IPv4
+ports: [{name: https, port: 4443, protocol: TCP}]
+endpoints: [{addresses: ["$NODE_IP"], conditions: {ready: true}}]
+---
+apiVersion: apiregistration.k8s.io/v1
+kind: APIService
+metadata: {name: v1beta1.metrics.k8s.io}
+spec:
+  group: metrics.k8s.io
+  version: v1beta1
+  service: {name: metrics-server, namespace: kube-system, port: 443}
+  caBundle: $(base64 -w0 "$pki/ca.crt")
+  groupPriorityMinimum: 100
+  versionPriority: 100
+YAML
+start_daemon metrics-server "$(bash "$here/build-metrics-server.sh")" --secure-port 4443 --bind-address "$NODE_IP" \
+  --tls-cert-file "$pki/metrics-server.crt" --tls-private-key-file "$pki/metrics-server.key" \
+  --kubeconfig "$STATE/metrics-server.kubeconfig" --authentication-kubeconfig "$STATE/metrics-server.kubeconfig" \
+  --authorization-kubeconfig "$STATE/metrics-server.kubeconfig" \
+  --kubelet-client-certificate "$pki/metrics-server.crt" --kubelet-client-key "$pki/metrics-server.key" \
+  --kubelet-certificate-authority "$pki/ca.crt" --kubelet-preferred-address-types InternalIP \
+  --kubelet-use-node-status-port --metric-resolution 15s
+
 # --- 6. the chart -----------------------------------------------------------------------------------------------
 kubectl create namespace "$NAMESPACE" >/dev/null
 kubectl -n "$NAMESPACE" create secret generic upscaler-database \
@@ -311,6 +377,8 @@ log "every pod Ready after $((SECONDS - t0)) s"
 "$helm" test "$RELEASE" -n "$NAMESPACE" >"$STATE/logs/helm-test.log" 2>&1 \
   || { cat "$STATE/logs/helm-test.log" >&2; kubectl -n "$NAMESPACE" logs "$RELEASE-test-api-answers" >&2; die "helm test failed"; }
 log "helm test passed"
+# The autoscaler's metric: the first scrape comes within metrics-server's resolution (15 s).
+wait_for 120 "the resource metrics API" kubectl get --raw "/apis/metrics.k8s.io/v1beta1/namespaces/$NAMESPACE/pods"
 
 cat >"$STATE/cluster.env" <<ENV
 BASE_URL=http://$NODE_IP:$API_NODE_PORT/api/v1

@@ -1,9 +1,9 @@
 import { execFile } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
-import type { StartedService, StartOptions } from './standalone';
+import { REPO_ROOT, type StartedService, type StartOptions } from './standalone';
 
 const run = promisify(execFile);
 
@@ -54,11 +54,40 @@ export const CLUSTER_SERVICE_ENV: Readonly<Record<string, string>> = {
   UPSCALE_RATE_LIMIT_PER_MINUTE: '10000',
   UPSCALE_ALLOW_PRIVATE_NETWORKS: 'true',
   UPSCALE_DEFAULT_QUALITY: 'fast',
+  UPSCALE_WEBHOOK_RETRY_SCHEDULE_MS: '200,400,800',
+  UPSCALE_WEBHOOK_TIMEOUT_MS: '8000',
 };
 
-/** `startService()` in cluster mode: the running release behind a StartedService handle; stop() leaves it running. */
-export function startClusterAsService(opts: StartOptions): StartedService {
-  const wrong = Object.entries(opts.env ?? {}).filter(([k, v]) => v !== undefined && CLUSTER_SERVICE_ENV[k] !== v);
+/** The node's address on the pods' bridge (scripts/cluster/cluster-env.sh): pods reach the suites' servers there. */
+export const CLUSTER_NODE_IP = '10.244.0.1';
+
+/**
+ * A CA and server certificate for the suites' HTTPS receivers in cluster mode, in the shape of createTestCa(): the
+ * certificate (for 10.244.0.1) is signed by the cluster's CA, which every pod trusts (values-local.yaml,
+ * extraCaCertificates). cleanup() removes nothing: the files belong to the cluster.
+ */
+export function clusterReceiverCa(): { caCert: string; caPath: string; cert: string; key: string; cleanup(): void } {
+  const pki = join(dirname(clusterEnvFile()), 'pki');
+  const caPath = join(pki, 'ca.crt');
+  return {
+    caCert: readFileSync(caPath, 'utf8'),
+    caPath,
+    cert: readFileSync(join(pki, 'receiver.crt'), 'utf8'),
+    key: readFileSync(join(pki, 'receiver.key'), 'utf8'),
+    cleanup: () => undefined,
+  };
+}
+
+/**
+ * `startService()` in cluster mode: the running release behind a StartedService handle; stop() leaves it running.
+ * serviceUrls are the release's pods on their own addresses (this machine reaches the pods' bridge), for the suites
+ * that read every service's /metrics.
+ */
+export async function startClusterAsService(opts: StartOptions): Promise<StartedService> {
+  // The release trusts the cluster's CA (extraCaCertificates), which signs the receivers' certificates in cluster mode.
+  const wrong = Object.entries(opts.env ?? {}).filter(
+    ([k, v]) => v !== undefined && k !== 'NODE_EXTRA_CA_CERTS' && CLUSTER_SERVICE_ENV[k] !== v,
+  );
   if (wrong.length > 0) {
     throw new Error(
       `this suite needs ${wrong.map(([k, v]) => `${k}=${v}`).join(', ')}, which the cluster's shared release does not run with ` +
@@ -66,8 +95,15 @@ export function startClusterAsService(opts: StartOptions): StartedService {
     );
   }
   const c = readCluster();
+  const pods = JSON.parse(await kubectl(['get', 'pods', '-l', `app.kubernetes.io/instance=${c.release}`, '-o', 'json'], c)) as {
+    items: Array<{ metadata: { labels?: Record<string, string> }; status: { podIP?: string; phase?: string } }>;
+  };
+  const serviceUrls = pods.items
+    .filter((p) => p.status.phase === 'Running' && p.status.podIP && p.metadata.labels?.['app.kubernetes.io/component'] !== 'test')
+    .map((p) => `http://${p.status.podIP}:8080`);
   return {
     baseUrl: c.baseUrl,
+    serviceUrls,
     apiUrl: c.apiUrl,
     port: Number(new URL(c.baseUrl).port),
     dataDir: '',
@@ -120,4 +156,19 @@ export async function podsOf(
   return out.items
     .filter((p) => !p.metadata.deletionTimestamp)
     .map((p) => ({ name: p.metadata.name, ready: p.status.conditions?.some((x) => x.type === 'Ready' && x.status === 'True') ?? false }));
+}
+
+/** The release's database as this machine reaches it (Postgres runs outside the cluster, as a managed one would). */
+export function clusterDatabaseUrl(): string {
+  const password = readFileSync(join(dirname(clusterEnvFile()), 'pki', 'pg-password'), 'utf8').trim();
+  return `postgres://upscaler:${encodeURIComponent(password)}@127.0.0.1:55432/upscaler`;
+}
+
+/** Runs a script of scripts/cluster (retag-images.sh, ...) with the cluster's environment; resolves to its stdout. */
+export async function clusterScript(name: string, args: string[]): Promise<string> {
+  const { stdout } = await run('bash', [join(REPO_ROOT, 'scripts', 'cluster', name), ...args], {
+    env: process.env,
+    maxBuffer: 16 * 1024 * 1024,
+  });
+  return stdout;
 }

@@ -68,8 +68,11 @@ export async function createTestCa(): Promise<TestCa> {
 }
 
 export interface ListenOptions {
-  /** loopback address to listen on: 127.0.0.1 (default) or ::1 (the certificate covers both) */
-  host?: '127.0.0.1' | '::1';
+  /**
+   * Address to listen on: loopback, 127.0.0.1 (default) or ::1 (the certificate covers both), or in cluster mode the
+   * local cluster's node address, where pods reach it (libs/testing/src/cluster.ts, `clusterReceiverListen`).
+   */
+  host?: string;
 }
 
 export interface TestServer {

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ApiClient } from './api-client';
-import { startHttpsServer, type TestCa, type TestServer } from './https';
+import { startHttpsServer, type ListenOptions, type TestCa, type TestServer } from './https';
 
 /** One request the receiver got, as it arrived. */
 export interface ReceivedRequest {
@@ -33,7 +33,11 @@ export interface WebhookReceiver extends TestServer {
   serve(path: string, contentType: string, body: Buffer): void;
 }
 
-export async function startWebhookReceiver(certs: Pick<TestCa, 'cert' | 'key'>, defaultStatus = 200): Promise<WebhookReceiver> {
+export async function startWebhookReceiver(
+  certs: Pick<TestCa, 'cert' | 'key'>,
+  defaultStatus = 200,
+  listen: ListenOptions = {},
+): Promise<WebhookReceiver> {
   const received: ReceivedRequest[] = [];
   const held: Array<{ path: string; closed: boolean }> = [];
   const plans = new Map<string, ReceiverPlan>();
@@ -68,7 +72,7 @@ export async function startWebhookReceiver(certs: Pick<TestCa, 'cert' | 'key'>, 
     });
   };
 
-  const server = await startHttpsServer(onRequest, certs);
+  const server = await startHttpsServer(onRequest, certs, listen);
   return Object.assign(server, {
     received,
     held,
@@ -93,7 +97,11 @@ export async function registerEndpoint(
 }
 
 /** Probes every 100 ms until it gives a value (not undefined or false); fails after `timeoutMs`. */
-export async function waitFor<T>(what: string, probe: () => Promise<T | undefined | false> | T | undefined | false, timeoutMs = 60_000): Promise<T> {
+export async function waitFor<T>(
+  what: string,
+  probe: () => Promise<T | undefined | false> | T | undefined | false,
+  timeoutMs = 60_000,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const v = await probe();

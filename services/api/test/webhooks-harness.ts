@@ -2,6 +2,8 @@ import { createHmac } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import {
   ApiClient,
+  CLUSTER_NODE_IP,
+  clusterReceiverCa,
   createTestCa,
   e2eMode,
   startService,
@@ -29,10 +31,12 @@ export interface WebhooksService {
 }
 
 export function useWebhooksService(env: Record<string, string> = {}): WebhooksService {
-  const hooks = {} as WebhooksService & { ca: TestCa };
+  const hooks = {} as WebhooksService & { ca: Pick<TestCa, 'cert' | 'key' | 'caPath' | 'cleanup'> };
   beforeAll(async () => {
-    hooks.ca = await createTestCa();
-    hooks.receiver = await startWebhookReceiver(hooks.ca);
+    // In cluster mode the receiver listens where pods reach it, with a certificate of the cluster's CA.
+    const cluster = e2eMode() === 'cluster';
+    hooks.ca = cluster ? clusterReceiverCa() : await createTestCa();
+    hooks.receiver = await startWebhookReceiver(hooks.ca, 200, cluster ? { host: CLUSTER_NODE_IP } : {});
     hooks.svc = await startService({
       env: {
         NODE_EXTRA_CA_CERTS: hooks.ca.caPath,

@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# `npm run test:cluster`: the end-to-end suites and the cluster-only scenarios against the chart's release on a local
+# Kubernetes cluster (UPSCALE_E2E_MODE=cluster; docs/kubernetes.md, "The cluster tier"). Brings the cluster up when it
+# is not (npm run cluster:up, which builds the images from the tree) and removes it afterwards; a cluster that was
+# already up stays up. Prints the scenarios' figures, then one line "cluster tier: N passed, N failed".
+#   --results FILE   jest's JSON results (for scripts/test-all.sh's closing line)
+#   KEEP_CLUSTER=1   leave a cluster this run started running
+set -uo pipefail
+here="$(cd "$(dirname "$0")" && pwd)"
+root="$(cd "$here/../.." && pwd)"
+source "$here/versions.sh"
+source "$here/cluster-env.sh"
+cd "$root"
+results=""
+[ "${1:-}" = "--results" ] && results="$2"
+out="$(mktemp -d)"
+trap 'rm -rf "$out"' EXIT
+results="${results:-$out/cluster.json}"
+
+started=0
+t0=$SECONDS
+if ! cluster_running; then
+  bash "$here/up.sh" >"$out/up.out" || { echo "cluster tier: cluster:up failed"; echo "cluster tier: 0 passed, 1 failed"; exit 1; }
+  started=1
+fi
+echo "cluster ready after $((SECONDS - t0)) s ($(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//'))"
+
+# The suites that run unchanged against the shared release: those whose settings the release runs with
+# (libs/testing/src/cluster.ts, CLUSTER_SERVICE_ENV). Left out, and why:
+#   admin (its own operator token), jobs-rate-limit (a default of 5 a minute), jobs-target-fallback (a lower output
+#   limit), account-limits, webhooks-ergonomics (lower per-account limits), webhooks-ssrf (private networks refused),
+#   jobs-image-url (its image servers listen on loopback, out of the pods' reach), observability (a trace file on
+#   this machine), crash*, distributed-*, services/standalone (they start and kill their own processes).
+suites=(
+  services/api/test/jobs-submit services/api/test/jobs-poll services/api/test/jobs-list services/api/test/jobs-result
+  services/api/test/jobs-wait services/api/test/jobs-cancel services/api/test/jobs-credits services/api/test/jobs-settlement
+  services/api/test/jobs-idempotency services/api/test/jobs-auth services/api/test/jobs-content services/api/test/jobs-sharp
+  services/api/test/jobs-openapi services/api/test/openapi-views services/api/test/request-parsing services/api/test/api-keys
+  services/api/test/webhooks.e2e services/api/test/docs services/api/test/dashboard
+  clients/typescript/test/cli clients/typescript/test/sdk clients/typescript/test/browser
+)
+# The scenarios change the release (upgrade, scaling, deleted pods): after the suites.
+suites+=(services/api/test/cluster-operations)
+export UPSCALE_E2E_MODE=cluster CLUSTER_ENV_FILE="$STATE/cluster.env" CLUSTER_REPORT_FILE="$out/report.jsonl"
+: >"$CLUSTER_REPORT_FILE"
+status=0
+npx jest --selectProjects e2e --runInBand --runTestsByPath $(for s in "${suites[@]}"; do ls "$s"*.e2e-spec.ts; done) \
+  --json --outputFile="$results" || status=1
+
+echo
+echo "scenarios:"
+sed 's/^/  /' "$CLUSTER_REPORT_FILE"
+# Node.js 24 in the images: every service must start without the negative-timeout warning (kafkajs, patched).
+warnings=$(for p in $(KUBECONFIG="$STATE/admin.kubeconfig" "$K8S_BIN/kubectl" -n "$NAMESPACE" get pods -o name); do
+  KUBECONFIG="$STATE/admin.kubeconfig" "$K8S_BIN/kubectl" -n "$NAMESPACE" logs "$p" 2>/dev/null; done | grep -c TimeoutNegativeWarning)
+echo "TimeoutNegativeWarning lines in the pods' logs: $warnings"
+[ "$warnings" = 0 ] || status=1
+
+if [ "$started" = 1 ] && [ "${KEEP_CLUSTER:-}" != 1 ]; then bash "$here/down.sh"; fi
+node -e '
+const r = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"));
+const extra = Number(process.argv[2]);
+console.log(`cluster tier: ${r.numPassedTests} passed, ${r.numFailedTests + extra} failed`);
+' "$results" "$([ "$warnings" = 0 ] && echo 0 || echo 1)" 2>/dev/null || echo "cluster tier: 0 passed, 1 failed"
+echo "cluster tier took $((SECONDS - t0)) s"
+exit $status
