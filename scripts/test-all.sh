@@ -57,6 +57,23 @@ fi
 
 # (the offline deployment validation runs inside the integration tier: libs/testing/test/deploy.int-spec.ts)
 
+# The cluster tier (docs/kubernetes.md): the chart on a local single-node Kubernetes, when its tools are cached on
+# this machine (a first `npm run test:cluster` or `npm run cluster:up` builds them, ~30 min cold) and we are root.
+source scripts/cluster/versions.sh
+if [ "${SKIP_CLUSTER:-}" = "1" ]; then
+  cluster_line="cluster tier: not run (SKIP_CLUSTER=1)"
+elif [ "$(id -u)" = 0 ] && [ -f "$K8S_BIN/.complete" ] && [ -x "$K8S_BIN/metrics-server-$METRICS_SERVER_VERSION" ] \
+    && [ -x "$CLUSTER_CACHE/helm-$HELM_VERSION/helm" ]; then
+  step "cluster tier (Kubernetes $K8S_VERSION, cached under $CLUSTER_CACHE)"
+  bash scripts/cluster/test.sh --results "$results/cluster.json" | tee "$results/cluster.out" || status=1
+  cluster_line="$(grep '^cluster tier: ' "$results/cluster.out" | tail -1 | sed 's/^cluster tier: /cluster tier: ran, /')"
+else
+  cluster_line="cluster tier: not run (no cached Kubernetes $K8S_VERSION build under $CLUSTER_CACHE, or not root; npm run test:cluster builds it)"
+fi
+echo
+echo "$cluster_line"
+rm -f "$results/cluster.out"
+
 node -e '
 const fs = require("fs"); const dir = process.argv[1];
 let p = 0, f = 0;

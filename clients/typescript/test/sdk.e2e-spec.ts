@@ -20,11 +20,10 @@ import {
 } from '@upscaler/client';
 import {
   createAccountWithKey,
-  createTestCa,
   e2eMode,
   gradientImage,
   startService,
-  startWebhookReceiver,
+  startSuiteReceiver,
   type StartedService,
   type TestCa,
   type WebhookReceiver,
@@ -32,11 +31,11 @@ import {
 
 /**
  * The TypeScript SDK (issue 16, item 3) against a real standalone: every call over real HTTP. Webhook deliveries go
- * to a loopback HTTPS receiver whose certificate comes from a test CA the service trusts (NODE_EXTRA_CA_CERTS); the
+ * to an HTTPS receiver (loopback; the node's address in cluster mode) whose certificate comes from a CA the service trusts; the
  * same receiver serves an image for the image_url input.
  */
 
-let ca: TestCa;
+let ca: Pick<TestCa, 'caPath' | 'cleanup'>;
 let receiver: WebhookReceiver;
 let svc: StartedService;
 let dir: string;
@@ -75,8 +74,7 @@ async function account(
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'upscaler-sdk-'));
   png = await gradientImage(24, 16, 'png');
-  ca = await createTestCa();
-  receiver = await startWebhookReceiver(ca, 204);
+  ({ ca, receiver } = await startSuiteReceiver(204));
   receiver.serve('/images/cat.png', 'image/png', png);
   svc = await startService({
     env: {

@@ -13,4 +13,5 @@ export * from './registry';
 export * from './event-log';
 export * from './png-chunks';
 export * from './webhook-receiver';
+export * from './suite-receiver';
 export * from './chromium';

@@ -2,12 +2,9 @@ import { createHmac } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import {
   ApiClient,
-  CLUSTER_NODE_IP,
-  clusterReceiverCa,
-  createTestCa,
   e2eMode,
   startService,
-  startWebhookReceiver,
+  startSuiteReceiver,
   waitFor,
   type StartedService,
   type TestCa,
@@ -34,9 +31,7 @@ export function useWebhooksService(env: Record<string, string> = {}): WebhooksSe
   const hooks = {} as WebhooksService & { ca: Pick<TestCa, 'cert' | 'key' | 'caPath' | 'cleanup'> };
   beforeAll(async () => {
     // In cluster mode the receiver listens where pods reach it, with a certificate of the cluster's CA.
-    const cluster = e2eMode() === 'cluster';
-    hooks.ca = cluster ? clusterReceiverCa() : await createTestCa();
-    hooks.receiver = await startWebhookReceiver(hooks.ca, 200, cluster ? { host: CLUSTER_NODE_IP } : {});
+    ({ ca: hooks.ca, receiver: hooks.receiver } = await startSuiteReceiver());
     hooks.svc = await startService({
       env: {
         NODE_EXTRA_CA_CERTS: hooks.ca.caPath,
