@@ -35,23 +35,35 @@ echo "cluster ready after $((SECONDS - t0)) s ($(grep -m1 'model name' /proc/cpu
 #   admin (its own operator token), jobs-rate-limit (a default of 5 a minute), jobs-target-fallback (a lower output
 #   limit), account-limits, webhooks-ergonomics (lower per-account limits), webhooks-ssrf (private networks refused),
 #   jobs-image-url (its image servers listen on loopback, out of the pods' reach), observability (a trace file on
-#   this machine), crash*, distributed-*, services/standalone (they start and kill their own processes).
+#   this machine), dashboard (webhook retries an hour apart), docs (Chromium flags the page's Cross-Origin-Opener-
+#   Policy on a plain-http origin other than localhost), crash*, distributed-*, services/standalone (they start and
+#   kill their own processes).
 suites=(
   services/api/test/jobs-submit services/api/test/jobs-poll services/api/test/jobs-list services/api/test/jobs-result
   services/api/test/jobs-wait services/api/test/jobs-cancel services/api/test/jobs-credits services/api/test/jobs-settlement
   services/api/test/jobs-idempotency services/api/test/jobs-auth services/api/test/jobs-content services/api/test/jobs-sharp
   services/api/test/jobs-openapi services/api/test/openapi-views services/api/test/request-parsing services/api/test/api-keys
-  services/api/test/webhooks services/api/test/docs services/api/test/dashboard
-  clients/typescript/test/cli clients/typescript/test/sdk clients/typescript/test/browser
+  services/api/test/webhooks clients/typescript/test/cli clients/typescript/test/sdk clients/typescript/test/browser
 )
 export UPSCALE_E2E_MODE=cluster CLUSTER_ENV_FILE="$STATE/cluster.env" CLUSTER_REPORT_FILE="$out/report.jsonl"
 : >"$CLUSTER_REPORT_FILE"
 status=0
+kubectl_() { KUBECONFIG="$STATE/admin.kubeconfig" "$K8S_BIN/kubectl" -n "$NAMESPACE" "$@"; }
+# One processor while the suites run: they read every pod's /metrics and would lose counts of a pod the autoscaler
+# removes. The scenarios test the autoscaler itself (its bounds come back from the chart's values).
+max_processors="$(kubectl_ get hpa "$RELEASE-processor" -o jsonpath='{.spec.maxReplicas}')"
+kubectl_ patch hpa "$RELEASE-processor" --type merge -p '{"spec":{"maxReplicas":1}}' >/dev/null
+for _ in $(seq 1 150); do
+  [ "$(kubectl_ get pods -l app.kubernetes.io/component=processor --no-headers 2>/dev/null | wc -l)" = 1 ] && break
+  sleep 2
+done
+kubectl_ rollout status "deployment/$RELEASE-processor" --timeout=300s >/dev/null
 npx jest --selectProjects e2e --runInBand --runTestsByPath "${suites[@]/%/.e2e-spec.ts}" \
   --json --outputFile="$results" || status=1
 # The scenarios change the release (upgrade, scaling, deleted pods): a run of their own, after the suites (jest
 # orders the files of one run as it likes). Their results sit beside the suites' (scripts/test-all.sh adds up both).
 scenarios="${results%.json}-scenarios.json"
+kubectl_ patch hpa "$RELEASE-processor" --type merge -p "{\"spec\":{\"maxReplicas\":$max_processors}}" >/dev/null
 npx jest --selectProjects e2e --runInBand --runTestsByPath services/api/test/cluster-operations.e2e-spec.ts \
   --json --outputFile="$scenarios" || status=1
 
@@ -59,8 +71,7 @@ echo
 echo "scenarios:"
 sed 's/^/  /' "$CLUSTER_REPORT_FILE"
 # Node.js 24 in the images: every service must start without the negative-timeout warning (kafkajs, patched).
-warnings=$(for p in $(KUBECONFIG="$STATE/admin.kubeconfig" "$K8S_BIN/kubectl" -n "$NAMESPACE" get pods -o name); do
-  KUBECONFIG="$STATE/admin.kubeconfig" "$K8S_BIN/kubectl" -n "$NAMESPACE" logs "$p" 2>/dev/null; done | grep -c TimeoutNegativeWarning)
+warnings=$(for p in $(kubectl_ get pods -o name); do kubectl_ logs "$p" 2>/dev/null; done | grep -c TimeoutNegativeWarning)
 echo "TimeoutNegativeWarning lines in the pods' logs: $warnings"
 [ "$warnings" = 0 ] || status=1
 

@@ -274,59 +274,8 @@ log "node $NODE_NAME Ready after $((SECONDS - t0)) s"
 # $NODE_IP:4443 through a Service without selector; its serving certificate is signed by the cluster's CA).
 make_cert "$pki" metrics-server system:metrics-server "" "DNS:metrics-server.kube-system.svc,IP:$NODE_IP" serverAuth,clientAuth
 make_kubeconfig "$STATE/metrics-server.kubeconfig" "$server" "$pki/ca.crt" "$pki/metrics-server.crt" "$pki/metrics-server.key" metrics-server
-kubectl apply -f - >/dev/null <<YAML
-apiVersion: rbac.authorization.k8s.io/v1
-kind: ClusterRole
-metadata: {name: "system:metrics-server"}
-rules:
-  - {apiGroups: [""], resources: [nodes/metrics], verbs: [get]}
-  - {apiGroups: [""], resources: [pods, nodes], verbs: [get, list, watch]}
----
-apiVersion: rbac.authorization.k8s.io/v1
-kind: ClusterRoleBinding
-metadata: {name: "system:metrics-server"}
-roleRef: {apiGroup: rbac.authorization.k8s.io, kind: ClusterRole, name: "system:metrics-server"}
-subjects: [{apiGroup: rbac.authorization.k8s.io, kind: User, name: "system:metrics-server"}]
----
-apiVersion: rbac.authorization.k8s.io/v1
-kind: ClusterRoleBinding
-metadata: {name: "metrics-server:system:auth-delegator"}
-roleRef: {apiGroup: rbac.authorization.k8s.io, kind: ClusterRole, name: "system:auth-delegator"}
-subjects: [{apiGroup: rbac.authorization.k8s.io, kind: User, name: "system:metrics-server"}]
----
-apiVersion: rbac.authorization.k8s.io/v1
-kind: RoleBinding
-metadata: {name: metrics-server-auth-reader, namespace: kube-system}
-roleRef: {apiGroup: rbac.authorization.k8s.io, kind: Role, name: extension-apiserver-authentication-reader}
-subjects: [{apiGroup: rbac.authorization.k8s.io, kind: User, name: "system:metrics-server"}]
----
-apiVersion: v1
-kind: Service
-metadata: {name: metrics-server, namespace: kube-system}
-spec:
-  ports: [{name: https, port: 443, targetPort: 4443, protocol: TCP}]
----
-apiVersion: discovery.k8s.io/v1
-kind: EndpointSlice
-metadata:
-  name: metrics-server-node
-  namespace: kube-system
-  labels: {kubernetes.io/service-name: metrics-server, endpointslice.kubernetes.io/managed-by: upscaler-cluster-up}
-addressType: IPv4
-ports: [{name: https, port: 4443, protocol: TCP}]
-endpoints: [{addresses: ["$NODE_IP"], conditions: {ready: true}}]
----
-apiVersion: apiregistration.k8s.io/v1
-kind: APIService
-metadata: {name: v1beta1.metrics.k8s.io}
-spec:
-  group: metrics.k8s.io
-  version: v1beta1
-  service: {name: metrics-server, namespace: kube-system, port: 443}
-  caBundle: $(base64 -w0 "$pki/ca.crt")
-  groupPriorityMinimum: 100
-  versionPriority: 100
-YAML
+NODE_IP="$NODE_IP" CA_BUNDLE="$(base64 -w0 "$pki/ca.crt")" envsubst '$NODE_IP $CA_BUNDLE' <"$here/manifests/metrics-server.yaml" \
+  | kubectl apply -f - >/dev/null
 start_daemon metrics-server "$(bash "$here/build-metrics-server.sh")" --secure-port 4443 --bind-address "$NODE_IP" \
   --tls-cert-file "$pki/metrics-server.crt" --tls-private-key-file "$pki/metrics-server.key" \
   --kubeconfig "$STATE/metrics-server.kubeconfig" --authentication-kubeconfig "$STATE/metrics-server.kubeconfig" \

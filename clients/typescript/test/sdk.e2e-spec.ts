@@ -169,7 +169,9 @@ describe('upscale() and wait', () => {
     const waited = Date.now() - t0;
     expect(['queued', 'processing']).toContain(job.status);
     expect(waited).toBeGreaterThanOrEqual(900);
-    expect(waited).toBeLessThan(5000);
+    // The upload and the answer around the 1 s wait: on the cluster's 2-CPU node the api shares the cores with a
+    // processor running this job, so it may take a few seconds more there; either way far less than the job.
+    expect(waited).toBeLessThan(e2eMode() === 'cluster' ? 15_000 : 5000);
     expect(seen.length).toBeGreaterThanOrEqual(2);
     expect(sent.find((s) => s.method === 'POST')!.headers.get('prefer')).toBe('wait=1');
     await sdk.cancelJob(job);

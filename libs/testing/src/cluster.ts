@@ -56,6 +56,7 @@ export const CLUSTER_SERVICE_ENV: Readonly<Record<string, string>> = {
   UPSCALE_DEFAULT_QUALITY: 'fast',
   UPSCALE_WEBHOOK_RETRY_SCHEDULE_MS: '200,400,800',
   UPSCALE_WEBHOOK_TIMEOUT_MS: '8000',
+  UPSCALE_RESERVATION_TIMEOUT_MS: '30000',
 };
 
 /** The node's address on the pods' bridge (scripts/cluster/cluster-env.sh): pods reach the suites' servers there. */
@@ -96,10 +97,16 @@ export async function startClusterAsService(opts: StartOptions): Promise<Started
   }
   const c = readCluster();
   const pods = JSON.parse(await kubectl(['get', 'pods', '-l', `app.kubernetes.io/instance=${c.release}`, '-o', 'json'], c)) as {
-    items: Array<{ metadata: { labels?: Record<string, string> }; status: { podIP?: string; phase?: string } }>;
+    items: Array<{ metadata: { labels?: Record<string, string>; deletionTimestamp?: string }; status: { podIP?: string; phase?: string } }>;
   };
   const serviceUrls = pods.items
-    .filter((p) => p.status.phase === 'Running' && p.status.podIP && p.metadata.labels?.['app.kubernetes.io/component'] !== 'test')
+    .filter(
+      (p) =>
+        p.status.phase === 'Running' &&
+        p.status.podIP &&
+        !p.metadata.deletionTimestamp &&
+        p.metadata.labels?.['app.kubernetes.io/component'] !== 'test',
+    )
     .map((p) => `http://${p.status.podIP}:8080`);
   return {
     baseUrl: c.baseUrl,

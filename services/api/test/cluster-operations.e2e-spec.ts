@@ -61,25 +61,28 @@ interface Submitted {
   failure?: string;
   /** attempts after the first: documented retries (a dropped connection, or 503 with Retry-After; docs/api.md) */
   retries: number;
+  /** why each retry was made */
+  retryReasons: string[];
 }
 
 /** POST /upscale with an Idempotency-Key, retried as docs/api.md allows: after a dropped connection or a 503. */
 async function submitWithRetries(client: ApiClient, fields: Record<string, string>, body = image): Promise<Submitted> {
   const key = randomUUID();
-  let last = '';
+  const reasons: string[] = [];
   for (let attempt = 0; attempt < 8; attempt++) {
     try {
       const r = await client.upload(body, fields, { headers: { 'Idempotency-Key': key } });
-      if (r.status === 202 || r.status === 200) return { id: r.body.id as string, retries: attempt };
-      last = `${r.status} ${r.text.slice(0, 200)}`;
-      if (r.status !== 503 && r.status !== 409) return { failure: last, retries: attempt };
+      if (r.status === 202 || r.status === 200) return { id: r.body.id as string, retries: attempt, retryReasons: reasons };
+      const why = `${r.status} ${(r.body as { error?: { code?: string } } | undefined)?.error?.code ?? r.text.slice(0, 100)}`;
+      if (r.status !== 503 && r.status !== 409) return { failure: why, retries: attempt, retryReasons: reasons };
+      reasons.push(why);
       await sleep(Number(r.headers.get('retry-after') ?? '1') * 1000);
     } catch (e) {
-      last = `network: ${(e as Error).message}`;
+      reasons.push(`network: ${(e as Error).message}`);
       await sleep(500);
     }
   }
-  return { failure: last, retries: 7 };
+  return { failure: reasons[reasons.length - 1], retries: 7, retryReasons: reasons };
 }
 
 /** GET /jobs/{id} until final, riding out a dropped connection or a 503 the same way. */
@@ -132,6 +135,16 @@ async function settle(acct: TestAccount, submitted: Submitted[]) {
   const twice: string[] = [];
   for (const id of ids) if ((await eventCount('JobSucceeded', id)) > 1 || (await eventCount('CreditsReserved', id)) > 1) twice.push(id);
   const l = await ledger(acct);
+  // A submit answered 503 billing_unavailable may still have reserved credits (billing answered after the api gave
+  // up): no job holds them, and billing releases them after UPSCALE_RESERVATION_TIMEOUT_MS (30 s on this cluster,
+  // scripts/cluster/values-local.yaml). They must come back, and nothing else may stay reserved.
+  const heldAtSettle = l.reserved;
+  const t0 = Date.now();
+  let reserved = l.reserved;
+  while (reserved > 0 && Date.now() - t0 < 120_000) {
+    await sleep(2000);
+    reserved = (await ledger(acct)).reserved;
+  }
   return {
     accepted: ids.length,
     distinct: new Set(ids).size,
@@ -140,10 +153,25 @@ async function settle(acct: TestAccount, submitted: Submitted[]) {
     chargedTwice: twice,
     failedRequests: submitted.filter((s) => s.failure).map((s) => s.failure!),
     retries: submitted.reduce((n, s) => n + s.retries, 0),
+    retryReasons: [...new Set(submitted.flatMap((s) => s.retryReasons))],
     charged: l.charged,
     creditsOfSucceeded: succeeded.reduce((n, j) => n + (j.credits as number), 0),
-    reserved: l.reserved,
+    heldAtSettle,
+    secondsUntilReleased: heldAtSettle > 0 ? (Date.now() - t0) / 1000 : 0,
+    reserved,
   };
+}
+
+/** No failed request (after the documented retries), no accepted job lost, none charged twice, nothing reserved. */
+function expectNothingLost(s: Awaited<ReturnType<typeof settle>>): void {
+  expect({ failedRequests: s.failedRequests, lost: s.lost, chargedTwice: s.chargedTwice, reserved: s.reserved }).toEqual({
+    failedRequests: [],
+    lost: [],
+    chargedTwice: [],
+    reserved: 0,
+  });
+  expect(s.distinct).toBe(s.accepted);
+  expect(s.charged).toBe(s.creditsOfSucceeded);
 }
 
 async function rolloutStatus(deployment: string): Promise<void> {
@@ -197,14 +225,7 @@ describeCluster('on the local Kubernetes cluster', () => {
     const s = await settle(acct, submitted);
     report('helm upgrade while jobs stream', { upgradeSeconds, tags: [...tags], ...s });
     expect(tags).toEqual(new Set([newTag]));
-    expect({ failedRequests: s.failedRequests, lost: s.lost, chargedTwice: s.chargedTwice, reserved: s.reserved }).toEqual({
-      failedRequests: [],
-      lost: [],
-      chargedTwice: [],
-      reserved: 0,
-    });
-    expect(s.distinct).toBe(s.accepted);
-    expect(s.charged).toBe(s.creditsOfSucceeded);
+    expectNothingLost(s);
     expect(s.accepted).toBeGreaterThan(10);
   });
 
@@ -269,13 +290,7 @@ describeCluster('on the local Kubernetes cluster', () => {
       secondsFromLoadStopToOne: (downAt - loadStoppedAt) / 1000,
       ...s,
     });
-    expect({ failedRequests: s.failedRequests, lost: s.lost, chargedTwice: s.chargedTwice, reserved: s.reserved }).toEqual({
-      failedRequests: [],
-      lost: [],
-      chargedTwice: [],
-      reserved: 0,
-    });
-    expect(s.charged).toBe(s.creditsOfSucceeded);
+    expectNothingLost(s);
   });
 
   // docs/api.md "Rate limits": each replica counts in memory and settles every 100 ms, and every request in the last
