@@ -227,7 +227,7 @@ describeCluster('on the local Kubernetes cluster', () => {
     expect(tags).toEqual(new Set([newTag]));
     expectNothingLost(s);
     expect(s.accepted).toBeGreaterThan(10);
-  });
+  }, 600_000);
 
   test('a busy processor pod deleted: its job runs again on another pod, charged once', async () => {
     const acct = await newAccount(svc, { credits: 100 });
@@ -270,7 +270,7 @@ describeCluster('on the local Kubernetes cluster', () => {
       reserved: 0,
       succeededEvents: 1,
     });
-  });
+  }, 300_000);
 
   test('processors autoscale 1 -> 3 -> 1 on CPU while jobs run; every job succeeds once', async () => {
     const acct = await newAccount(svc, { credits: 20000 });
@@ -291,7 +291,7 @@ describeCluster('on the local Kubernetes cluster', () => {
       ...s,
     });
     expectNothingLost(s);
-  });
+  }, 900_000);
 
   // docs/api.md "Rate limits": each replica counts in memory and settles every 100 ms, and every request in the last
   // tenth of a key's limit is counted in Postgres before it is answered; so the limit is exact across replicas as
@@ -318,7 +318,7 @@ describeCluster('on the local Kubernetes cluster', () => {
     expect({ ok: figures.ok, limited: figures.limited }).toEqual({ ok: 600, limited: 30 });
     // Both replicas answered some of them: the limit held across them, not per pod.
     expect(perPod.every((n) => n > 0)).toBe(true);
-  });
+  }, 240_000);
 
   test('the webhooks pod restarted mid-delivery: the delivery is made, not lost', async () => {
     const { receiver } = await startSuiteReceiver();
@@ -348,7 +348,7 @@ describeCluster('on the local Kubernetes cluster', () => {
     } finally {
       await receiver.close();
     }
-  });
+  }, 300_000);
 });
 
 /** Polls `check` every second until it gives a value. */
