@@ -94,6 +94,43 @@ class PlainSR(nn.Module):
         return self.body + 2
 
 
+class CompactSR(nn.Module):
+    """SRVGGNetCompact-style network (Real-ESRGAN's compact net, Wang et al. 2021, BSD-3-Clause): a 3x3 conv from
+    RGB, `body` 3x3 convs of `channels`, each followed by PReLU (one slope per channel), a 3x3 conv to 3*s*s
+    channels, a pixel shuffle, plus the nearest-upsampled input (channel repeat before the shuffle, as PlainSR).
+    The convs are RepConv3 (3x3 + 1x1 + identity while training, one 3x3 after fuse()), so the exported graph is
+    Conv / PRelu / Add / DepthToSpace. Used as the student of the sharp tier (distill.py). Input / output RGB 0..255."""
+
+    def __init__(self, scale: int, channels: int = 48, body: int = 12):
+        super().__init__()
+        self.scale, self.channels, self.body = scale, channels, body
+        self.features = nn.ModuleList([RepConv3(3, channels)] + [RepConv3(channels, channels) for _ in range(body)])
+        self.acts = nn.ModuleList([nn.PReLU(channels, init=0.1) for _ in range(body + 1)])
+        self.tail = RepConv3(channels, 3 * scale * scale)
+        self.shuffle = nn.PixelShuffle(scale)
+        for conv in (self.tail.k3, self.tail.k1):  # start as exact nearest upsampling
+            nn.init.zeros_(conv.weight)
+            nn.init.zeros_(conv.bias)
+
+    def forward(self, x):
+        x = x / 255.0
+        h = x
+        for conv, act in zip(self.features, self.acts):
+            h = act(conv(h))
+        h = self.tail(h) + x.repeat_interleave(self.scale * self.scale, dim=1)
+        return self.shuffle(h) * 255.0
+
+    def fuse(self):
+        for m in self.modules():
+            if isinstance(m, RepConv3):
+                m.fuse()
+        return self
+
+    @property
+    def receptive_radius(self) -> int:
+        return self.body + 2
+
+
 ARCHS = {
     # name: (class, kwargs) -- tiers in the issue: fast (<= 300 ms/MP x2, <= 150 x4), balanced
     'plain_c32_b3': (PlainSR, dict(channels=32, body=3)),
@@ -108,10 +145,14 @@ ARCHS = {
 
 
 def build(arch: str, scale: int) -> nn.Module:
-    """A network from ARCHS, or any `plain_c<channels>_b<body>` (the table names the ones shipped or tried)."""
+    """A network from ARCHS, any `plain_c<channels>_b<body>` (the table names the ones shipped or tried) or any
+    `compact_c<channels>_b<body>` (CompactSR: PReLU, the sharp tier's student)."""
     if arch in ARCHS:
         cls, kw = ARCHS[arch]
         return cls(scale=scale, **kw)
+    m = re.fullmatch(r'compact_c(\d+)_b(\d+)', arch)
+    if m:
+        return CompactSR(scale=scale, channels=int(m[1]), body=int(m[2]))
     m = re.fullmatch(r'plain_c(\d+)_b(\d+)', arch)
     if not m:
         raise ValueError(f'unknown arch {arch!r}: one of {sorted(ARCHS)} or plain_c<channels>_b<body>')
