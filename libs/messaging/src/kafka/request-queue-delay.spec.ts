@@ -2,6 +2,9 @@
 // `TimeoutNegativeWarning` at every service's start. scripts/patches/kafkajs-request-queue.js fixes the installed file
 // after `npm ci`; this checks the file Node loads, so a reinstall or a kafkajs upgrade that loses the fix fails here.
 // (The cluster tier checks the same in the pods' logs, on the images' Node.js 24.)
+import { readFileSync } from 'node:fs';
+
+// kafkajs ships no types for its internals.
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const RequestQueue = require('kafkajs/src/network/requestQueue') as new (opts: Record<string, unknown>) => {
   scheduleCheckPendingRequests(): void;
@@ -26,7 +29,7 @@ function delayOfNextCheck(setUp: (q: InstanceType<typeof RequestQueue>) => void)
 
 describe('kafkajs request queue (patched after install)', () => {
   it('loads the patched file', () => {
-    const source = require('node:fs').readFileSync(require.resolve('kafkajs/src/network/requestQueue'), 'utf8') as string;
+    const source = readFileSync(require.resolve('kafkajs/src/network/requestQueue'), 'utf8');
     expect(source).toContain('let scheduleAt = Math.max(1, this.throttledUntil - Date.now())');
   });
 
