@@ -20,7 +20,6 @@ sr/metrics.py), metrics.jsonl, and best.pt (the best held-out Y-PSNR), in train.
 """
 import argparse
 import json
-import os
 import sys
 import time
 from pathlib import Path
@@ -32,7 +31,7 @@ from PIL import Image
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import distill_targets as dt  # noqa: E402
-from sr.checkpoint import save_atomic  # noqa: E402
+from sr.checkpoint import open_run, save_atomic  # noqa: E402
 from sr.metrics import psnr_y, ssim_y  # noqa: E402
 from sr.models import build, count_params  # noqa: E402
 
@@ -137,14 +136,9 @@ def main():
     ap.add_argument('--out', help='directory that holds the run (DIR/<name>/) instead of training/runs')
     a = ap.parse_args()
 
-    run = Path(a.out or os.environ.get('SR_RUNS_DIR', Path(__file__).resolve().parent / 'runs')) / a.name
-    run.mkdir(parents=True, exist_ok=True)
-    torch.set_num_threads(a.threads)
-    last = run / 'last.pt'
-    if a.resume:
-        ck = torch.load(last, map_location='cpu', weights_only=False)
+    run, last, ck = open_run(a, PER_INVOCATION)
+    if ck is not None:
         cfg = ck['meta']['config']
-        cfg.update({k: getattr(a, k) for k in PER_INVOCATION})
     else:
         if last.exists():
             sys.exit(f'{last} exists: use --resume or another --name')

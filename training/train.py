@@ -19,7 +19,6 @@ GPU (same batches). --out DIR puts the run in DIR/<name> (gpu_train.sh: the devi
 """
 import argparse
 import json
-import os
 import sys
 import time
 from pathlib import Path
@@ -29,7 +28,7 @@ import torch
 import torch.nn.functional as F
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from sr.checkpoint import save_atomic  # noqa: E402
+from sr.checkpoint import open_run, save_atomic  # noqa: E402
 from sr.data import Batches, PatchSampler, set_images  # noqa: E402
 from sr.images import list_set, load_rgb  # noqa: E402
 from sr.imresize import imresize, modcrop  # noqa: E402
@@ -178,15 +177,9 @@ def main():
     check_fit_args(ap, a)
     dev = pick_device(a.device)
 
-    runs = Path(a.out or os.environ.get('SR_RUNS_DIR', Path(__file__).resolve().parent / 'runs'))
-    run = runs / a.name
-    run.mkdir(parents=True, exist_ok=True)
-    torch.set_num_threads(a.threads)
-    last = run / 'last.pt'
-    if a.resume:
-        ck = torch.load(last, map_location='cpu', weights_only=False)
+    run, last, ck = open_run(a, PER_INVOCATION)
+    if ck is not None:
         cfg = ck['meta']['config']
-        cfg.update({k: getattr(a, k) for k in PER_INVOCATION})
         if a.bf16_until:  # a resumed run may switch its remaining bulk to mixed precision
             cfg['bf16_until'] = a.bf16_until
             cfg.setdefault('bf16_from', ck['iteration'])

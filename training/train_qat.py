@@ -27,7 +27,6 @@ CPU tensors, so a run may move between devices on --resume.
 import argparse
 import json
 import math
-import os
 import sys
 import time
 from pathlib import Path
@@ -36,7 +35,7 @@ import torch
 import torch.nn.functional as F
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from sr.checkpoint import load_model, save_atomic  # noqa: E402
+from sr.checkpoint import load_model, open_run, save_atomic  # noqa: E402
 from sr.data import Batches, PatchSampler, set_images  # noqa: E402
 from sr.quant import QuantSR  # noqa: E402
 from train import HOLDOUT, PER_INVOCATION as TRAIN_PER_INVOCATION, ScheduleFit, batch_tensor, check_fit_args, eval_pairs, pick_device, quick_eval, to_cpu  # noqa: E402,E501
@@ -85,15 +84,9 @@ def main():
     check_fit_args(ap, a)
     dev = pick_device(a.device)
 
-    runs = Path(a.out or os.environ.get('SR_RUNS_DIR', Path(__file__).resolve().parent / 'runs'))
-    run = runs / a.name
-    run.mkdir(parents=True, exist_ok=True)
-    torch.set_num_threads(a.threads)
-    last = run / 'last.pt'
-    if a.resume:
-        ck = torch.load(last, map_location='cpu', weights_only=False)
+    run, last, ck = open_run(a, PER_INVOCATION)
+    if ck is not None:
         cfg = ck['meta']['config']
-        cfg.update({k: getattr(a, k) for k in PER_INVOCATION})
         meta = ck['meta']
     else:
         if last.exists():

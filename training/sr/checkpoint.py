@@ -32,3 +32,20 @@ def load_model(path: str, fused: bool = False):
     if fused:
         model.fuse()
     return model, meta
+
+
+def open_run(args, per_invocation) -> tuple:
+    """The run's folder, runs/<name> under --out, SR_RUNS_DIR or training/runs (made if missing), with torch's
+    thread count set from --threads; returns (run, last.pt's path, the checkpoint or None). When --resume is given
+    the checkpoint is loaded and its saved config takes this invocation's per_invocation options (train.py,
+    train_qat.py and distill.py share this start)."""
+    runs = Path(args.out or os.environ.get('SR_RUNS_DIR', Path(__file__).resolve().parent.parent / 'runs'))
+    run = runs / args.name
+    run.mkdir(parents=True, exist_ok=True)
+    torch.set_num_threads(args.threads)
+    last = run / 'last.pt'
+    if not args.resume:
+        return run, last, None
+    ck = torch.load(last, map_location='cpu', weights_only=False)
+    ck['meta']['config'].update({k: getattr(args, k) for k in per_invocation})
+    return run, last, ck
