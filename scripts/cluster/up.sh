@@ -28,6 +28,10 @@ log() { printf '[cluster] %s %s\n' "$(date +%T)" "$*" >&2; }
 die() { log "$*"; exit 1; }
 t0=$SECONDS
 [ "$(id -u)" = 0 ] || die "run as root (containers, iptables, mounts)"
+# One cluster:up at a time: two would share $STATE (and its passwords), the bridge and the ports.
+mkdir -p "$CLUSTER_CACHE"
+exec 9>"$CLUSTER_CACHE/up.lock"
+flock -n 9 || die "another cluster:up is running (lock $CLUSTER_CACHE/up.lock)"
 
 if cluster_running; then
   log "already up (state in $STATE)"
