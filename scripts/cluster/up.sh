@@ -28,16 +28,19 @@ log() { printf '[cluster] %s %s\n' "$(date +%T)" "$*" >&2; }
 die() { log "$*"; exit 1; }
 t0=$SECONDS
 [ "$(id -u)" = 0 ] || die "run as root (containers, iptables, mounts)"
-# One cluster:up at a time: two would share $STATE (and its passwords), the bridge and the ports.
-mkdir -p "$CLUSTER_CACHE"
-exec 9>"$CLUSTER_CACHE/up.lock"
-flock -n 9 || die "another cluster:up is running (lock $CLUSTER_CACHE/up.lock)"
 
 if cluster_running; then
   log "already up (state in $STATE)"
   cat "$STATE/cluster.env"
   exit 0
 fi
+# One cluster:up at a time: two would share $STATE (and its passwords), the bridge and the ports. A pid file, not
+# flock: the daemons started below would inherit a lock's descriptor and hold it for the cluster's life.
+mkdir -p "$CLUSTER_CACHE"
+lock="$CLUSTER_CACHE/up.pid"
+if [ -f "$lock" ] && kill -0 "$(cat "$lock")" 2>/dev/null; then die "another cluster:up is running (pid $(cat "$lock"))"; fi
+echo $$ >"$lock"
+trap 'rm -f "$lock"' EXIT
 # A half-started cluster from an earlier run goes first.
 [ -e "$STATE" ] && bash "$here/down.sh"
 
