@@ -31,7 +31,7 @@ from PIL import Image
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import distill_targets as dt  # noqa: E402
-from sr.checkpoint import open_run, save_atomic  # noqa: E402
+from sr.checkpoint import open_run, save_atomic, warm_start  # noqa: E402
 from sr.metrics import psnr_y, ssim_y  # noqa: E402
 from sr.models import build, count_params  # noqa: E402
 
@@ -149,10 +149,7 @@ def main():
     if a.resume:
         model.load_state_dict(ck['model'])
     elif c.init:
-        src = torch.load(c.init, map_location='cpu', weights_only=False)['model']
-        own = model.state_dict()
-        own.update({k: v for k, v in src.items() if k in own and own[k].shape == v.shape})
-        model.load_state_dict(own)
+        warm_start(model, c.init)
     opt = torch.optim.Adam(model.parameters(), lr=c.lr)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=c.lr, total_steps=c.iters, pct_start=0.02,
                                                 anneal_strategy='cos', div_factor=10, final_div_factor=100)

@@ -28,7 +28,7 @@ import torch
 import torch.nn.functional as F
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from sr.checkpoint import open_run, save_atomic  # noqa: E402
+from sr.checkpoint import open_run, save_atomic, warm_start  # noqa: E402
 from sr.data import Batches, PatchSampler, set_images  # noqa: E402
 from sr.images import list_set, load_rgb  # noqa: E402
 from sr.imresize import imresize, modcrop  # noqa: E402
@@ -202,10 +202,7 @@ def main():
     if a.resume:
         model.load_state_dict(ck['model'])
     elif c.init:
-        src = torch.load(c.init, map_location='cpu', weights_only=False)['model']
-        own = model.state_dict()
-        own.update({k: v for k, v in src.items() if k in own and own[k].shape == v.shape})
-        model.load_state_dict(own)
+        warm_start(model, c.init)
     elif getattr(c, 'grow_from', None):
         src = torch.load(c.grow_from, map_location='cpu', weights_only=False)
         small = build(src['meta']['arch'], c.scale)

@@ -49,3 +49,11 @@ def open_run(args, per_invocation) -> tuple:
     ck = torch.load(last, map_location='cpu', weights_only=False)
     ck['meta']['config'].update({k: getattr(args, k) for k in per_invocation})
     return run, last, ck
+
+
+def warm_start(model, path: str) -> None:
+    """Loads the weights of `path` whose names and shapes match `model`'s (--init): the rest keep their init."""
+    src = torch.load(path, map_location='cpu', weights_only=False)['model']
+    own = model.state_dict()
+    own.update({k: v for k, v in src.items() if k in own and own[k].shape == v.shape})
+    model.load_state_dict(own)

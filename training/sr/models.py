@@ -57,7 +57,24 @@ class RepConv3(nn.Module):
         self.fused = conv
 
 
-class PlainSR(nn.Module):
+class RepSR(nn.Module):
+    """What PlainSR and CompactSR share: RepConv3 layers fused for export, and a receptive radius of body + 2 LR
+    pixels (the first conv, `body` convs and the tail, 3x3 each)."""
+    body: int
+
+    def fuse(self):
+        for m in self.modules():
+            if isinstance(m, RepConv3):
+                m.fuse()
+        return self
+
+    @property
+    def receptive_radius(self) -> int:
+        """LR pixels on each side that influence an output pixel (halo for tiling)."""
+        return self.body + 2
+
+
+class PlainSR(RepSR):
     def __init__(self, scale: int, channels: int = 32, body: int = 3):
         super().__init__()
         self.scale, self.channels, self.body = scale, channels, body
@@ -82,19 +99,8 @@ class PlainSR(nn.Module):
         h = h + x.repeat_interleave(self.scale * self.scale, dim=1)
         return self.shuffle(h) * 255.0
 
-    def fuse(self):
-        for m in self.modules():
-            if isinstance(m, RepConv3):
-                m.fuse()
-        return self
 
-    @property
-    def receptive_radius(self) -> int:
-        """LR pixels on each side that influence an output pixel (halo for tiling)."""
-        return self.body + 2
-
-
-class CompactSR(nn.Module):
+class CompactSR(RepSR):
     """SRVGGNetCompact-style network (Real-ESRGAN's compact net, Wang et al. 2021, BSD-3-Clause): a 3x3 conv from
     RGB, `body` 3x3 convs of `channels`, each followed by PReLU (one slope per channel), a 3x3 conv to 3*s*s
     channels, a pixel shuffle, plus the nearest-upsampled input (channel repeat before the shuffle, as PlainSR).
@@ -119,16 +125,6 @@ class CompactSR(nn.Module):
             h = act(conv(h))
         h = self.tail(h) + x.repeat_interleave(self.scale * self.scale, dim=1)
         return self.shuffle(h) * 255.0
-
-    def fuse(self):
-        for m in self.modules():
-            if isinstance(m, RepConv3):
-                m.fuse()
-        return self
-
-    @property
-    def receptive_radius(self) -> int:
-        return self.body + 2
 
 
 ARCHS = {

@@ -366,8 +366,9 @@ async function eventuallyValue<T>(check: () => Promise<T | undefined>, timeoutMs
 async function eventuallyReplicas(n: number, timeoutMs: number): Promise<number> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const ready = (await podsOf('processor')).filter((p) => p.ready).length;
-    const all = (await podsOf('processor')).length;
+    const pods = await podsOf('processor');
+    const ready = pods.filter((p) => p.ready).length;
+    const all = pods.length;
     if (ready === n && all === n) return Date.now();
     if (Date.now() > deadline) throw new Error(`processors: ${ready} ready of ${all}, waited for ${n}`);
     await sleep(2000);
