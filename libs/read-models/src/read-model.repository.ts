@@ -117,6 +117,32 @@ export class ReadModelRepository {
   }
 
   /**
+   * Due rows in turns (webhook deliveries, docs/operations.md "Webhook delivery scheduling"): at most `perParent` of
+   * each parent (an endpoint: its oldest due), at most `perAccount` of each account, the accounts' first rows before
+   * anyone's second, and so on, oldest first within a turn. An endpoint with thousands due thus fills at most its
+   * share of the page, and every other account's oldest due row comes back however long that backlog is.
+   */
+  async dueInTurns<S>(category: string, now: Date, q: { perParent: number; perAccount: number; limit: number }): Promise<ReadModelRow<S>[]> {
+    const rows: RawRow[] = await this.db.query(
+      `WITH due AS (
+         SELECT stream_id, account_id, next_at,
+                row_number() OVER (PARTITION BY parent_id ORDER BY next_at, stream_id) AS parent_turn
+         FROM read_models WHERE category = $1 AND next_at IS NOT NULL AND next_at <= $2
+       ), kept AS (
+         SELECT stream_id, next_at,
+                row_number() OVER (PARTITION BY account_id ORDER BY parent_turn, next_at, stream_id) AS account_turn
+         FROM due WHERE parent_turn <= $3
+       )
+       SELECT ${COLUMNS.split(', ').map((c) => `r.${c}`).join(', ')}
+       FROM kept JOIN read_models r USING (stream_id)
+       WHERE kept.account_turn <= $4
+       ORDER BY kept.account_turn, kept.next_at, kept.stream_id LIMIT $5`,
+      [category, now.toISOString(), q.perParent, q.perAccount, q.limit],
+    );
+    return rows.map((r) => toRow<S>(r));
+  }
+
+  /**
    * Adds each bucket's hits to its window's counter and returns every such counter's total after the add (the
    * api's rate limiter settles the hits it counted in memory this way; docs/api.md "Rate limits"). One
    * statement, atomic per row across api replicas; rows are locked in (bucket, window) order, so two replicas

@@ -12,22 +12,26 @@ import {
   foldEvents,
 } from '@upscaler/domain';
 import { handleCommand, WrongExpectedVersionError, type EventStore } from '@upscaler/eventstore';
-import { sendWebhook, signWebhook } from '@upscaler/net';
-import { eventMetadata, EVENT_STORE, CLOCK, type Clock, CONFIG, LOGGER } from '@upscaler/runtime';
+import { signWebhook } from '@upscaler/net';
+import { eventMetadata, EVENT_STORE, CLOCK, type Clock, CONFIG, LOGGER, Metrics } from '@upscaler/runtime';
 import { inSpan } from '@upscaler/tracing';
 import type { AppConfig, Logger } from '@upscaler/platform';
 import { ReadModelRepository } from '@upscaler/read-models';
+import { pickDeliveries, type DueDelivery } from './delivery-shares';
+import { WEBHOOK_SENDER, type WebhookSender } from './webhook-sender.port';
 
-/** At most this many attempts at once (each waits at most UPSCALE_WEBHOOK_TIMEOUT_MS). */
-const MAX_CONCURRENT_ATTEMPTS = 50;
+interface Attempt extends DueDelivery {
+  done: Promise<void>;
+}
 
 /**
  * Attempts due deliveries: signs per Standard Webhooks, POSTs under the SSRF guard, records the
  * attempt (retry with exponential backoff and jitter for about three days; a 410 disables the
  * endpoint). Each attempt is recorded against the delivery version it read, so two workers never
- * record the same attempt twice. Attempts run side by side and a tick does not wait for them: a
- * receiver that answers slowly (up to UPSCALE_WEBHOOK_TIMEOUT_MS) must not hold up every other
- * account's deliveries.
+ * record the same attempt twice. Attempts run side by side and a tick does not wait for them; each
+ * endpoint and each account gets at most its share of them (config.webhookConcurrency, docs/operations.md
+ * "Webhook delivery scheduling"), so a receiver that hangs until UPSCALE_WEBHOOK_TIMEOUT_MS, however many
+ * deliveries it has waiting, holds up only its own.
  */
 @Injectable()
 export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -35,14 +39,16 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
   private busy = false;
   private ticking: Promise<void> = Promise.resolve();
   /** Attempts under way, by delivery stream: a due delivery is never attempted twice at once. */
-  private readonly inflight = new Map<string, Promise<void>>();
+  private readonly inflight = new Map<string, Attempt>();
 
   constructor(
     @Inject(EVENT_STORE) private readonly store: EventStore,
     @Inject(CLOCK) private readonly clock: Clock,
     @Inject(CONFIG) private readonly config: AppConfig,
     @Inject(LOGGER) private readonly logger: Logger,
+    @Inject(WEBHOOK_SENDER) private readonly send: WebhookSender,
     private readonly readModels: ReadModelRepository,
+    private readonly metrics: Metrics,
   ) {}
 
   onApplicationBootstrap(): void {
@@ -60,22 +66,43 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
   async onApplicationShutdown(): Promise<void> {
     if (this.timer) clearInterval(this.timer);
     await this.ticking;
-    await Promise.all(this.inflight.values());
+    await Promise.all([...this.inflight.values()].map((a) => a.done));
   }
 
-  /** Starts an attempt for each due delivery not already under way; does not wait for them. */
+  /** Starts an attempt for each due delivery within its shares and not already under way; does not wait for them. */
   async tick(): Promise<number> {
-    const room = MAX_CONCURRENT_ATTEMPTS - this.inflight.size;
-    if (room <= 0) return 0;
-    const due = await this.readModels.due<DeliveryState>('delivery', this.clock.now(), room + this.inflight.size);
-    const fresh = due.filter((row) => !this.inflight.has(row.streamId)).slice(0, room);
-    for (const row of fresh) {
-      const running = this.attempt(row.streamId, row.state)
-        .catch((err) => this.logger.error({ err, stream: row.streamId }, 'webhook delivery attempt failed'))
-        .finally(() => this.inflight.delete(row.streamId));
-      this.inflight.set(row.streamId, running);
+    const shares = this.config.webhookConcurrency;
+    if (this.inflight.size >= shares.total) return 0;
+    const now = this.clock.now();
+    // Every attempt under way may come back (it stays due until recorded): room for those, then a full page. One
+    // more than a share per endpoint and account tells a share that is full with more waiting.
+    const due = await this.readModels.dueInTurns<DeliveryState>('delivery', now, {
+      perParent: shares.perEndpoint + 1,
+      perAccount: shares.perAccount + 1,
+      limit: shares.total + this.inflight.size,
+    });
+    const rows = new Map(due.map((row) => [row.streamId, row]));
+    const pick = pickDeliveries(
+      due.map((row) => ({ streamId: row.streamId, endpointId: row.state.delivery!.endpointId, accountId: row.state.delivery!.accountId })),
+      this.inflight.values(),
+      shares,
+    );
+    this.metrics.webhookSharesFull.set({ share: 'endpoint' }, pick.full.endpoints);
+    this.metrics.webhookSharesFull.set({ share: 'account' }, pick.full.accounts);
+    for (const d of pick.start) {
+      const state = rows.get(d.streamId)!.state;
+      const dueAt = state.nextAttemptAt ? Date.parse(state.nextAttemptAt) : now.getTime();
+      this.metrics.webhookLag.observe(Math.max(0, now.getTime() - dueAt) / 1000);
+      const done = this.attempt(d.streamId, state)
+        .catch((err) => this.logger.error({ err, stream: d.streamId }, 'webhook delivery attempt failed'))
+        .finally(() => {
+          this.inflight.delete(d.streamId);
+          this.metrics.webhookInFlight.set(this.inflight.size);
+        });
+      this.inflight.set(d.streamId, { ...d, done });
     }
-    return fresh.length;
+    this.metrics.webhookInFlight.set(this.inflight.size);
+    return pick.start.length;
   }
 
   private async attempt(stream: string, d: DeliveryState): Promise<void> {
@@ -112,7 +139,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
         'content-type': 'application/json',
         'user-agent': 'upscaler-webhooks/1',
       };
-      result = await sendWebhook(endpoint.url, headers, delivery.body, {
+      result = await this.send(endpoint.url, headers, delivery.body, {
         timeoutMs: this.config.webhookTimeoutMs,
         allowPrivateNetworks: this.config.allowPrivateNetworks,
       });

@@ -62,6 +62,9 @@ const envSchema = z.object({
   UPSCALE_RETRY_DELAY_MS: int(2000, 0),
   UPSCALE_WEBHOOK_RETRY_SCHEDULE_MS: optionalString,
   UPSCALE_WEBHOOK_TIMEOUT_MS: int(10_000, 100, 120_000),
+  UPSCALE_WEBHOOK_CONCURRENCY: int(50, 1, 10_000),
+  UPSCALE_WEBHOOK_ENDPOINT_CONCURRENCY: int(4, 1, 1000),
+  UPSCALE_WEBHOOK_ACCOUNT_CONCURRENCY: int(10, 1, 10_000),
   UPSCALE_SHUTDOWN_GRACE_MS: int(25_000, 0),
   UPSCALE_LEASE_MS: int(30_000, 1000, 3_600_000),
   UPSCALE_ACCOUNT_MAX_CONCURRENT_JOBS: int(0, 0, 1000),
@@ -115,6 +118,11 @@ export interface AppConfig {
   retryDelayMs: number;
   webhookRetryScheduleMs: number[] | undefined;
   webhookTimeoutMs: number;
+  /**
+   * Webhook attempts one webhooks process runs at once: in all, per endpoint, per account (docs/operations.md
+   * "Webhook delivery scheduling"). A hanging endpoint holds at most its endpoint's share, an account its account's.
+   */
+  webhookConcurrency: { total: number; perEndpoint: number; perAccount: number };
   shutdownGraceMs: number;
   /** How long a processor's claim on a job lasts without renewal (renewed every third of it while the engine runs). */
   leaseMs: number;
@@ -174,6 +182,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   ] as const) {
     if (value && !/^https?:\/\/[^/]+/.test(value)) problems.push(`${name}: must be an http(s) URL`);
   }
+  if (e.UPSCALE_WEBHOOK_ENDPOINT_CONCURRENCY > e.UPSCALE_WEBHOOK_ACCOUNT_CONCURRENCY) {
+    problems.push('UPSCALE_WEBHOOK_ENDPOINT_CONCURRENCY: must not exceed UPSCALE_WEBHOOK_ACCOUNT_CONCURRENCY');
+  }
+  if (e.UPSCALE_WEBHOOK_ACCOUNT_CONCURRENCY >= e.UPSCALE_WEBHOOK_CONCURRENCY) {
+    problems.push('UPSCALE_WEBHOOK_ACCOUNT_CONCURRENCY: must be below UPSCALE_WEBHOOK_CONCURRENCY (other accounts need room)');
+  }
   if (problems.length > 0) throw new ConfigError(problems);
   return {
     port: e.PORT,
@@ -196,6 +210,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     retryDelayMs: e.UPSCALE_RETRY_DELAY_MS,
     webhookRetryScheduleMs: schedule,
     webhookTimeoutMs: e.UPSCALE_WEBHOOK_TIMEOUT_MS,
+    webhookConcurrency: {
+      total: e.UPSCALE_WEBHOOK_CONCURRENCY,
+      perEndpoint: e.UPSCALE_WEBHOOK_ENDPOINT_CONCURRENCY,
+      perAccount: e.UPSCALE_WEBHOOK_ACCOUNT_CONCURRENCY,
+    },
     shutdownGraceMs: e.UPSCALE_SHUTDOWN_GRACE_MS,
     leaseMs: e.UPSCALE_LEASE_MS,
     accountMaxConcurrentJobs: e.UPSCALE_ACCOUNT_MAX_CONCURRENT_JOBS,

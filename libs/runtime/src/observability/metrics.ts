@@ -68,6 +68,26 @@ export class Metrics {
     registers: [this.registry],
   });
 
+  readonly webhookLag = new Histogram({
+    name: 'upscaler_webhook_delivery_lag_seconds',
+    help: 'Time from a webhook delivery falling due (scheduled, or its retry time) to its attempt starting.',
+    buckets: [0.25, 0.5, 1, 2, 5, 10, 30, 60, 300, 1800],
+    registers: [this.registry],
+  });
+
+  readonly webhookInFlight = new Gauge({
+    name: 'upscaler_webhook_attempts_in_flight',
+    help: 'Webhook attempts this process has under way.',
+    registers: [this.registry],
+  });
+
+  readonly webhookSharesFull = new Gauge({
+    name: 'upscaler_webhook_shares_full',
+    help: 'Endpoints (share="endpoint") and accounts (share="account") whose share of this process\'s webhook attempts is all under way while more of their deliveries are due.',
+    labelNames: ['share'] as const,
+    registers: [this.registry],
+  });
+
   readonly attemptsLost = new Counter({
     name: 'upscaler_job_attempts_lost_total',
     help: 'Processing attempts this process found lost: their lease expired (the processor died or stalled).',
