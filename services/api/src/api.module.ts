@@ -18,6 +18,7 @@ import { JobFinalWaiter } from './jobs/job-final-waiter';
 import { JobProgressFeed } from './jobs/job-progress.feed';
 import { JobPollFastPath } from './jobs/job-poll.fast-path';
 import { JobsService } from './jobs/jobs.service';
+import { IdempotencyKeys } from './jobs/idempotency-keys';
 import { OpenApiController } from './openapi/openapi.controller';
 import { RateLimiter } from './rate-limit/rate-limiter';
 import { LogTail } from './read-cache/log-tail';
@@ -40,6 +41,7 @@ import { WebhookEndpointsService } from './webhooks/webhook-endpoints.service';
   ],
   providers: [
     JobsService,
+    IdempotencyKeys,
     AccountsService,
     ApiKeysService,
     WebhookEndpointsService,

@@ -17,7 +17,7 @@ import {
   type ResultLinkView,
 } from '@upscaler/contracts';
 import { chooseTarget, jobDecider, toCancelView, toCreateView, toJobView, toListItemView, type JobState } from '@upscaler/domain';
-import { handleCommand, WrongExpectedVersionError, type EventStore } from '@upscaler/eventstore';
+import { handleCommand, type EventStore } from '@upscaler/eventstore';
 import { RequestTimeoutError, TOPICS, type EventTransport } from '@upscaler/messaging';
 import { balanceGuards, ReadModelRepository } from '@upscaler/read-models';
 import { eventMetadata, EVENT_STORE, TRANSPORT, STORAGE, CLOCK, type Clock, CONFIG } from '@upscaler/runtime';
@@ -26,6 +26,7 @@ import type { Principal } from '../auth/principal';
 import { ImageInspector } from './image-inspector';
 import { ImageSource } from './image-source';
 import { requestFingerprint, sha256 } from './idempotency';
+import { IdempotencyKeys, type KeyClaim } from './idempotency-keys';
 import type { ListJobsQuery } from './jobs.schemas';
 import { filenameFromUrl, parseImageUrl, type SubmitFields } from './submit-request';
 import type { ObjectStorage } from '@upscaler/storage';
@@ -50,6 +51,7 @@ export class JobsService {
     private readonly readModels: ReadModelRepository,
     private readonly inspector: ImageInspector,
     private readonly images: ImageSource,
+    private readonly keys: IdempotencyKeys,
   ) {}
 
   submit(p: Principal, fields: SubmitFields, image: SubmitImage, idempotencyKey: string | null): Promise<SubmitOutcome> {
@@ -75,12 +77,8 @@ export class JobsService {
       image: image.kind === 'upload' ? `sha256:${sha256(image.bytes)}` : `url:${url!.toString()}`,
     });
     const idemStream = idempotencyKey ? streams.idempotency(p.accountId, sha256(idempotencyKey)) : undefined;
-    let idemVersion = 0;
-    if (idemStream) {
-      const seen = await this.replayOf(p, idemStream, fingerprint);
-      if (seen.job) return { replay: true, job: seen.job };
-      idemVersion = seen.version;
-    }
+    const seen = idemStream ? await this.keys.lookup(p.accountId, idemStream, fingerprint) : null;
+    if (seen?.job) return { replay: true, job: seen.job };
 
     const bytes = image.kind === 'upload' ? image.bytes : (await this.images.fetch(url!)).bytes;
     const probe = await this.inspector.probe(bytes);
@@ -93,20 +91,17 @@ export class JobsService {
     // Claim the key before reserving: a concurrent request with the same key then waits for this
     // job instead of reserving credits of its own (which, on a balance that covers one job, would
     // have answered the duplicate 402 instead of the original job).
-    let claimVersion: number | null = null;
-    if (idemStream) {
-      const claim = await this.claimKey(p, idemStream, idemVersion, fingerprint, idempotencyKey!, jobId, now());
-      if (claim.replay) return { replay: true, job: claim.replay };
-      claimVersion = claim.version;
+    let claim: KeyClaim | null = null;
+    if (idemStream && seen) {
+      const claimed = await this.keys.claim(p.accountId, idemStream, seen, fingerprint, idempotencyKey!, jobId);
+      if ('replay' in claimed) return { replay: true, job: claimed.replay };
+      claim = claimed.claim;
+      // An earlier request with this key made no job but may hold credits (billing answered it too late, or it
+      // died): hand them back now instead of at the reservation's expiry. Billing ignores a job id it holds nothing for.
+      if (claim.previous) await this.release(p.accountId, claim.previous.jobId).catch(() => undefined);
     }
     const releaseKey = async () => {
-      // The job was never created: free the key so that a retry with it is not stuck.
-      if (claimVersion === null || !idemStream) return;
-      await this.store
-        .append(idemStream, claimVersion + 1, [
-          { type: 'IdempotencyKeyReleased', data: { accountId: p.accountId, jobId, reason: 'request failed', releasedAt: now() } },
-        ])
-        .catch(() => undefined);
+      if (claim) await this.keys.release(p.accountId, claim, 'request failed');
     };
     try {
       await this.reserve({ accountId: p.accountId, jobId, amount: credits });
@@ -151,8 +146,12 @@ export class JobsService {
           },
         },
         {
-          // its credits are still held (not released by billing's expiry while this request was slow)
-          guard: (tx) => balanceGuards.jobMayBeCreated(tx, jobId),
+          // its credits are still held (not released by billing's expiry while this request was slow), and its
+          // Idempotency-Key claim was not taken over as abandoned meanwhile
+          guard: async (tx) => {
+            await balanceGuards.jobMayBeCreated(tx, jobId);
+            if (claim) await this.keys.guardFor(claim)(tx);
+          },
           metadata: eventMetadata('api', { correlationId: jobId }),
         },
       );
@@ -162,36 +161,6 @@ export class JobsService {
       await releaseKey();
       throw e;
     }
-  }
-
-  /**
-   * Claims an Idempotency-Key for `jobId` at the stream version seen so far. When another request
-   * claimed it first, answers with that request's job once it exists (a replay); when that request
-   * failed and released the key, claims it again. Returns the version the claim was appended at.
-   */
-  private async claimKey(
-    p: Principal,
-    idemStream: string,
-    version: number,
-    fingerprint: string,
-    key: string,
-    jobId: string,
-    claimedAt: string,
-  ): Promise<{ replay: JobView | null; version: number }> {
-    for (let attempt = 0; attempt < 3; attempt++) {
-      try {
-        await this.store.append(idemStream, version, [
-          { type: 'IdempotencyKeyClaimed', data: { accountId: p.accountId, key, requestHash: fingerprint, jobId, claimedAt } },
-        ]);
-        return { replay: null, version };
-      } catch (e) {
-        if (!(e instanceof WrongExpectedVersionError)) throw e;
-        const seen = await this.replayOf(p, idemStream, fingerprint);
-        if (seen.job) return { replay: seen.job, version };
-        version = seen.version;
-      }
-    }
-    throw new DomainError('idempotency_in_progress');
   }
 
   /** GET /jobs, its query parsed by ListJobsQuery (jobs.schemas.ts). */
@@ -264,27 +233,6 @@ export class JobsService {
     const row = await this.readModels.byStream<JobState>(streams.job(jobId));
     if (!row || row.accountId !== p.accountId) throw new DomainError('job_not_found');
     return row.state;
-  }
-
-  /**
-   * What an Idempotency-Key already stands for: the original job (replay), or nothing yet (with the
-   * stream version to claim it at: 0 when never used, past a release when the earlier request failed).
-   */
-  private async replayOf(p: Principal, idemStream: string, fingerprint: string): Promise<{ job: JobView | null; version: number }> {
-    const events = await this.store.readStream(idemStream);
-    const last = events[events.length - 1];
-    if (!last || last.type === 'IdempotencyKeyReleased') return { job: null, version: events.length };
-    const data = last.data as { requestHash: string; jobId: string };
-    if (data.requestHash !== fingerprint) throw new DomainError('idempotency_key_reused');
-    // The winner appends its job right after its claim; give it a moment.
-    for (let i = 0; i < 50; i++) {
-      const row = await this.readModels.byStream<JobState>(streams.job(data.jobId));
-      if (row && row.accountId === p.accountId) return { job: toJobView(row.state), version: events.length };
-      const again = await this.store.readStream(idemStream);
-      if (again[again.length - 1]?.type === 'IdempotencyKeyReleased') return { job: null, version: again.length };
-      await new Promise((r) => setTimeout(r, 100));
-    }
-    throw new DomainError('idempotency_in_progress');
   }
 
   private async reserve(req: BillingReserveRequest): Promise<void> {
