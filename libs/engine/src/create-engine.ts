@@ -3,7 +3,7 @@ import { availableParallelism } from 'node:os';
 import { CONTENT_TYPE_OF_FORMAT, QUALITY_TIERS, SCALE_OF_TARGET, type QualityTier, type Target } from '@upscaler/contracts';
 import { EngineError } from './engine-errors';
 import type { ImageProbe, UpscaleEngine, UpscaleRequest, UpscaleResult } from './engine.port';
-import { WEBP_MAX_SIDE } from './image/encode-image';
+import { MAX_OUTPUT_SIDE } from './image/encode-image';
 import { estimateJpegQuality } from './image/jpeg-quality';
 import { probeImage } from './image/probe-image';
 import { InferenceClient } from './inference/inference-client';
@@ -91,8 +91,9 @@ export async function createEngine(options: EngineOptions = {}): Promise<Upscale
           maxOutputPixels,
         });
       }
-      if (req.format === 'webp' && Math.max(probe.width, probe.height) * scale > WEBP_MAX_SIDE) {
-        throw new EngineError('engine_error', `WebP output cannot exceed ${WEBP_MAX_SIDE} pixels per side; choose png, jpeg or avif.`);
+      const maxSide = MAX_OUTPUT_SIDE[req.format];
+      if (Math.max(probe.width, probe.height) * scale > maxSide) {
+        throw new EngineError('engine_error', `${req.format.toUpperCase()} output cannot exceed ${maxSide} pixels per side.`);
       }
       const quality = req.quality ?? defaultQuality;
       const jpegQuality = probe.format === 'jpeg' ? estimateJpegQuality(req.input) : undefined;

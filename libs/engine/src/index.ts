@@ -19,5 +19,5 @@ export {
 export { estimateJpegQuality } from './image/jpeg-quality';
 export * from './quality';
 export { probeImage } from './image/probe-image';
-export { WEBP_MAX_SIDE } from './image/encode-image';
+export { MAX_OUTPUT_SIDE } from './image/encode-image';
 export { DIHEDRAL_TRANSFORMS, ensembleTransforms, selfEnsemble } from './inference/dihedral';

@@ -2,8 +2,14 @@ import sharp from 'sharp';
 import type { OutputFormat } from '@upscaler/contracts';
 import type { RawImage } from './decode-image';
 
-/** WebP's bitstream cannot hold a side longer than this. */
-export const WEBP_MAX_SIDE = 16383;
+/**
+ * The longest side each encoder writes (measured with sharp 0.34 / libvips 8.17 by
+ * libs/engine/src/image/encode-image.limits.spec.ts): WebP's bitstream holds 14 bits per side, libheif's AV1
+ * encoder refuses more than 16,384, libjpeg(-turbo) more than 65,500 (JPEG_MAX_DIMENSION). PNG allows 2^31 - 1, far
+ * beyond the output pixel limit. The api checks these at submit (the spec's fallback picks a smaller target), so
+ * no job runs into them.
+ */
+export const MAX_OUTPUT_SIDE: Readonly<Record<OutputFormat, number>> = { png: 2_147_483_647, jpeg: 65_500, webp: 16_383, avif: 16_384 };
 
 /**
  * Encoder settings per format (spec 1, output format table). AVIF effort 0 instead of libvips' default 4: measured

@@ -6,7 +6,7 @@ import {
   probeImage,
   readRegistry,
   tierMaxInputPixels,
-  WEBP_MAX_SIDE,
+  MAX_OUTPUT_SIDE,
   type ImageProbe,
   type NetworkRegistry,
 } from '@upscaler/engine';
@@ -33,12 +33,14 @@ export class ImageInspector {
     return probeImage(bytes, this.config.maxInputPixels);
   }
 
-  /** Output pixel limit, the tier's input limit (sharp), plus WebP's own limit of 16383 pixels per side. */
+  /**
+   * Output pixel limit, the tier's input limit (sharp), plus the output format's longest side (MAX_OUTPUT_SIDE: WebP
+   * 16,383, AVIF 16,384, JPEG 65,500 pixels).
+   */
   acceptedTargets(width: number, height: number, format: OutputFormat, quality: QualityTier = this.defaultTier): Target[] {
     const maxIn = tierMaxInputPixels(this.registry, quality);
     const byPixels = acceptedTargets(width, height, this.config.maxOutputPixels ?? DEFAULT_MAX_OUTPUT_PIXELS, maxIn);
-    if (format !== 'webp') return byPixels;
-    return byPixels.filter((t) => Math.max(width, height) * SCALE_OF_TARGET[t] <= WEBP_MAX_SIDE);
+    return byPixels.filter((t) => Math.max(width, height) * SCALE_OF_TARGET[t] <= MAX_OUTPUT_SIDE[format]);
   }
 
   defaultQuality(): QualityTier {
