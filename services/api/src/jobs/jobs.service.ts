@@ -16,7 +16,7 @@ import {
   type ListView,
   type ResultLinkView,
 } from '@upscaler/contracts';
-import { chooseTarget, jobDecider, toCancelView, toCreateView, toJobView, toListItemView, type JobState } from '@upscaler/domain';
+import { chooseTarget, jobDecider, toCancelView, toCreateView, toListItemView, type JobState } from '@upscaler/domain';
 import { handleCommand, type EventStore } from '@upscaler/eventstore';
 import { RequestTimeoutError, TOPICS, type EventTransport } from '@upscaler/messaging';
 import { balanceGuards, ReadModelRepository } from '@upscaler/read-models';
@@ -86,7 +86,6 @@ export class JobsService {
     if (target === null) throw new DomainError('image_too_large_to_upscale');
     const credits = CREDITS_OF_TARGET[target];
     const jobId = newId('job');
-    const now = () => this.clock.now().toISOString();
 
     // Claim the key before reserving: a concurrent request with the same key then waits for this
     // job instead of reserving credits of its own (which, on a balance that covers one job, would
