@@ -78,6 +78,7 @@ export const ERROR_CODES = {
   corrupt_image: { status: 422, message: 'The image is corrupt: it could not be fully decoded.' },
   processing_timeout: { status: 500, message: 'Processing did not finish in time.' },
   attempts_exhausted: { status: 500, message: 'Processing was interrupted too many times.' },
+  storage_unavailable: { status: 503, message: 'Storage could not be read or written on any attempt (full, read-only or unreachable).' },
 } as const satisfies Record<string, { status: number; message: string }>;
 
 export type ErrorCode = keyof typeof ERROR_CODES;
@@ -88,6 +89,7 @@ export const JOB_FAILURE_CODES = [
   'corrupt_image',
   'processing_timeout',
   'attempts_exhausted',
+  'storage_unavailable',
   'image_too_large_to_upscale',
   'animated_image',
   'unsupported_media_type',

@@ -2,6 +2,7 @@ export * from './config/config';
 export * from './config/trust-proxy';
 export * from './logging/logger';
 export * from './http/error.filter';
+export { isDependencyUnavailable, isOutOfSpace } from './http/dependency-errors';
 export * from './http/error-response.hook';
 export * from './http/request-id';
 export * from './http/json-answer';

@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { InvalidObjectKeyError, LocalFolderStorage, ObjectNotFoundError } from '@upscaler/storage';
+import { mountSmallDisk, smallDiskAvailable, type SmallDisk } from '@upscaler/testing';
 
 const SECRET = 'a-test-secret-of-enough-bytes-0123456789';
 const NOW = 1_700_000_000_000; // ms
@@ -167,5 +168,40 @@ describe('LocalFolderStorage', () => {
     } finally {
       await new Promise((r) => server.close(r));
     }
+  });
+});
+
+/** A full disk (a real tmpfs that fills up; root only, as CI runs): docs/runbooks.md "Storage full". */
+const onSmallDisk = smallDiskAvailable() ? describe : describe.skip;
+onSmallDisk('LocalFolderStorage on a disk that fills up', () => {
+  let disk: SmallDisk;
+  let storage: LocalFolderStorage;
+
+  beforeEach(async () => {
+    disk = await mountSmallDisk(2 * 1024 * 1024);
+    storage = new LocalFolderStorage({ dir: disk.dir, publicBaseUrl: 'http://localhost:8080/', secret: SECRET });
+    await storage.ensureReady();
+  });
+  afterEach(async () => {
+    await disk.unmount();
+  });
+
+  it('a write on a full disk fails with ENOSPC and leaves no file; readiness fails; freed space is usable at once', async () => {
+    await storage.put('sources/job_1', Buffer.alloc(100_000, 1), 'image/png');
+    await disk.fill();
+    await disk.free();
+    // room for the metadata, not for the object: the metadata goes too
+    await storage.put('sources/filler', Buffer.alloc(1_700_000, 3), 'image/png');
+    await expect(storage.put('results/job_0', Buffer.alloc(500_000, 2), 'image/png')).rejects.toMatchObject({ code: 'ENOSPC' });
+    await disk.fill();
+    await expect(storage.put('results/job_1', Buffer.alloc(500_000, 2), 'image/png')).rejects.toMatchObject({ code: 'ENOSPC' });
+    await expect(storage.ping()).rejects.toMatchObject({ code: 'ENOSPC' });
+    // nothing half-written stays behind (no temp file, no object), the earlier object is intact
+    expect((await disk.files()).filter((f) => !f.includes('filler')).sort()).toEqual(['meta/sources/job_1.json', 'objects/sources/job_1']);
+    expect(await storage.stat('results/job_1')).toBeNull();
+    await disk.free();
+    await expect(storage.ping()).resolves.toBeUndefined();
+    await storage.put('results/job_1', Buffer.alloc(200_000, 2), 'image/png');
+    expect((await storage.get('results/job_1')).length).toBe(200_000);
   });
 });

@@ -122,8 +122,12 @@ describe('S3Storage on MinIO', () => {
     await expect(s.signedUrl('k', 604_801)).rejects.toThrow('ttlSeconds must be an integer from 1 to 604800, got 604801');
   });
 
-  it('ping resolves against a healthy server and rejects with wrong credentials', async () => {
-    await expect(storage(bucketName()).ping()).resolves.toBeUndefined();
-    await expect(storage(bucketName(), { secretKey: 'wrong-secret-key' }).ping()).rejects.toThrow();
+  it('ping writes: resolves against a healthy server, rejects with wrong credentials or without the bucket', async () => {
+    const name = bucketName();
+    const s = storage(name);
+    await s.ensureReady();
+    await expect(s.ping()).resolves.toBeUndefined();
+    await expect(storage(name, { secretKey: 'wrong-secret-key' }).ping()).rejects.toThrow();
+    await expect(storage(bucketName()).ping()).rejects.toMatchObject({ code: 'NoSuchBucket' });
   });
 });

@@ -15,3 +15,4 @@ export * from './png-chunks';
 export * from './webhook-receiver';
 export * from './suite-receiver';
 export * from './chromium';
+export * from './small-disk';

@@ -10,12 +10,27 @@ import { leaseGuards, LeaseLostError, type Lease, WorkQueueRepository } from '@u
 import { EngineProvider } from './engine.provider';
 import { ProgressReporter } from './progress.reporter';
 import type { ObjectStorage } from '@upscaler/storage';
-import { type AppConfig, type Logger } from '@upscaler/platform';
+import { isDependencyUnavailable, type AppConfig, type Logger } from '@upscaler/platform';
 
 /** How often a running job's progress is written at most (a progress bar wants a few values a second). */
 export const PROGRESS_INTERVAL_MS = 250;
 
-export type RunOutcome = 'succeeded' | 'failed' | 'cancelled' | 'lease_lost' | 'skipped' | 'handed_back';
+export type RunOutcome = 'succeeded' | 'failed' | 'cancelled' | 'lease_lost' | 'skipped' | 'handed_back' | 'retrying';
+
+/**
+ * Waits between tries of a storage read or write that failed for a moment (disk full, read-only, MinIO away), while
+ * the attempt keeps its lease: 15.5 s in all before the attempt is given up as lost (docs/runbooks.md "Storage
+ * full or unreachable"). Retrying here keeps the engine's work: a result is not computed again for a blip.
+ */
+export const STORAGE_RETRY_MS = [500, 1_000, 2_000, 4_000, 8_000];
+
+/** A storage read or write that kept failing with a fault that time or an operator fixes (see STORAGE_RETRY_MS). */
+class StorageFault extends Error {
+  constructor(override readonly cause: unknown) {
+    super(`storage unavailable: ${describeFault(cause)}`);
+    this.name = 'StorageFault';
+  }
+}
 
 type StopReason = 'cancelled' | 'lease_lost' | 'hand_back';
 
@@ -114,7 +129,7 @@ export class JobRunner {
       (err) => this.logger.warn({ err, jobId: lease.jobId }, 'progress write failed'),
     );
     try {
-      const input = await this.storage.get(job.source.key);
+      const input = await this.withStorage(current, () => this.storage.get(job.source.key));
       const content = contentOf(job);
       const attributes = { 'upscaler.target': job.target, 'upscaler.quality': job.quality, 'upscaler.content': content };
       const out = await inSpan('engine.upscale', attributes, null, () =>
@@ -131,7 +146,7 @@ export class JobRunner {
       await progress.close();
       this.metrics.engineSeconds.observe({ network: out.network, scale: String(out.scale) }, out.engineMs / 1000);
       const resultKey = `results/${lease.jobId}`;
-      await this.storage.put(resultKey, out.output, out.contentType);
+      await this.withStorage(current, () => this.storage.put(resultKey, out.output, out.contentType));
       try {
         await this.decide(stream, {
           type: 'CompleteJob',
@@ -150,6 +165,10 @@ export class JobRunner {
       }
     } catch (e) {
       if (e instanceof EngineCancelledError || current.abort.signal.aborted) return this.stopped(current);
+      if (e instanceof StorageFault) return this.loseToStorage(stream, attempt, e);
+      // Postgres away while the attempt was being recorded: nothing can be recorded now. The lease expires and the
+      // sweeper counts the attempt as lost (with backoff); failing the job for it would be wrong.
+      if (isDependencyUnavailable(e)) throw e;
       const error = toFailure(e);
       if (error.code === 'engine_error') this.logger.error({ err: e, jobId: lease.jobId }, 'engine failed');
       try {
@@ -163,6 +182,48 @@ export class JobRunner {
       renewal.stop();
       await progress.close();
       this.current = undefined;
+    }
+  }
+
+  /**
+   * Runs a storage read or write, trying again over STORAGE_RETRY_MS when it fails with a passing fault (a bug or a
+   * missing object fails at once); stops early when the attempt is stopped (cancelled, lease lost, handed back).
+   */
+  private async withStorage<T>(current: Running, op: () => Promise<T>): Promise<T> {
+    for (let i = 0; ; i++) {
+      try {
+        return await op();
+      } catch (e) {
+        if (!isDependencyUnavailable(e)) throw e;
+        if (i >= STORAGE_RETRY_MS.length || current.abort.signal.aborted) throw new StorageFault(e);
+        this.logger.warn({ err: e, jobId: current.jobId, retryInMs: STORAGE_RETRY_MS[i] }, 'storage failed; trying again');
+        await sleep(STORAGE_RETRY_MS[i]);
+      }
+    }
+  }
+
+  /**
+   * Storage kept failing: the attempt is lost, not the job. Pending with backoff (the sweeper requeues it), like a
+   * lease that expired; after the last attempt the job fails storage_unavailable, refunded.
+   */
+  private async loseToStorage(stream: string, attempt: number, fault: StorageFault): Promise<RunOutcome> {
+    this.logger.error({ err: fault.cause, jobId: stream.slice('job-'.length), attempt }, 'storage unavailable: the attempt is lost');
+    this.metrics.attemptsLost.inc({ reason: 'storage' });
+    try {
+      const state = await this.decide(stream, {
+        type: 'LoseAttempt',
+        data: {
+          attempt,
+          reason: fault.message,
+          now: this.now(),
+          retryDelayMs: this.config.retryDelayMs * 2 ** Math.max(0, attempt - 1),
+          exhausted: 'storage_unavailable',
+        },
+      });
+      return state.status === 'failed' ? 'failed' : 'retrying';
+    } catch (e) {
+      if (isDomainError(e) && e.code === 'conflict') return 'cancelled';
+      throw e;
     }
   }
 
@@ -214,6 +275,16 @@ export class JobRunner {
   private now(): string {
     return this.clock.now().toISOString();
   }
+}
+
+function describeFault(e: unknown): string {
+  const err = e as { code?: unknown; message?: unknown };
+  const message = typeof err?.message === 'string' ? err.message : String(e);
+  return typeof err?.code === 'string' && !message.startsWith(err.code) ? `${err.code}: ${message}` : message;
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((r) => setTimeout(r, ms));
 }
 
 function toFailure(e: unknown): { code: JobFailureCode; message: string } {

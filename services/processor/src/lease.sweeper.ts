@@ -75,7 +75,7 @@ export class LeaseSweeper implements OnApplicationBootstrap, OnApplicationShutdo
           },
         );
         counts.lost++;
-        this.metrics.attemptsLost.inc();
+        this.metrics.attemptsLost.inc({ reason: 'lease_expired' });
         this.logger.warn({ jobId: expired.jobId, attempt: expired.attempt }, 'lease expired: attempt lost');
       } catch (e) {
         if (!(e instanceof LeaseLostError) && !(isDomainError(e) && e.code === 'conflict')) throw e;

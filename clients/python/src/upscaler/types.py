@@ -46,7 +46,7 @@ class Error(TypedDict):
     Set when status is failed; otherwise null.
     """
 
-    code: Literal['engine_error', 'corrupt_image', 'processing_timeout', 'attempts_exhausted', 'image_too_large_to_upscale', 'animated_image', 'unsupported_media_type']
+    code: Literal['engine_error', 'corrupt_image', 'processing_timeout', 'attempts_exhausted', 'storage_unavailable', 'image_too_large_to_upscale', 'animated_image', 'unsupported_media_type']
     message: str
 
 
@@ -508,7 +508,7 @@ class DeliveryAttemptList(TypedDict):
 
 
 class Error2(TypedDict):
-    code: Literal['invalid_request', 'invalid_target', 'invalid_format', 'invalid_image_url', 'image_fetch_failed', 'image_too_large_to_upscale', 'animated_image', 'invalid_image', 'image_dimensions_too_large', 'idempotency_key_reused', 'invalid_cursor', 'unauthorized', 'insufficient_credits', 'forbidden', 'not_found', 'job_not_found', 'route_not_found', 'method_not_allowed', 'conflict', 'api_key_limit_reached', 'webhook_endpoint_limit_reached', 'webhook_endpoint_disabled', 'webhook_endpoint_deleted', 'result_not_ready', 'idempotency_in_progress', 'payload_too_large', 'unsupported_media_type', 'unsupported_charset', 'unsupported_content_encoding', 'rate_limited', 'internal_error', 'billing_unavailable', 'service_unavailable', 'engine_error', 'corrupt_image', 'processing_timeout', 'attempts_exhausted']
+    code: Literal['invalid_request', 'invalid_target', 'invalid_format', 'invalid_image_url', 'image_fetch_failed', 'image_too_large_to_upscale', 'animated_image', 'invalid_image', 'image_dimensions_too_large', 'idempotency_key_reused', 'invalid_cursor', 'unauthorized', 'insufficient_credits', 'forbidden', 'not_found', 'job_not_found', 'route_not_found', 'method_not_allowed', 'conflict', 'api_key_limit_reached', 'webhook_endpoint_limit_reached', 'webhook_endpoint_disabled', 'webhook_endpoint_deleted', 'result_not_ready', 'idempotency_in_progress', 'payload_too_large', 'unsupported_media_type', 'unsupported_charset', 'unsupported_content_encoding', 'rate_limited', 'internal_error', 'billing_unavailable', 'service_unavailable', 'engine_error', 'corrupt_image', 'processing_timeout', 'attempts_exhausted', 'storage_unavailable']
     message: str
     """
     Human-readable; may change.

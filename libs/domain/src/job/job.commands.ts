@@ -18,13 +18,14 @@ export interface StartJob {
 }
 
 /**
- * The processing attempt was lost (worker died, shut down, lease expired, handed back):
- * processing -> pending until `now + retryDelayMs`, or failed (attempts_exhausted) after MAX_ATTEMPTS.
- * `attempt`, when given, must be the current one (a late report about an older attempt is stale).
+ * The processing attempt was lost (worker died, shut down, lease expired, handed back, or a dependency such as
+ * storage failed for a moment): processing -> pending until `now + retryDelayMs`, or failed after MAX_ATTEMPTS,
+ * with `exhausted` as the error code when given (what kept failing, e.g. storage_unavailable), else
+ * attempts_exhausted. `attempt`, when given, must be the current one (a late report about an older attempt is stale).
  */
 export interface LoseAttempt {
   type: 'LoseAttempt';
-  data: { attempt?: number; reason: string; now: string; retryDelayMs: number };
+  data: { attempt?: number; reason: string; now: string; retryDelayMs: number; exhausted?: 'storage_unavailable' };
 }
 
 /** The backoff of a pending job is over: pending -> queued. */

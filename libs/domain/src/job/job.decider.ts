@@ -99,8 +99,8 @@ function loseAttempt({ data }: LoseAttempt, state: JobState): JobEvent[] {
           jobId: job.jobId,
           attempt: running.attempt,
           error: {
-            code: 'attempts_exhausted',
-            message: `${ERROR_CODES.attempts_exhausted.message} Attempt ${running.attempt} of ${MAX_ATTEMPTS} was lost: ${data.reason}`,
+            code: data.exhausted ?? 'attempts_exhausted',
+            message: `${ERROR_CODES[data.exhausted ?? 'attempts_exhausted'].message} Attempt ${running.attempt} of ${MAX_ATTEMPTS} was lost: ${data.reason}`,
           },
           finishedAt: now,
           durationMs: elapsedMs(running.startedAt, now),

@@ -1,5 +1,5 @@
 import { QueryFailedError } from 'typeorm';
-import { isDependencyUnavailable } from './dependency-errors';
+import { isDependencyUnavailable, isOutOfSpace } from './dependency-errors';
 
 /** The shapes below are what the drivers throw (logged by a standalone whose Postgres was killed). */
 function socketError(code: string): Error {
@@ -8,6 +8,20 @@ function socketError(code: string): Error {
 function pgError(code: string, message: string): Error {
   return Object.assign(new Error(message), { code, severity: 'FATAL' });
 }
+
+function fsError(code: string, message: string): Error {
+  return Object.assign(new Error(`${code}: ${message}, open '/data/storage/tmp/1f2e.part'`), { code, syscall: 'open' });
+}
+function s3Error(code: string, message: string): Error {
+  return Object.assign(new Error(message), { name: 'S3Error', code });
+}
+
+describe('isOutOfSpace', () => {
+  it('a full disk, a full quota and a full MinIO are out of space; a read-only disk or a refused connection are not', () => {
+    const cases = [fsError('ENOSPC', 'x'), fsError('EDQUOT', 'x'), s3Error('XMinioStorageFull', 'x'), fsError('EROFS', 'x'), socketError('ECONNREFUSED')];
+    expect(cases.map((e) => isOutOfSpace(e))).toEqual([true, true, true, false, false]);
+  });
+});
 
 describe('isDependencyUnavailable', () => {
   it.each([
@@ -25,6 +39,11 @@ describe('isDependencyUnavailable', () => {
     ['TypeORM wrapping a refused connection', new QueryFailedError('SELECT 1', [], socketError('ECONNREFUSED'))],
     ['an Error whose cause is a shutdown', new Error('append failed', { cause: pgError('57P01', 'terminating connection') })],
     ['an AggregateError of refused addresses', Object.assign(new AggregateError([socketError('ECONNREFUSED')]), {})],
+    ['the storage disk is full', fsError('ENOSPC', 'no space left on device')],
+    ['the storage folder is read-only', fsError('EROFS', 'read-only file system')],
+    ['the storage folder lost its permissions', fsError('EACCES', 'permission denied')],
+    ['MinIO is out of space', s3Error('XMinioStorageFull', 'Storage backend has reached its minimum free drive threshold.')],
+    ['MinIO asks to slow down', s3Error('SlowDown', 'Resource requested is unreadable, please reduce your request rate')],
   ])('%s: yes', (_what, e) => {
     expect(isDependencyUnavailable(e)).toBe(true);
   });
@@ -32,6 +51,7 @@ describe('isDependencyUnavailable', () => {
   it.each([
     ['a unique violation (23505)', pgError('23505', 'duplicate key value violates unique constraint')],
     ['TypeORM wrapping a syntax error (42601)', new QueryFailedError('SELEC 1', [], pgError('42601', 'syntax error'))],
+    ['an S3 object that does not exist', s3Error('NoSuchKey', 'The specified key does not exist.')],
     ['a plain bug', new TypeError("Cannot read properties of undefined (reading 'id')")],
     ['not an error at all', 'ECONNREFUSED'],
     ['undefined', undefined],

@@ -3,7 +3,7 @@ import type { Request, Response } from 'express';
 import { DomainError, ERROR_CODES, errorBody, type ErrorCode } from '@upscaler/contracts';
 import type { Logger } from '../logging/logger';
 import { classifyBodyParserError } from './body-parser-errors';
-import { isDependencyUnavailable } from './dependency-errors';
+import { isDependencyUnavailable, isOutOfSpace } from './dependency-errors';
 import type { ErrorResponseHook } from './error-response.hook';
 
 /** Retry-After of a 503 whose error names no wait of its own: billing or a dependency was away for a moment. */
@@ -73,6 +73,9 @@ export class ErrorFilter implements ExceptionFilter {
       if (status >= 400 && status < 500) return { code: 'invalid_request', status: 400, message: messageOf(e), headers: {} };
     }
     // Postgres, the object store or the broker away for a moment: a 503 the client may retry, not a 500
+    if (isOutOfSpace(e)) {
+      return { code: 'service_unavailable', status: 503, message: 'Storage is full for the moment; nothing was created or charged. Retry shortly.', headers: {} };
+    }
     if (isDependencyUnavailable(e)) return { code: 'service_unavailable', status: 503, headers: {} };
     return { code: 'internal_error', status: ERROR_CODES.internal_error.status, headers: {} };
   }

@@ -90,7 +90,8 @@ export class Metrics {
 
   readonly attemptsLost = new Counter({
     name: 'upscaler_job_attempts_lost_total',
-    help: 'Processing attempts this process found lost: their lease expired (the processor died or stalled).',
+    help: 'Processing attempts this process found lost, by reason: lease_expired (the processor died or stalled), storage (storage kept failing during the attempt).',
+    labelNames: ['reason'] as const,
     registers: [this.registry],
   });
 

@@ -60,8 +60,15 @@ export class LocalFolderStorage implements ObjectStorage, SignedDownloadHandler 
     assertValidKey(key);
     // Content type first: a crash between the two writes leaves metadata without an object (stat
     // says "missing"), never an object served with a stale type.
-    await this.writeAtomically(fileFor(this.meta, key, '.json'), Buffer.from(JSON.stringify({ contentType })));
-    await this.writeAtomically(fileFor(this.objects, key), body);
+    const metaFile = fileFor(this.meta, key, '.json');
+    await this.writeAtomically(metaFile, Buffer.from(JSON.stringify({ contentType })));
+    try {
+      await this.writeAtomically(fileFor(this.objects, key), body);
+    } catch (err) {
+      // A new object that could not be written (disk full) leaves no metadata either.
+      if ((await this.stat(key).catch(() => null)) === null) await fs.rm(metaFile, { force: true }).catch(() => undefined);
+      throw err;
+    }
     return { key, bytes: body.length, contentType };
   }
 
@@ -154,8 +161,12 @@ export class LocalFolderStorage implements ObjectStorage, SignedDownloadHandler 
     }
   }
 
+  /** Readiness: a byte written, synced and removed, so a full or read-only disk is seen before a job needs it. */
   async ping(): Promise<void> {
     await fs.access(this.objects);
+    const probe = path.join(this.tmp, `ready-${randomBytes(4).toString('hex')}.probe`);
+    await this.writeAtomically(probe, Buffer.from('1'));
+    await fs.rm(probe, { force: true });
   }
 
   private async contentTypeOf(key: string): Promise<string> {
@@ -172,17 +183,18 @@ export class LocalFolderStorage implements ObjectStorage, SignedDownloadHandler 
     await fs.mkdir(path.dirname(target), { recursive: true });
     await fs.mkdir(this.tmp, { recursive: true });
     const temp = path.join(this.tmp, `${randomBytes(8).toString('hex')}.part`);
-    const handle = await fs.open(temp, 'wx');
     try {
-      await handle.writeFile(body);
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
-    try {
+      const handle = await fs.open(temp, 'wx');
+      try {
+        await handle.writeFile(body);
+        await handle.sync();
+      } finally {
+        await handle.close();
+      }
       await fs.rename(temp, target);
     } catch (err) {
-      await fs.rm(temp, { force: true });
+      // A write cut short (disk full, read-only, I/O error) leaves nothing behind: the space it took is free at once.
+      await fs.rm(temp, { force: true }).catch(() => undefined);
       throw err;
     }
   }

@@ -1,3 +1,4 @@
+import { hostname } from 'node:os';
 import { Client } from 'minio';
 import type { ObjectStorage, StoredObjectInfo } from '../object-storage.port';
 import { attachmentDisposition } from './content-disposition';
@@ -17,6 +18,8 @@ export class S3Storage implements ObjectStorage {
   private readonly signer: Client;
   private readonly bucket: string;
   private readonly region: string;
+  /** The readiness probe's object (see ping). */
+  private readonly probeKey = `health/${hostname()}-${process.pid}`;
 
   constructor(opts: S3StorageOptions) {
     this.bucket = opts.bucket;
@@ -72,8 +75,12 @@ export class S3Storage implements ObjectStorage {
     return this.signer.presignedGetObject(this.bucket, key, ttlSeconds, respHeaders);
   }
 
+  /**
+   * Readiness: a tiny object written (a round trip with valid credentials that MinIO refuses when its drives are
+   * full or it lost write quorum), so storage that cannot take a result is seen before a job needs it. One key per
+   * process, overwritten each time.
+   */
   async ping(): Promise<void> {
-    // Needs a round trip with valid credentials, so it proves more than "the port is open".
-    await this.client.bucketExists(this.bucket);
+    await this.client.putObject(this.bucket, this.probeKey, Buffer.from('1'), 1, { 'Content-Type': 'text/plain' });
   }
 }

@@ -163,8 +163,13 @@ export class WindowCounter {
         this.next(view);
       },
       (err: unknown) => {
-        this.unsent(view, waiters.length);
-        for (const w of waiters) w.reject(err);
+        // Postgres cannot count (away, or its disk full): the waiters are answered from this replica's own count, so
+        // reads and polls keep working; the limit holds per replica until the store answers, and the hits go with
+        // the next add (docs/api.md "Rate limits").
+        const before = view.shared + view.sending - waiters.length;
+        this.unsent(view, 0);
+        waiters.forEach((w, i) => w.resolve(before + 1 + i));
+        this.onSettleError(err);
         this.next(view);
       },
     );
@@ -176,7 +181,7 @@ export class WindowCounter {
     view.known = true;
   }
 
-  /** An add failed: its counted hits go back to `local` (the waiters' were answered with the error). */
+  /** An add failed: its counted hits go back to `local`, but for `waiters` of them (not counted again). */
   private unsent(view: View, waiters: number): void {
     view.local += view.sending - waiters;
     view.sending = 0;
