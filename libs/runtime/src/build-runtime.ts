@@ -30,6 +30,9 @@ export const ALL_MIGRATIONS = [...EVENT_STORE_MIGRATIONS, ReadModels173220000010
  * embedded unless its distributed setting is present. `service` names the process in logs and
  * Kafka client ids.
  */
+/** The standalone's exit status when its embedded Postgres died for good (docs/runbooks.md). */
+export const EXIT_DATABASE_LOST = 75;
+
 export async function buildRuntime(config: AppConfig, logger: Logger, service: string): Promise<Runtime> {
   const closers: Array<() => Promise<void>> = [];
   const close = async () => {
@@ -42,6 +45,12 @@ export async function buildRuntime(config: AppConfig, logger: Logger, service: s
       const pg = await startEmbeddedPostgres({
         dataDir: config.dataDir,
         log: (m: string) => logger.info({ component: 'postgres' }, m),
+        // It died and could not be started again: exit, so that the service's supervisor (systemd, Docker's
+        // restart policy, Kubernetes) starts it afresh; a live process without its database would answer 503 forever.
+        onFailure: (err) => {
+          logger.fatal({ err, component: 'postgres' }, 'embedded Postgres is gone and could not be restarted; exiting');
+          process.exit(EXIT_DATABASE_LOST);
+        },
       });
       closers.push(() => pg.stop());
       url = pg.url;

@@ -28,6 +28,8 @@ export interface EmbeddedPostgresOptions {
   postgresFlags?: string[];
   startTimeoutMs?: number;
   log?: (message: string) => void;
+  /** The server died and could not be started again (see `supervise`): the caller should exit. */
+  onFailure?: (err: Error) => void;
 }
 
 export interface EmbeddedPostgres {
@@ -45,6 +47,11 @@ export interface EmbeddedPostgres {
 
 const USER = 'postgres';
 const START_ATTEMPTS = 5;
+/** Waits before each try to start a postmaster that died (31 s in all), then the standalone gives up and exits. */
+const RESTART_DELAYS_MS = [1_000, 2_000, 4_000, 8_000, 16_000];
+/** More unexpected exits than this within RESTART_WINDOW_MS is a crash loop: give up at once. */
+const MAX_RESTARTS = 5;
+const RESTART_WINDOW_MS = 10 * 60_000;
 
 export async function startEmbeddedPostgres(opts: EmbeddedPostgresOptions): Promise<EmbeddedPostgres> {
   const log = opts.log ?? (() => undefined);
@@ -85,37 +92,75 @@ export async function startEmbeddedPostgres(opts: EmbeddedPostgresOptions): Prom
     'unix_socket_directories=',
     ...(opts.postgresFlags ?? []),
   ];
-  let server: PostgresProcess;
-  for (let attempt = 1; ; attempt++) {
-    const logOffset = await fileSize(logFile);
-    server = spawnPostgres({ binary: binaries.postgres, pgData, port, flags, logFile, runAs });
-    if (await waitUntilReady(urlFor('postgres'), server, opts.startTimeoutMs ?? 120_000)) break;
-    await server.stop();
-    const tail = await readFrom(logFile, logOffset);
-    if (attempt >= START_ATTEMPTS) throw new Error(`embedded Postgres failed to start:\n${tail}`);
-    if (/could not bind|Address already in use/i.test(tail) && opts.port === undefined) {
-      port = await freeLoopbackPort();
-    } else if (/lock file .* already exists|shared memory block is still in use/i.test(tail)) {
-      // Backends of a killed postmaster may still be exiting.
-      await recoverPostmaster(pgData, log);
-      await new Promise((r) => setTimeout(r, 500 * attempt));
-    } else {
-      throw new Error(`embedded Postgres failed to start:\n${tail}`);
+  /** Starts the server; a restart (`fixedPort`) keeps the port the pool's URL names. */
+  const startServer = async (fixedPort: boolean): Promise<PostgresProcess> => {
+    for (let attempt = 1; ; attempt++) {
+      const logOffset = await fileSize(logFile);
+      const server = spawnPostgres({ binary: binaries.postgres, pgData, port, flags, logFile, runAs });
+      if (await waitUntilReady(urlFor('postgres'), server, opts.startTimeoutMs ?? 120_000)) return server;
+      await server.stop();
+      const tail = await readFrom(logFile, logOffset);
+      if (attempt >= START_ATTEMPTS) throw new Error(`embedded Postgres failed to start:\n${tail}`);
+      if (/could not bind|Address already in use/i.test(tail) && opts.port === undefined && !fixedPort) {
+        port = await freeLoopbackPort();
+      } else if (/lock file .* already exists|shared memory block is still in use|could not bind|Address already in use/i.test(tail)) {
+        // Backends of a killed postmaster may still be exiting (and holding its port).
+        await recoverPostmaster(pgData, log);
+        await new Promise((r) => setTimeout(r, 500 * attempt));
+      } else {
+        throw new Error(`embedded Postgres failed to start:\n${tail}`);
+      }
     }
-  }
+  };
+  let running = await startServer(false);
   await rememberPort(portFile, port);
 
   try {
     await ensureDatabase(urlFor('postgres'), database);
   } catch (err) {
-    await server.stop();
+    await running.stop();
     throw err;
   }
   let stopped = false;
-  const running = server;
-  void running.exited.then(({ code, signal }) => {
-    if (!stopped) log(`embedded Postgres exited unexpectedly (code ${code}, signal ${signal}); see ${logFile}`);
-  });
+  const restarts: number[] = [];
+  /**
+   * Supervision (docs/runbooks.md "The standalone's Postgres died"): a postmaster that exits on its own (killed,
+   * crashed, OOM) is started again on the same port after RESTART_DELAYS_MS[i]; the pool and the LISTEN connection
+   * reconnect by themselves. When it cannot be started (or died more than MAX_RESTARTS times in RESTART_WINDOW_MS),
+   * `onFailure` is told, and the standalone exits for its own supervisor: never a live process without a database.
+   */
+  const supervise = (server: PostgresProcess): void => {
+    void server.exited.then(async ({ code, signal }) => {
+      if (stopped) return;
+      log(`embedded Postgres exited unexpectedly (code ${code}, signal ${signal}); restarting it (see ${logFile})`);
+      const now = Date.now();
+      restarts.push(now);
+      while (restarts.length > 0 && restarts[0] < now - RESTART_WINDOW_MS) restarts.shift();
+      if (restarts.length > MAX_RESTARTS) {
+        opts.onFailure?.(new Error(`embedded Postgres exited ${restarts.length} times in ${RESTART_WINDOW_MS / 60_000} minutes`));
+        return;
+      }
+      let lastError: unknown;
+      for (const delay of RESTART_DELAYS_MS) {
+        await new Promise((r) => setTimeout(r, delay));
+        if (stopped) return;
+        try {
+          await recoverPostmaster(pgData, log);
+          const restarted = await startServer(true);
+          if (stopped) return void restarted.stop();
+          running = restarted;
+          log(`embedded Postgres restarted on 127.0.0.1:${port}`);
+          supervise(restarted);
+          return;
+        } catch (err) {
+          lastError = err;
+          log(`embedded Postgres restart failed: ${err instanceof Error ? err.message.split('\n')[0] : String(err)}`);
+        }
+      }
+      opts.onFailure?.(lastError instanceof Error ? lastError : new Error(String(lastError)));
+    });
+  };
+  supervise(running);
   log(`embedded Postgres ready on 127.0.0.1:${port} (data ${pgData})`);
   return {
     url: urlFor(database),
