@@ -22,6 +22,8 @@ export interface Deployment {
   minio: TestMinio;
   postgres: EmbeddedPostgres;
   env: Record<string, string>;
+  /** Stops Postgres (fast shutdown), waits `downMs`, and starts it again on the same data and port (fault tests). */
+  restartPostgres(downMs: number): Promise<void>;
   /** Starts one more service process of the deployment (e.g. a processor or billing again). */
   startService(service: 'api' | 'billing' | 'processor' | 'webhooks'): Promise<StartedService>;
   /** SIGTERM every service, then stop the infrastructure and remove the deployment's directory. */
@@ -39,11 +41,9 @@ export async function startDeployment(opts: { processors?: number; env?: Record<
   chmodSync(root, 0o755);
   const pgDir = join(root, 'postgres');
   mkdirSync(pgDir, { mode: 0o755 });
-  const [kafka, minio, postgres] = await Promise.all([
-    startTestKafka({ partitions: 4 }),
-    startTestMinio(),
-    startEmbeddedPostgres({ dataDir: pgDir, initdbFlags: ['--no-sync'], postgresFlags: ['-c', 'fsync=off'] }),
-  ]);
+  const startPostgres = (port?: number) => startEmbeddedPostgres({ dataDir: pgDir, port, initdbFlags: ['--no-sync'], postgresFlags: ['-c', 'fsync=off'] });
+  const [kafka, minio, firstPostgres] = await Promise.all([startTestKafka({ partitions: 4 }), startTestMinio(), startPostgres()]);
+  let postgres = firstPostgres;
   const env: Record<string, string> = {
     DATABASE_URL: postgres.url,
     KAFKA_BROKERS: kafka.brokers.join(','),
@@ -85,8 +85,15 @@ export async function startDeployment(opts: { processors?: number; env?: Record<
       processors,
       kafka,
       minio,
-      postgres,
+      get postgres() {
+        return postgres;
+      },
       env,
+      async restartPostgres(downMs) {
+        await postgres.stop();
+        await new Promise((r) => setTimeout(r, downMs));
+        postgres = await startPostgres(postgres.port);
+      },
       startService: start,
       async stop() {
         await Promise.all(started.map((s) => s.stop()));

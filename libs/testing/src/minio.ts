@@ -1,5 +1,6 @@
 import { rm } from 'node:fs/promises';
 import { INSTALL_TIMEOUT_MS, runInfraScript, startInfraServer } from './infra-scripts';
+import { retryOnAddressInUse } from './ports';
 
 /** A real MinIO server on loopback for tests (scripts/infra/start-minio.sh). */
 export interface TestMinio {
@@ -11,6 +12,8 @@ export interface TestMinio {
   secretKey: string;
   dataDir: string;
   stop(): Promise<void>;
+  /** Starts it again after stop(), on the same data and ports (clients hold the address): fault tests. */
+  start(): Promise<void>;
   /** Stops the server and deletes its data. */
   dispose(): Promise<void>;
 }
@@ -28,6 +31,10 @@ export async function startTestMinio(): Promise<TestMinio> {
   const { dataDir, ports } = await startInfraServer('start-minio.sh', 'upscaler-minio-', 2, { timeoutMs: 120_000, env });
   const [port, consolePort] = ports as [number, number];
   const stop = () => runInfraScript('stop-minio.sh', [dataDir], { timeoutMs: 60_000 }).then(() => undefined);
+  const start = () =>
+    retryOnAddressInUse(() => runInfraScript('start-minio.sh', [dataDir, String(port), String(consolePort)], { timeoutMs: 120_000, env }), 5, 2_000).then(
+      () => undefined,
+    );
   return {
     endpoint: `http://127.0.0.1:${port}`,
     port,
@@ -36,6 +43,7 @@ export async function startTestMinio(): Promise<TestMinio> {
     secretKey,
     dataDir,
     stop,
+    start,
     async dispose() {
       await stop();
       await rm(dataDir, { recursive: true, force: true });

@@ -18,9 +18,10 @@ export const PROGRESS_INTERVAL_MS = 250;
 export type RunOutcome = 'succeeded' | 'failed' | 'cancelled' | 'lease_lost' | 'skipped' | 'handed_back' | 'retrying';
 
 /**
- * Waits between tries of a storage read or write that failed for a moment (disk full, read-only, MinIO away), while
- * the attempt keeps its lease: 15.5 s in all before the attempt is given up as lost (docs/runbooks.md "Storage
- * full or unreachable"). Retrying here keeps the engine's work: a result is not computed again for a blip.
+ * Waits between tries of a storage read or write (or the final append) that failed for a moment (disk full,
+ * read-only, MinIO or Postgres away), while the attempt keeps its lease: 15.5 s in all before the attempt is given up
+ * as lost (docs/runbooks.md "Storage full or unreachable"). Retrying here keeps the engine's work: a result is not
+ * computed again for a blip.
  */
 export const STORAGE_RETRY_MS = [500, 1_000, 2_000, 4_000, 8_000];
 
@@ -148,15 +149,19 @@ export class JobRunner {
       const resultKey = `results/${lease.jobId}`;
       await this.withStorage(current, () => this.storage.put(resultKey, out.output, out.contentType));
       try {
-        await this.decide(stream, {
-          type: 'CompleteJob',
-          data: {
-            attempt,
-            result: { key: resultKey, bytes: out.output.length, contentType: out.contentType, width: out.width, height: out.height },
-            engine: { network: out.network, scale: out.scale, engineMs: out.engineMs, tiles: out.tiles },
-            now: this.now(),
-          },
-        });
+        // The result is stored: Postgres away for a moment must not cost the engine's work, so the append is tried
+        // again like a storage write (a duplicate cannot happen: the attempt check refuses a second CompleteJob).
+        await this.retryPassingFaults(current, () =>
+          this.decide(stream, {
+            type: 'CompleteJob',
+            data: {
+              attempt,
+              result: { key: resultKey, bytes: out.output.length, contentType: out.contentType, width: out.width, height: out.height },
+              engine: { network: out.network, scale: out.scale, engineMs: out.engineMs, tiles: out.tiles },
+              now: this.now(),
+            },
+          }),
+        );
         return 'succeeded';
       } catch (e) {
         // Cancelled (or the attempt lost) while the result was being stored: the earlier append wins.
@@ -185,18 +190,27 @@ export class JobRunner {
     }
   }
 
-  /**
-   * Runs a storage read or write, trying again over STORAGE_RETRY_MS when it fails with a passing fault (a bug or a
-   * missing object fails at once); stops early when the attempt is stopped (cancelled, lease lost, handed back).
-   */
+  /** A storage read or write, tried again over STORAGE_RETRY_MS; still failing, a StorageFault (the attempt is lost). */
   private async withStorage<T>(current: Running, op: () => Promise<T>): Promise<T> {
+    try {
+      return await this.retryPassingFaults(current, op);
+    } catch (e) {
+      throw isDependencyUnavailable(e) ? new StorageFault(e) : e;
+    }
+  }
+
+  /**
+   * Runs `op`, trying again over STORAGE_RETRY_MS while it fails with a passing fault (storage or Postgres away,
+   * full, read-only; a bug or a missing object fails at once), unless the attempt is stopped meanwhile (cancelled,
+   * lease lost, handed back). The lease keeps being renewed (and outlasts the retries: 15.5 s < UPSCALE_LEASE_MS).
+   */
+  private async retryPassingFaults<T>(current: Running, op: () => Promise<T>): Promise<T> {
     for (let i = 0; ; i++) {
       try {
         return await op();
       } catch (e) {
-        if (!isDependencyUnavailable(e)) throw e;
-        if (i >= STORAGE_RETRY_MS.length || current.abort.signal.aborted) throw new StorageFault(e);
-        this.logger.warn({ err: e, jobId: current.jobId, retryInMs: STORAGE_RETRY_MS[i] }, 'storage failed; trying again');
+        if (!isDependencyUnavailable(e) || i >= STORAGE_RETRY_MS.length || current.abort.signal.aborted) throw e;
+        this.logger.warn({ err: e, jobId: current.jobId, retryInMs: STORAGE_RETRY_MS[i] }, 'a dependency failed; trying again');
         await sleep(STORAGE_RETRY_MS[i]);
       }
     }

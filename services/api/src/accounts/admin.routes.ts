@@ -1,7 +1,7 @@
 import type { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
 import { ApiKeyCreatedSchema, ApiKeyPathParams, ApiKeySchema, CREATE_KEY_EXAMPLES, CreateKeyBody } from '../api-keys/api-keys.schemas';
 import { KEY_CREATED, keyLimitReached } from '../api-keys/api-keys.routes';
-import { errorResponse, jsonBody, jsonBodyErrors, jsonResponse, operatorErrors, operatorSecurity } from '../openapi/responses';
+import { DEPENDENCY_AWAY, errorResponse, jsonBody, jsonBodyErrors, jsonResponse, operatorErrors, operatorSecurity } from '../openapi/responses';
 import { AccountPathParams, AdminAccountSchema, CreateAccountBody, GrantCreditsBody, UpdateAccountBody } from './accounts.schemas';
 
 /** docs/design.md §6: the operator API (admin.controller.ts), bearer UPSCALE_OPERATOR_TOKEN. */
@@ -10,9 +10,9 @@ import { AccountPathParams, AdminAccountSchema, CreateAccountBody, GrantCreditsB
 const billingUnavailable = () =>
   errorResponse(
     503,
-    ['billing_unavailable'],
+    ['billing_unavailable', 'service_unavailable'],
     'never',
-    'Billing (the owner of account streams) did not answer in time. The change may still be applied later: read the account before retrying a grant.',
+    `billing_unavailable: billing (the owner of account streams) did not answer in time; the change may still be applied later: read the account before retrying a grant. service_unavailable: ${DEPENDENCY_AWAY}`,
   );
 const noAccount = () => errorResponse(404, ['not_found'], 'never', 'No account with that id.');
 
@@ -30,8 +30,8 @@ export function registerAdminRoutes(registry: OpenAPIRegistry): void {
       '201': jsonResponse('The new account.', AdminAccountSchema, 'never'),
       '400': errorResponse(400, ['invalid_request'], 'never'),
       ...jsonBodyErrors('never'),
-      '503': billingUnavailable(),
       ...operatorErrors(),
+      '503': billingUnavailable(),
     },
   });
 
@@ -63,8 +63,8 @@ export function registerAdminRoutes(registry: OpenAPIRegistry): void {
       '400': errorResponse(400, ['invalid_request'], 'never'),
       '404': noAccount(),
       ...jsonBodyErrors('never'),
-      '503': billingUnavailable(),
       ...operatorErrors(),
+      '503': billingUnavailable(),
     },
   });
 
@@ -85,8 +85,8 @@ export function registerAdminRoutes(registry: OpenAPIRegistry): void {
       ),
       '404': noAccount(),
       ...jsonBodyErrors('never'),
-      '503': billingUnavailable(),
       ...operatorErrors(),
+      '503': billingUnavailable(),
     },
   });
 

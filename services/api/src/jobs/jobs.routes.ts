@@ -1,6 +1,6 @@
 import type { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
 import { MAX_UPLOAD_BYTES, SIGNED_URL_TTL_SECONDS } from '@upscaler/contracts';
-import { apiKeySecurity, errorResponse, headersFor, jsonBodyErrors, jsonResponse, keyedErrors } from '../openapi/responses';
+import { apiKeySecurity, DEPENDENCY_AWAY, errorResponse, headersFor, jsonBodyErrors, jsonResponse, keyedErrors } from '../openapi/responses';
 
 /** Preference-Applied and Vary, on the answers a `Prefer: wait` may shape (issue 16, item 2). */
 const WAIT_HEADERS = {
@@ -98,8 +98,8 @@ export function registerJobRoutes(registry: OpenAPIRegistry): void {
         extra415: ['unsupported_media_type'],
         note413: 'The image (uploaded or fetched) is over 10 MB, or a JSON body is over 100 kB; the message names which.',
       }),
-      '503': errorResponse(503, ['billing_unavailable'], 'always'),
       ...keyedErrors({ scoped: true }),
+      '503': errorResponse(503, ['billing_unavailable', 'service_unavailable'], 'always', DEPENDENCY_AWAY),
     },
   });
 

@@ -122,10 +122,15 @@ export function errorResponse(status: number, codes: ErrorCode[], rateLimit: Rat
   };
 }
 
+/** What a 503 service_unavailable means on any route (docs/runbooks.md "Faults"). */
+export const DEPENDENCY_AWAY =
+  'A database, storage or the broker was away for a moment, or storage is full (the message says so); nothing was created or charged. Retry after Retry-After seconds.';
+
 /**
  * The errors every route behind ApiKeyGuard can answer with: 401 before the key is known (it reports the
  * client address's window), 429 once the key's (or, without a valid key, the address's) window is full, 403
- * when the key lacks the route's scope (checked after the rate limit), 500 on an unexpected failure.
+ * when the key lacks the route's scope (checked after the rate limit), 500 on an unexpected failure, 503 while a
+ * dependency is away.
  */
 export function keyedErrors(opts: { scoped: boolean }): Responses {
   return {
@@ -143,6 +148,7 @@ export function keyedErrors(opts: { scoped: boolean }): Responses {
       "The key used up its window (without a valid key: the client address's window); wait for Retry-After seconds.",
     ),
     '500': errorResponse(500, ['internal_error'], 'maybe'),
+    '503': errorResponse(503, ['service_unavailable'], 'maybe', DEPENDENCY_AWAY),
   };
 }
 
@@ -151,6 +157,7 @@ export function operatorErrors(): Responses {
   return {
     '401': errorResponse(401, ['unauthorized'], 'never', 'Missing or invalid operator token (UPSCALE_OPERATOR_TOKEN, or none configured).'),
     '500': errorResponse(500, ['internal_error'], 'never'),
+    '503': errorResponse(503, ['service_unavailable'], 'never', DEPENDENCY_AWAY),
   };
 }
 
