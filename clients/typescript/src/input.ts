@@ -33,7 +33,7 @@ function isAsyncIterable(x: unknown): x is AsyncIterable<Uint8Array> {
 }
 
 /**
- * Streams are read into memory first (an upload is at most 10 MB): a create can then be retried with the same
+ * Streams are read into memory first (an upload is at most 10 MiB): a create can then be retried with the same
  * bytes after a 429, a 503 or a dropped connection, under the same Idempotency-Key.
  */
 export async function prepareInput(input: ImageInput, filename?: string): Promise<PreparedInput> {

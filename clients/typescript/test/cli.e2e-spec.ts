@@ -172,6 +172,11 @@ describe('upscaler upscale: a folder tree, interrupted and resumed', () => {
     expect(jobs.lines.filter((j) => j.status === 'succeeded')).toHaveLength(11);
     expect(jobs.lines.filter((j) => j.status === 'failed')).toHaveLength(1);
     expect(new Set(jobs.lines.map((j) => j.id)).size).toBe(12);
+    // the table tells them apart: each line names its file, the failed one its error code
+    const table = await cli(['jobs', '--all']);
+    const failed = table.lines.filter((l: string) => / failed /.test(l));
+    expect([failed.length, failed[0]?.endsWith('broken.png (corrupt_image)')]).toEqual([1, true]);
+    expect(table.lines.filter((l: string) => / succeeded .* 9 .*\.(png|jpe?g|webp|avif)$/.test(l))).toHaveLength(11);
   });
 
   it('a third run has nothing left to do and charges nothing', async () => {

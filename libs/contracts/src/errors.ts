@@ -55,7 +55,7 @@ export const ERROR_CODES = {
     message: 'A request with this Idempotency-Key is still being processed; retry shortly.',
   },
   // 413 / 415 / 429
-  payload_too_large: { status: 413, message: 'The image is larger than 10 MB.' },
+  payload_too_large: { status: 413, message: 'The image is larger than 10 MiB (10,485,760 bytes).' },
   unsupported_media_type: {
     status: 415,
     message: 'Unsupported image format: JPEG, PNG, WebP and AVIF are accepted (detected from the bytes).',

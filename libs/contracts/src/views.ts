@@ -31,7 +31,8 @@ export interface JobView {
   content: ContentHint;
 }
 export type JobCreateView = Pick<JobView, 'id' | 'object' | 'status' | 'target' | 'filename' | 'credits' | 'source' | 'created_at'>;
-export type JobListItemView = Pick<JobView, 'id' | 'object' | 'status' | 'target' | 'credits' | 'created_at'>;
+/** The list item: enough to tell jobs apart (which file, what output, why it failed) without a GET per job. */
+export type JobListItemView = Pick<JobView, 'id' | 'object' | 'status' | 'target' | 'credits' | 'created_at' | 'filename' | 'format' | 'quality' | 'error'>;
 export type JobCancelView = Pick<JobView, 'id' | 'object' | 'status' | 'target' | 'credits' | 'created_at' | 'finished_at'>;
 
 export interface ListView<T> {

@@ -107,7 +107,7 @@ function failFastOnDeclaredLength(res: IncomingMessage, maxBytes: number): void 
 function toDomainError(err: unknown, signal: AbortSignal, opts: SafeFetchOptions): DomainError {
   if (err instanceof DomainError) return err;
   if (err instanceof BodyTooLargeError) {
-    return new DomainError('payload_too_large', `The image at image_url is larger than ${opts.maxBytes} bytes.`, {
+    return new DomainError('payload_too_large', `The image at image_url is larger than ${opts.maxBytes.toLocaleString('en-US')} bytes.`, {
       maxBytes: opts.maxBytes,
     });
   }

@@ -308,7 +308,7 @@ describe('safeFetch: size limit (spec 8)', () => {
     const err = await fetchError(`${server.url}/declared-too-large`, options());
     expect(err.code).toBe('payload_too_large');
     expect(err.status).toBe(413);
-    expect(err.message).toBe(`The image at image_url is larger than ${MAX} bytes.`);
+    expect(err.message).toBe(`The image at image_url is larger than ${MAX.toLocaleString('en-US')} bytes.`);
   });
 
   test('a chunked body without Content-Length is cut off mid-stream once past maxBytes', async () => {

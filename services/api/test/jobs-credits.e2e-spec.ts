@@ -128,7 +128,10 @@ test('balance + reserved + charged = granted at every observation while jobs suc
 
 test('a balance lower than the job needs: 402 insufficient_credits, no job and nothing reserved', async () => {
   const acct = await newAccount(jobs.svc, { credits: 5 });
-  expectError(await acct.client.upload(jobs.image, { target: '3k' }), 402, 'insufficient_credits');
+  const refused = await acct.client.upload(jobs.image, { target: '3k' });
+  expectError(refused, 402, 'insufficient_credits');
+  // the numbers a user needs: the balance and the price
+  expect(refused.body.error.message).toBe('The balance (5) is lower than the 6 credits the job needs.');
   expect(await ledger(acct)).toEqual({ balance: 5, reserved: 0, charged: 0 });
   expect((await acct.client.get('/jobs')).body.data).toEqual([]);
 });

@@ -96,6 +96,9 @@ describe('GET /jobs/{id} (spec 4.2)', () => {
       result: null,
       finished: true,
     });
+    // the list tells it apart from the jobs that worked: its item carries the same error
+    const item = (await acct.client.get('/jobs')).body.data.find((j: { id: string }) => j.id === job.id);
+    expect([item.status, item.error]).toEqual(['failed', job.error]);
   });
 
   test('an unknown job id: 404 job_not_found', async () => {
@@ -123,7 +126,7 @@ describe('GET /jobs/{id} (spec 4.2)', () => {
 });
 
 describe('GET /jobs (spec 4.3)', () => {
-  test('newest first, as list items with exactly id, object, status, target, credits, created_at', async () => {
+  test('newest first, as list items: the spec\'s fields plus filename, format, quality and error', async () => {
     const acct = await newAccount(jobs.svc);
     const ids = await submitMany(acct, 3);
     const res = await acct.client.get('/jobs');
@@ -140,7 +143,8 @@ describe('GET /jobs (spec 4.3)', () => {
       next_cursor: null,
     });
     for (const item of res.body.data) {
-      expect(Object.keys(item).sort()).toEqual(['created_at', 'credits', 'id', 'object', 'status', 'target']);
+      // the spec's six fields, plus what tells jobs apart (additive): filename, format, quality, error
+      expect(Object.keys(item).sort()).toEqual(['created_at', 'credits', 'error', 'filename', 'format', 'id', 'object', 'quality', 'status', 'target']);
       expect(item).toEqual({
         id: expect.stringMatching(JOB_ID),
         object: 'job',
@@ -148,6 +152,10 @@ describe('GET /jobs (spec 4.3)', () => {
         target: '2k',
         credits: 3,
         created_at: expect.stringMatching(ISO_UTC),
+        filename: 'image.png',
+        format: 'png',
+        quality: (await acct.client.get(`/jobs/${item.id}`)).body.quality,
+        error: null,
       });
     }
     const times = res.body.data.map((j: { created_at: string }) => Date.parse(j.created_at));

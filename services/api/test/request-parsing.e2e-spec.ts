@@ -123,10 +123,18 @@ describe('JSON bodies (docs/api.md "Request bodies")', () => {
     expectError(res, 415, 'unsupported_charset');
   });
 
-  test('an upload over 10 MB still says the image is too large', async () => {
+  test('an upload over 10 MiB says the image is too large, with the limit in bytes', async () => {
     const res = await acct.client.upload(Buffer.alloc(10 * 1024 * 1024 + 1, 1));
     expectError(res, 413, 'payload_too_large');
-    expect(res.body.error.message).toBe('The image is larger than 10 MB.');
+    expect(res.body.error.message).toBe('The image is larger than 10 MiB (10,485,760 bytes).');
+  });
+
+  test('a file in a multipart field other than "image": 400 naming the right field and the one sent', async () => {
+    const form = new FormData();
+    form.append('file', new Blob([Buffer.from('x')], { type: 'image/png' }), 'photo.png');
+    const res = await acct.client.request('POST', '/upscale', { form });
+    expectError(res, 400, 'invalid_request');
+    expect(res.body.error.message).toBe('The file goes in the multipart field "image" (this request sent one in "file").');
   });
 });
 

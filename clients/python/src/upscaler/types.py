@@ -196,7 +196,7 @@ class JobCreate(TypedDict):
 
 class JobListItem(TypedDict):
     """
-    A job, list item view.
+    A job, list item view: the spec's fields plus filename, format, quality and error (additive), so that jobs can be told apart.
     """
 
     id: str
@@ -216,6 +216,22 @@ class JobListItem(TypedDict):
     created_at: str
     """
     When the job was accepted (UTC).
+    """
+    filename: str | None
+    """
+    The filename given, the uploaded file name, or the last segment of image_url.
+    """
+    format: OutputFormat
+    """
+    Additive field: the requested output format.
+    """
+    quality: QualityTier
+    """
+    Additive field: the quality tier used.
+    """
+    error: Error | None
+    """
+    Set when status is failed; otherwise null.
     """
 
 
@@ -507,7 +523,7 @@ class DeliveryAttemptList(TypedDict):
     """
 
 
-class Error2(TypedDict):
+class Error3(TypedDict):
     code: Literal['invalid_request', 'invalid_target', 'invalid_format', 'invalid_image_url', 'image_fetch_failed', 'image_too_large_to_upscale', 'animated_image', 'invalid_image', 'image_dimensions_too_large', 'idempotency_key_reused', 'invalid_cursor', 'unauthorized', 'insufficient_credits', 'forbidden', 'not_found', 'job_not_found', 'route_not_found', 'method_not_allowed', 'conflict', 'api_key_limit_reached', 'webhook_endpoint_limit_reached', 'webhook_endpoint_disabled', 'webhook_endpoint_deleted', 'result_not_ready', 'idempotency_in_progress', 'payload_too_large', 'unsupported_media_type', 'unsupported_charset', 'unsupported_content_encoding', 'rate_limited', 'internal_error', 'billing_unavailable', 'service_unavailable', 'engine_error', 'corrupt_image', 'processing_timeout', 'attempts_exhausted', 'storage_unavailable']
     message: str
     """
@@ -515,12 +531,12 @@ class Error2(TypedDict):
     """
 
 
-class Error1(TypedDict):
+class Error2(TypedDict):
     """
     Every error answer (spec 7). Branch on code, never on message.
     """
 
-    error: Error2
+    error: Error3
 
 
 class WebhookPayload(TypedDict):

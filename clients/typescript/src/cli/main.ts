@@ -139,13 +139,15 @@ async function jobsCommand(args: string[], env: NodeJS.ProcessEnv): Promise<numb
     : (async function* () {
         yield await client.listJobs(query);
       })();
-  if (!values.json) process.stdout.write(`${'id'.padEnd(37)} ${'status'.padEnd(10)} target credits created_at\n`);
+  // One line a job, what tells jobs apart: the file, the output asked for, and why a failed one failed.
+  if (!values.json) process.stdout.write(`${'id'.padEnd(37)} ${'status'.padEnd(10)} target quality  format credits ${'created_at'.padEnd(24)} file (error)\n`);
   for await (const page of pages) {
     for (const j of page.data) {
       if (values.json) process.stdout.write(`${JSON.stringify(j)}\n`);
       else
         process.stdout.write(
-          `${j.id.padEnd(37)} ${j.status.padEnd(10)} ${j.target.padEnd(6)} ${String(j.credits).padStart(7)} ${j.created_at}\n`,
+          `${j.id.padEnd(37)} ${j.status.padEnd(10)} ${j.target.padEnd(6)} ${(j.quality ?? '').padEnd(8)} ${(j.format ?? '').padEnd(6)} ` +
+            `${String(j.credits).padStart(7)} ${j.created_at.padEnd(24)} ${j.filename ?? '-'}${j.error ? ` (${j.error.code})` : ''}\n`,
         );
     }
   }

@@ -125,7 +125,7 @@ describe('job views (spec 2, Job table)', () => {
     });
   });
 
-  it('list item view: id, object, status, target, credits, created_at', () => {
+  it('list item view: the spec\'s id, object, status, target, credits, created_at, plus filename, format, quality, error', () => {
     expect(toListItemView(stateOf([ev.queued(), ev.started(1, 1_000)]))).toEqual({
       id: JOB_ID,
       object: 'job',
@@ -133,7 +133,16 @@ describe('job views (spec 2, Job table)', () => {
       target: '2k',
       credits: 3,
       created_at: T0,
+      filename: 'cat.jpg',
+      format: 'png',
+      quality: 'balanced',
+      error: null,
     });
+  });
+
+  it('a failed job\'s list item carries its error', () => {
+    const item = toListItemView(stateOf([ev.queued(), ev.started(1, 1_000), ev.failed(1, 4_000, 3_000)]));
+    expect([item.status, item.error?.code]).toEqual(['failed', 'engine_error']);
   });
 
   it('cancel view: id, object, status, target, credits, created_at, finished_at', () => {

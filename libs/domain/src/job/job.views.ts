@@ -69,37 +69,23 @@ function progressOf(state: JobState, runningProgress: number | undefined): numbe
   }
 }
 
-/** Spec 2, create response (202, and 200 on an idempotent replay). */
-export function toCreateView(state: JobState): JobCreateView {
+/** The fields `keys` of the full view, in that order (each smaller view is a pick of the retrieve view). */
+function pickOf<K extends keyof JobView>(state: JobState, keys: readonly K[]): Pick<JobView, K> {
   const v = toJobView(state);
-  return {
-    id: v.id,
-    object: v.object,
-    status: v.status,
-    target: v.target,
-    filename: v.filename,
-    credits: v.credits,
-    source: v.source,
-    created_at: v.created_at,
-  };
+  return Object.fromEntries(keys.map((k) => [k, v[k]])) as Pick<JobView, K>;
 }
 
-/** Spec 2, list items. */
+/** Spec 2, create response (202, and 200 on an idempotent replay). */
+export function toCreateView(state: JobState): JobCreateView {
+  return pickOf(state, ['id', 'object', 'status', 'target', 'filename', 'credits', 'source', 'created_at']);
+}
+
+/** Spec 2, list items; plus filename, format, quality and error (additive: jobs told apart, failures explained). */
 export function toListItemView(state: JobState): JobListItemView {
-  const v = toJobView(state);
-  return { id: v.id, object: v.object, status: v.status, target: v.target, credits: v.credits, created_at: v.created_at };
+  return pickOf(state, ['id', 'object', 'status', 'target', 'credits', 'created_at', 'filename', 'format', 'quality', 'error']);
 }
 
 /** Spec 2, cancel response (200). */
 export function toCancelView(state: JobState): JobCancelView {
-  const v = toJobView(state);
-  return {
-    id: v.id,
-    object: v.object,
-    status: v.status,
-    target: v.target,
-    credits: v.credits,
-    created_at: v.created_at,
-    finished_at: v.finished_at,
-  };
+  return pickOf(state, ['id', 'object', 'status', 'target', 'credits', 'created_at', 'finished_at']);
 }

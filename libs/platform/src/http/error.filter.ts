@@ -55,6 +55,10 @@ export class ErrorFilter implements ExceptionFilter {
     // multer (multipart): a file over the limit, or a malformed form
     const multerCode = (e as { code?: unknown })?.code;
     if (multerCode === 'LIMIT_FILE_SIZE') return { code: 'payload_too_large', status: 413, headers: {} };
+    if (multerCode === 'LIMIT_UNEXPECTED_FILE') return wrongFileField((e as { field?: unknown }).field);
+    // the same, as Nest's FileInterceptor reports it: "Unexpected file field - <name>"
+    const unexpected = e instanceof HttpException && /^Unexpected (?:file )?field(?: - (.+))?$/.exec(messageOf(e) ?? '');
+    if (unexpected) return wrongFileField(unexpected[1]);
     if (typeof multerCode === 'string' && multerCode.startsWith('LIMIT_')) {
       return { code: 'invalid_request', status: 400, message: (e as Error).message, headers: {} };
     }
@@ -86,4 +90,10 @@ function messageOf(e: HttpException): string {
   if (typeof r === 'string') return r;
   const m = (r as { message?: unknown }).message;
   return Array.isArray(m) ? m.join('; ') : typeof m === 'string' ? m : e.message;
+}
+
+/** A file sent in a multipart field other than `image`: say which field it must be, and which one it came in. */
+function wrongFileField(field: unknown): { code: ErrorCode; status: number; message: string; headers: Record<string, string> } {
+  const got = typeof field === 'string' && field !== '' ? ` (this request sent one in "${field}")` : '';
+  return { code: 'invalid_request', status: 400, message: `The file goes in the multipart field "image"${got}.`, headers: {} };
 }

@@ -6,7 +6,7 @@ import type { AppConfig } from '@upscaler/platform';
 
 /**
  * Fetches an image_url (spec 4.1 B): HTTPS only, SSRF-guarded on every resolved address and
- * redirect, size checked while streaming (413 past 10 MB), time bounded (docs/design.md §4).
+ * redirect, size checked while streaming (413 past 10 MiB), time bounded (docs/design.md §4).
  */
 @Injectable()
 export class ImageSource {

@@ -96,7 +96,7 @@ export function registerJobRoutes(registry: OpenAPIRegistry): void {
       ),
       ...jsonBodyErrors('always', {
         extra415: ['unsupported_media_type'],
-        note413: 'The image (uploaded or fetched) is over 10 MB, or a JSON body is over 100 kB; the message names which.',
+        note413: 'The image (uploaded or fetched) is over 10 MiB, or a JSON body is over 100 kB; the message names which.',
       }),
       ...keyedErrors({ scoped: true }),
       '503': errorResponse(503, ['billing_unavailable', 'service_unavailable'], 'always', DEPENDENCY_AWAY),

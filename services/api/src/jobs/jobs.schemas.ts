@@ -153,7 +153,13 @@ export const JobListItemSchema = JobSchema.pick({
   target: true,
   credits: true,
   created_at: true,
-}).openapi('JobListItem', { description: 'A job, list item view.' });
+  filename: true,
+  format: true,
+  quality: true,
+  error: true,
+}).openapi('JobListItem', {
+  description: 'A job, list item view: the spec\'s fields plus filename, format, quality and error (additive), so that jobs can be told apart.',
+});
 
 export const JobCancelSchema = JobSchema.pick({
   id: true,
@@ -274,7 +280,7 @@ export const SubmitMultipartBody = SubmitFieldsSchema.extend({
     .custom<Buffer>((v) => Buffer.isBuffer(v))
     .openapi({
       type: 'string',
-      description: `The image file: JPEG, PNG, WebP or AVIF, at most ${MAX_UPLOAD_BYTES} bytes (10 MB).`,
+      description: `The image file: JPEG, PNG, WebP or AVIF, at most ${MAX_UPLOAD_BYTES} bytes (10 MiB).`,
       // a JSON Schema 2020-12 keyword the library's types do not list
       ...({ contentMediaType: 'application/octet-stream' } as object),
     }),

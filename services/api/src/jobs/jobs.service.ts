@@ -244,8 +244,9 @@ export class JobsService {
     }
     const reply = BillingReserveReplySchema.parse(raw);
     if (!reply.ok) {
+      // billing's message has the numbers: "The balance (5) is lower than the 6 credits the job needs."
       throw reply.code === 'insufficient_credits'
-        ? new DomainError('insufficient_credits')
+        ? new DomainError('insufficient_credits', reply.message)
         : new DomainError('unauthorized', 'The account of this API key does not exist.');
     }
   }
