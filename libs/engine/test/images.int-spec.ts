@@ -318,6 +318,33 @@ describe('engine: images as users expect (docs/design.md §4)', () => {
       expect(Array.from(j.data.subarray(p, p + 3)).every((v) => v >= 245)).toBe(true);
     });
 
+    it('a hard-edged cut-out (black under its transparency) gets no dark outline, as JPEG or as PNG flattened on white', async () => {
+      // a dark-red disc (luma 99) on transparent pixels whose colour is black, as many editors leave it
+      const W = 96;
+      const rgba = Buffer.alloc(W * W * 4);
+      for (let y = 0; y < W; y++)
+        for (let x = 0; x < W; x++) if ((x - 48) ** 2 + (y - 48) ** 2 < 30 ** 2) rgba.set([200, 60, 40, 255], (y * W + x) * 4);
+      const input = await sharp(rgba, { raw: { width: W, height: W, channels: 4 } }).png().toBuffer();
+      /** The darkest luma on the disc's edge: from 2.5 px inside it to 2.5 px outside (input pixels). */
+      const darkestOnEdge = async (image: sharp.Sharp) => {
+        const { data, info } = await image.greyscale().raw().toBuffer({ resolveWithObject: true });
+        const s = info.width / W;
+        let min = 255;
+        for (let y = 0; y < info.height; y++)
+          for (let x = 0; x < info.width; x++) {
+            const r = Math.hypot((x + 0.5) / s - 48, (y + 0.5) / s - 48);
+            if (r > 27.5 && r < 32.5) min = Math.min(min, data[y * info.width + x]);
+          }
+        return min;
+      };
+      const jpeg = await engine.upscale({ input, target: '2k', format: 'jpeg', quality: 'fast' });
+      const png = await engine.upscale({ input, target: '2k', format: 'png', quality: 'fast' });
+      const darkest = [await darkestOnEdge(sharp(jpeg.output)), await darkestOnEdge(sharp(png.output).flatten({ background: '#ffffff' }))];
+      // Before the colour under transparency was filled in (and JPEGs flattened after the upscale): 53 and 66, a dark
+      // ring around the disc. Now nothing on the edge is darker than the disc itself, give or take JPEG's error.
+      expect(darkest.map((v) => v >= 94)).toEqual([true, true]);
+    });
+
     it('fails a file whose header decodes but whose data is truncated with corrupt_image', async () => {
       const big = noisy(64, 64);
       for (const format of ['png', 'jpeg', 'avif'] as const) {

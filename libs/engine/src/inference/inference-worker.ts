@@ -7,6 +7,7 @@ import { CorruptImageError, decodeImage, PixelLimitError } from '../image/decode
 import { encodeImage } from '../image/encode-image';
 import { resizeColour } from '../image/resize-colour';
 import { upscaleAlphaInto } from '../image/upscale-alpha';
+import { fillTransparentColour, flattenOnWhite } from '../image/transparent-colour';
 import { runTiles, type NetworkSpec, type TensorCtor } from './tile-runner';
 import type { JobMessage, ReplyMessage, WorkerInit } from './worker-protocol';
 
@@ -39,7 +40,11 @@ async function runJob(job: JobMessage): Promise<ReplyMessage> {
   try {
     checkpoint();
     const input = Buffer.from(job.input.buffer, job.input.byteOffset, job.input.byteLength);
-    const img = await decodeImage(input, { maxInputPixels: job.maxInputPixels, flatten: job.format === 'jpeg' });
+    // Alpha kept for every format: a JPEG is flattened onto white after the upscale (flattening first would give the
+    // network a hard edge against white to ring on), and the colour under transparency is filled in from the visible
+    // pixels so that no dark outline comes through the edge (transparent-colour.ts).
+    const img = await decodeImage(input, { maxInputPixels: job.maxInputPixels, flatten: false });
+    fillTransparentColour(img);
     checkpoint();
     const net = job.network;
     const onTile = (done: number, total: number) => parentPort!.postMessage({ type: 'progress', id: job.id, done, total } satisfies ReplyMessage);
@@ -50,7 +55,7 @@ async function runJob(job: JobMessage): Promise<ReplyMessage> {
     const out = outscale === net.scale ? tiled.out : await resizeColour(tiled.out, img.width * outscale, img.height * outscale);
     const tiles = tiled.tiles;
     await upscaleAlphaInto(img, out);
-    const output = await encodeImage(out, job.format);
+    const output = await encodeImage(job.format === 'jpeg' ? flattenOnWhite(out) : out, job.format);
     return {
       type: 'done',
       id: job.id,
