@@ -326,7 +326,7 @@ describe('engine: images as users expect (docs/design.md §4)', () => {
         for (let x = 0; x < W; x++) if ((x - 48) ** 2 + (y - 48) ** 2 < 30 ** 2) rgba.set([200, 60, 40, 255], (y * W + x) * 4);
       const input = await sharp(rgba, { raw: { width: W, height: W, channels: 4 } }).png().toBuffer();
       /** The darkest luma on the disc's edge: from 2.5 px inside it to 2.5 px outside (input pixels). */
-      const darkestOnEdge = async (image: sharp.Sharp) => {
+      const darkestOnEdge = async (image: ReturnType<typeof sharp>) => {
         const { data, info } = await image.greyscale().raw().toBuffer({ resolveWithObject: true });
         const s = info.width / W;
         let min = 255;

@@ -84,6 +84,15 @@ export async function runService(spec: ServiceSpec): Promise<void> {
 }
 
 export function exitOnStartFailure(err: unknown): never {
+  const e = err as { code?: unknown; port?: unknown; address?: unknown };
+  if (e?.code === 'EADDRINUSE') {
+    // The one start failure a new user meets most: say what to do, not a stack trace.
+    process.stderr.write(
+      `Failed to start: port ${String(e.port)} on ${String(e.address)} is already in use. ` +
+        `Stop what listens there, or choose another port: PORT=${Number(e.port) + 1} npm start\n`,
+    );
+    process.exit(1);
+  }
   process.stderr.write(`Failed to start: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
   process.exit(1);
 }

@@ -13,6 +13,8 @@ import { resolveOperatorToken } from './operator-token';
  * the composition root: the one place that puts the four services together; they never import
  * each other.
  */
+const base = (config: { publicBaseUrl?: string; port: number }) => config.publicBaseUrl ?? `http://127.0.0.1:${config.port}`;
+
 runService({
   service: 'standalone',
   modules: [BillingModule, ApiModule, ProcessorModule, WebhooksModule],
@@ -23,7 +25,8 @@ runService({
     return {
       config: { ...config, operatorToken: operator.token },
       banner: [
-        `  OpenAPI:         ${config.publicBaseUrl ?? `http://127.0.0.1:${config.port}`}/api/v1/openapi.json`,
+        `  Dashboard:       ${base(config)}/dashboard`,
+        `  API reference:   ${base(config)}/docs (OpenAPI: ${base(config)}/api/v1/openapi.json)`,
         `  Operator token:  ${operator.file ? `in ${operator.file}` : 'from UPSCALE_OPERATOR_TOKEN'}`,
         `  Data directory:  ${config.dataDir}`,
       ],

@@ -2,7 +2,8 @@ import { chmodSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync }
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DEFAULT_REGISTRY } from '@upscaler/engine';
-import { createAccountWithKey, gradientImage, startService } from '@upscaler/testing';
+import { spawnSync } from 'node:child_process';
+import { createAccountWithKey, gradientImage, REPO_ROOT, startService } from '@upscaler/testing';
 
 /** README quick start: the standalone prints its base URL and where the operator token is (docs/design.md §6). */
 const dirs: string[] = [];
@@ -24,6 +25,19 @@ describe('npm start (the standalone)', () => {
       const file = join(dir, 'operator-token');
       expect(svc.logs()).toContain(`Base URL:        http://127.0.0.1:${svc.port}/api/v1`);
       expect(svc.logs()).toContain(`Operator token:  in ${file}`);
+      // where a new user goes next: the dashboard and the API reference
+      expect(svc.logs()).toContain(`Dashboard:       http://127.0.0.1:${svc.port}/dashboard`);
+      expect(svc.logs()).toContain(`API reference:   http://127.0.0.1:${svc.port}/docs (OpenAPI: http://127.0.0.1:${svc.port}/api/v1/openapi.json)`);
+      // a second one on the same port says what to do, without a stack trace
+      const second = spawnSync(process.execPath, [join(REPO_ROOT, 'dist/services/standalone/src/main.js')], {
+        env: { ...process.env, PORT: String(svc.port), UPSCALE_HOST: '127.0.0.1', UPSCALE_DATA_DIR: dataDir(), LOG_LEVEL: 'warn' },
+        encoding: 'utf8',
+        timeout: 120_000,
+      });
+      expect([second.status, second.stderr.trim()]).toEqual([
+        1,
+        `Failed to start: port ${svc.port} on 127.0.0.1 is already in use. Stop what listens there, or choose another port: PORT=${svc.port + 1} npm start`,
+      ]);
       expect(statSync(file).mode & 0o777).toBe(0o600);
       const token = readFileSync(file, 'utf8').trim();
       expect(token.length).toBeGreaterThanOrEqual(32);
