@@ -203,35 +203,40 @@ export const JOB_ID_PATTERN = idPattern('job');
 
 /**
  * A POST /upscale field that may be left out: null or an empty string (a multipart form sends "") means the
- * default, which the service fills in.
+ * default, which the service fills in. The document says null only for JSON bodies: a form field has no null, and a
+ * generated client that sees one sends the text "None" or "null" (`inForm`).
  */
-const optionalChoice = <T extends readonly [string, ...string[]]>(values: T, description: string) =>
+const optionalChoice = <T extends readonly [string, ...string[]]>(values: T, description: string, inForm: boolean) =>
   z
     .preprocess((v) => (v === '' ? null : v), z.enum(values).nullable().optional())
-    .openapi({
-      type: ['string', 'null'],
-      enum: [...values, null],
-      description: `${description} null or an empty string means the default.`,
-    });
+    .openapi(
+      inForm
+        ? { type: 'string', enum: [...values], description: `${description} Leave the field out (or empty) for the default.` }
+        : { type: ['string', 'null'], enum: [...values, null], description: `${description} null or an empty string means the default.` },
+    );
 
-export const SubmitFieldsSchema = z.object({
-  target: optionalChoice(TARGETS, 'Output size: 2k (2x, 3 credits), 3k (3x, 6 credits), 4k (4x, 9 credits). Default 2k.').openapi({
-    default: '2k',
-  }),
-  format: optionalChoice(OUTPUT_FORMATS, 'Output format. Default png.').openapi({ default: 'png' }),
-  quality: optionalChoice(QUALITY_TIERS, 'Additive field: quality tier (which network runs). Default: see docs/engine.md.'),
-  content: optionalChoice(
-    CONTENT_HINTS,
-    'Additive field: what the image shows, photo or illustration (drawings, line art, screenshots, text); illustration runs an illustration network at the tiers where it measured better (sharp). Default photo.',
-  ).openapi({ default: 'photo' }),
-  filename: z
-    .preprocess((v) => (v === '' ? null : v), z.string().max(255).nullable().optional())
-    .openapi({
-      type: ['string', 'null'],
+/** The fields of POST /upscale besides the image, as a JSON body (`inForm` false) or a multipart form declares them. */
+const submitFields = (inForm: boolean) =>
+  z.object({
+    target: optionalChoice(TARGETS, 'Output size: 2k (2x, 3 credits), 3k (3x, 6 credits), 4k (4x, 9 credits). Default 2k.', inForm).openapi({
+      default: '2k',
+    }),
+    format: optionalChoice(OUTPUT_FORMATS, 'Output format. Default png.', inForm).openapi({ default: 'png' }),
+    quality: optionalChoice(QUALITY_TIERS, 'Additive field: quality tier (which network runs). Default: see docs/engine.md.', inForm),
+    content: optionalChoice(
+      CONTENT_HINTS,
+      'Additive field: what the image shows, photo or illustration (drawings, line art, screenshots, text); illustration runs an illustration network at the tiers where it measured better (sharp). Default photo.',
+      inForm,
+    ).openapi({ default: 'photo' }),
+    filename: z.preprocess((v) => (v === '' ? null : v), z.string().max(255).nullable().optional()).openapi({
+      ...(inForm ? { type: 'string' } : { type: ['string', 'null'] }),
       maxLength: 255,
       description: 'Display name for the job (path components and control characters are removed).',
     }),
-});
+  });
+
+/** How the service parses the fields (both body kinds: null and "" mean the default). */
+export const SubmitFieldsSchema = submitFields(false);
 
 /** Each field's answer when it does not parse (spec 7; docs/api.md "Errors"). */
 export const SUBMIT_FIELD_ERRORS = {
@@ -275,11 +280,14 @@ export const ImageUrlSchema = z
 
 export const SubmitJsonBody = SubmitFieldsSchema.extend({ image_url: ImageUrlSchema });
 
-export const SubmitMultipartBody = SubmitFieldsSchema.extend({
+export const SubmitMultipartBody = submitFields(true).extend({
   image: z
     .custom<Buffer>((v) => Buffer.isBuffer(v))
     .openapi({
       type: 'string',
+      // format: binary is what the generators read as a file (openapi-python-client, openapi-generator,
+      // openapi-typescript); contentMediaType is the 3.1 way of saying the same.
+      format: 'binary',
       description: `The image file: JPEG, PNG, WebP or AVIF, at most ${MAX_UPLOAD_BYTES} bytes (10 MiB).`,
       // a JSON Schema 2020-12 keyword the library's types do not list
       ...({ contentMediaType: 'application/octet-stream' } as object),
