@@ -14,6 +14,20 @@ export const FilePathParams = z.object({
   }),
 });
 
+/**
+ * The query of a signed link (LocalFolderStorage.signedUrl): declared so that a generated client sends it on (left
+ * out, every download answers 403). Take the whole URL as opaque; these are listed, not to be built by hand.
+ */
+export const FileQuery = z.object({
+  expires: z.string().regex(/^\d{1,12}$/).openapi({ description: 'Expiry of the link, Unix seconds (signed).', example: '1767225600' }),
+  name: z.string().optional().openapi({ description: 'Download name for Content-Disposition (signed), when the link names one.', example: 'cat-4x.png' }),
+  type: z.string().optional().openapi({ description: 'Content type to answer with (signed), when the link names one.', example: 'image/png' }),
+  sig: z.string().regex(/^[0-9a-f]{64}$/).openapi({ description: 'HMAC-SHA256 of path, expires, name and type (hex).' }),
+});
+
+/** What a signed download can be: the result's or the source's image format. */
+const IMAGE_TYPES = ['image/png', 'image/jpeg', 'image/webp', 'image/avif'] as const;
+
 export function registerFileRoutes(registry: OpenAPIRegistry): void {
   registry.registerPath({
     method: 'get',
@@ -24,7 +38,7 @@ export function registerFileRoutes(registry: OpenAPIRegistry): void {
     description:
       'Where the result endpoint redirects in the embedded mode (local-folder storage). The HMAC signature and expiry in the ' +
       'query are the authorisation: no API key. In the distributed mode signed URLs point at the S3/MinIO host instead.',
-    request: { params: FilePathParams },
+    request: { params: FilePathParams, query: FileQuery },
     responses: {
       '200': {
         description: 'The file.',
@@ -37,7 +51,8 @@ export function registerFileRoutes(registry: OpenAPIRegistry): void {
             schema: { type: 'string' },
           },
         }),
-        content: { 'application/octet-stream': { schema: { contentMediaType: 'application/octet-stream' } } },
+        // the stored object's own type (the link's `type` when it names one): the image formats, as sent
+        content: Object.fromEntries(IMAGE_TYPES.map((t) => [t, { schema: { type: 'string', format: 'binary', contentMediaType: t } }])),
       },
       '403': errorResponse(
         403,
