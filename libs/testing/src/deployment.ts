@@ -22,8 +22,11 @@ export interface Deployment {
   minio: TestMinio;
   postgres: EmbeddedPostgres;
   env: Record<string, string>;
-  /** Stops Postgres (fast shutdown), waits `downMs`, and starts it again on the same data and port (fault tests). */
-  restartPostgres(downMs: number): Promise<void>;
+  /**
+   * Stops Postgres (fast shutdown), runs `whileDown` and waits until `downMs` have passed since the stop, then starts
+   * it again on the same data and port (fault tests).
+   */
+  restartPostgres(downMs: number, whileDown?: () => Promise<void>): Promise<void>;
   /** Starts one more service process of the deployment (e.g. a processor or billing again). */
   startService(service: 'api' | 'billing' | 'processor' | 'webhooks'): Promise<StartedService>;
   /** SIGTERM every service, then stop the infrastructure and remove the deployment's directory. */
@@ -89,9 +92,11 @@ export async function startDeployment(opts: { processors?: number; env?: Record<
         return postgres;
       },
       env,
-      async restartPostgres(downMs) {
+      async restartPostgres(downMs, whileDown) {
         await postgres.stop();
-        await new Promise((r) => setTimeout(r, downMs));
+        const stopped = Date.now();
+        await whileDown?.();
+        await new Promise((r) => setTimeout(r, Math.max(0, downMs - (Date.now() - stopped))));
         postgres = await startPostgres(postgres.port);
       },
       startService: start,

@@ -774,8 +774,9 @@ describeInChromium('account dashboard (GET /dashboard) in Chromium', () => {
     const longId = (await page.locator('#job-view').getAttribute('data-job-id'))!;
     // the form's content hint reached the job (best runs the photo network for illustrations: docs/engine.md)
     expect((await other.client.get(`/jobs/${longId}`)).body).toMatchObject({ quality: 'best', content: 'illustration' });
+    // past 0 % (the first report can be 0 % when the engine has not finished a tile yet)
     await page.waitForFunction(
-      () => /^Upscaling: \d+%$/.test((globalThis as any).document.getElementById('job-progress-text').textContent),
+      () => /^Upscaling: [1-9]\d*%$/.test((globalThis as any).document.getElementById('job-progress-text').textContent),
       undefined,
       { timeout: 60_000 },
     );

@@ -127,11 +127,11 @@ it('Postgres restarted (5 s down) while jobs run: 503s meanwhile, every service 
   // the test's own connection to the log goes down with the server: a new one once it is back
   const oldDb = dist.db;
   oldDb.on('error', () => undefined);
-  const restarted = dist.d.restartPostgres(5_000);
-  await sleep(1_000);
-  const during = await submit(acct);
-  expectRetryable(during, ['service_unavailable', 'billing_unavailable']);
-  await restarted;
+  let during: ApiResponse | undefined;
+  await dist.d.restartPostgres(5_000, async () => {
+    during = await submit(acct);
+  });
+  expectRetryable(during!, ['service_unavailable', 'billing_unavailable']);
   dist.db = new Client({ connectionString: dist.d.postgres.url });
   await dist.db.connect();
   await oldDb.end().catch(() => undefined);

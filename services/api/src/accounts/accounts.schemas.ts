@@ -37,7 +37,7 @@ export const CreateAccountBody = z.object({
 });
 
 export const GrantCreditsBody = z.object({
-  amount: z.number().int().positive().max(1_000_000_000).openapi({ minimum: 1, description: 'Credits to add to the balance.' }),
+  amount: z.number().int().min(1).max(1_000_000_000).openapi({ description: 'Credits to add to the balance.' }),
 });
 
 export const UpdateAccountBody = z.object({

@@ -23,6 +23,8 @@ export function registerAdminRoutes(registry: OpenAPIRegistry): void {
     method: 'post',
     path: '/api/v1/admin/accounts',
     operationId: 'adminCreateAccount',
+    description:
+      'Opens an account with a name and an initial grant of credits (operator token). Billing, the owner of account streams, applies it.',
     summary: 'Open an account',
     ...operator,
     request: { body: jsonBody(CreateAccountBody) },
@@ -39,6 +41,8 @@ export function registerAdminRoutes(registry: OpenAPIRegistry): void {
     method: 'get',
     path: '/api/v1/admin/accounts/{id}',
     operationId: 'adminGetAccount',
+    description:
+      "An account's balance, reserved and charged credits and limits, as billing's projection holds them (operator token).",
     summary: 'Retrieve an account',
     ...operator,
     request: { params: AccountPathParams },
@@ -72,6 +76,8 @@ export function registerAdminRoutes(registry: OpenAPIRegistry): void {
     method: 'post',
     path: '/api/v1/admin/accounts/{id}/credits',
     operationId: 'adminGrantCredits',
+    description:
+      "Adds credits to an account's balance (operator token). Not idempotent: read the account before retrying after a 503.",
     summary: 'Grant credits to an account',
     ...operator,
     request: { params: AccountPathParams, body: jsonBody(GrantCreditsBody) },
@@ -94,6 +100,8 @@ export function registerAdminRoutes(registry: OpenAPIRegistry): void {
     method: 'post',
     path: '/api/v1/admin/accounts/{id}/keys',
     operationId: 'adminCreateApiKey',
+    description:
+      'Creates an API key for any account (operator token), e.g. its first one. The secret is in this answer only.',
     summary: 'Create an API key for an account',
     ...operator,
     request: { params: AccountPathParams, body: jsonBody(CreateKeyBody, CREATE_KEY_EXAMPLES) },
@@ -111,6 +119,8 @@ export function registerAdminRoutes(registry: OpenAPIRegistry): void {
     method: 'delete',
     path: '/api/v1/admin/keys/{id}',
     operationId: 'adminRevokeApiKey',
+    description:
+      'Revokes any API key (operator token); the api refuses it from then on, across replicas within about a second.',
     summary: 'Revoke any API key',
     ...operator,
     request: { params: ApiKeyPathParams },

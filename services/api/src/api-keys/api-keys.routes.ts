@@ -35,6 +35,8 @@ export function registerApiKeyRoutes(registry: OpenAPIRegistry): void {
     method: 'post',
     path: '/api/v1/api_keys',
     operationId: 'createApiKey',
+    description:
+      "Creates a key for the caller's account with the scopes asked for (at most the caller's own). The secret is in this answer only: store it now.",
     tags: ['Account'],
     summary: "Create an API key for the caller's account",
     security: apiKeySecurity('keys:write'),
@@ -52,6 +54,8 @@ export function registerApiKeyRoutes(registry: OpenAPIRegistry): void {
     method: 'get',
     path: '/api/v1/api_keys',
     operationId: 'listApiKeys',
+    description:
+      "The account's API keys without their secrets: name, scopes, prefix, rate limit, when each was created and revoked.",
     tags: ['Account'],
     summary: "List the caller's API keys",
     security: apiKeySecurity('keys:read'),

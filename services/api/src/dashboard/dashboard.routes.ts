@@ -25,7 +25,8 @@ export function registerAsset(
     operationId: opts.operationId,
     tags: [opts.tag],
     summary: opts.summary,
-    ...(opts.description ? { description: opts.description } : {}),
+    // a static file of this service, no key; its caching and page-security headers are the 200's
+    description: opts.description ?? `${opts.summary}: a static file of this service, served without a key (no 4xx to give).`,
     responses: {
       '200': {
         description: opts.summary,

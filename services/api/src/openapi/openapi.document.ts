@@ -114,6 +114,7 @@ function build(): Record<string, unknown> {
         'Every error body is { "error": { "code", "message" } }; branch on code. Within /v1 fields are only added: ' +
         'tolerate unknown fields. Guide: docs/api.md; reference page: /docs.',
       license: { name: 'MIT', identifier: 'MIT' },
+      contact: { name: 'API operators', url: 'http://127.0.0.1:8080/docs' },
     } as { title: string; version: string },
     servers: [{ url: 'http://127.0.0.1:8080', description: 'Standalone default (PORT 8080). Paths include /api/v1.' }],
     tags: [
@@ -137,8 +138,8 @@ function build(): Record<string, unknown> {
     info,
     servers,
     tags,
-    paths: normalized(paths),
-    webhooks: normalized(webhooks),
+    paths: publicWhereUnsecured(normalized(paths)),
+    webhooks: publicWhereUnsecured(normalized(webhooks)),
     components: {
       schemas: normalized(comps.schemas),
       ...(comps.parameters && Object.keys(comps.parameters).length > 0 ? { parameters: sorted(comps.parameters) } : {}),
@@ -173,6 +174,26 @@ function normalized<T>(node: T): T {
     return { $ref: allOf[0].$ref, ...allOf[1] } as T;
   }
   return Object.fromEntries(Object.entries(o).map(([k, v]) => [k, normalized(v)])) as T;
+}
+
+/**
+ * An operation that needs no credentials says so with `security: []` (OpenAPI's explicit "public"): the health
+ * probes, this document, the reference page, the dashboard's files, signed downloads (their signature is the
+ * authorisation), and the webhook deliveries we send (verified by their signature headers). Without it, linters
+ * (Redocly's security-defined) and some generators cannot tell a public operation from a forgotten one.
+ */
+function publicWhereUnsecured<T>(pathItems: T): T {
+  const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
+  return Object.fromEntries(
+    Object.entries((pathItems ?? {}) as Record<string, Record<string, unknown>>).map(([path, item]) => [
+      path,
+      Object.fromEntries(
+        Object.entries(item).map(([k, op]) =>
+          METHODS.includes(k) && op && typeof op === 'object' && !('security' in op) ? [k, { ...op, security: [] }] : [k, op],
+        ),
+      ),
+    ]),
+  ) as T;
 }
 
 let rendered: string | undefined;

@@ -41,6 +41,8 @@ export function registerMetaRoutes(registry: OpenAPIRegistry): void {
     method: 'get',
     path: '/health/live',
     operationId: 'healthLive',
+    description:
+      '200 while the process runs and answers HTTP; it does not check dependencies (that is /health/ready). The standalone exits when it loses its database for good, so this never stays 200 on a process that cannot recover.',
     tags: ['Health'],
     summary: 'Liveness: the process answers',
     responses: { '200': jsonResponse('Alive.', HealthLiveSchema, 'never') },

@@ -63,6 +63,8 @@ export function registerWebhookRoutes(registry: OpenAPIRegistry): void {
     method: 'get',
     path: '/api/v1/webhook_endpoints',
     operationId: 'listWebhookEndpoints',
+    description:
+      "The account's webhook endpoints, newest first, with their subscribed events and status; secrets are not shown.",
     tags: ['Webhooks'],
     summary: 'List webhook endpoints',
     security: apiKeySecurity('webhooks:read'),
@@ -80,6 +82,8 @@ export function registerWebhookRoutes(registry: OpenAPIRegistry): void {
     method: 'get',
     path: '/api/v1/webhook_endpoints/{id}',
     operationId: 'getWebhookEndpoint',
+    description:
+      "One webhook endpoint of the caller's account; another account's is 404, as a missing one.",
     tags: ['Webhooks'],
     summary: 'Retrieve a webhook endpoint',
     security: apiKeySecurity('webhooks:read'),
