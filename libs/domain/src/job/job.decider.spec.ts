@@ -131,48 +131,26 @@ describe('job decider: the state table (spec 3 and docs/job-states.md)', () => {
       spec.given(processing2).when(lose(9_000, 4_000, 1)).thenThrows('conflict', `Attempt 1 of job ${JOB_ID} is stale: attempt 2 is running.`);
     });
 
-    it(`losing attempt ${MAX_ATTEMPTS} to storage fails the job with storage_unavailable (the code it names), refunded`, () => {
+    it.each([
+      ['attempts_exhausted (a lost worker)', undefined, 'worker died', 'Processing was interrupted too many times.'],
+      [
+        'the code the loss names (storage_unavailable)',
+        'storage_unavailable' as const,
+        'storage unavailable: ENOSPC: no space left on device',
+        'Storage could not be read or written on any attempt (full, read-only or unreachable).',
+      ],
+    ])(`losing attempt ${MAX_ATTEMPTS} (of ${MAX_ATTEMPTS}) fails the job with %s instead, refunded`, (_, exhausted, reason, message) => {
       const third = [...processing2, ev.lost(2, 9_000, 4_000), ev.requeued(3, 13_000), ev.started(3, 14_000, 'worker-3')];
       spec
         .given(third)
-        .when({
-          type: 'LoseAttempt',
-          data: { attempt: 3, reason: 'storage unavailable: ENOSPC: no space left on device', now: at(20_000), retryDelayMs: 8_000, exhausted: 'storage_unavailable' },
-        })
+        .when({ type: 'LoseAttempt', data: { attempt: 3, reason, now: at(20_000), retryDelayMs: 8_000, ...(exhausted ? { exhausted } : {}) } })
         .then([
           {
             type: 'JobFailed',
             data: {
               jobId: JOB_ID,
               attempt: 3,
-              error: {
-                code: 'storage_unavailable',
-                message:
-                  'Storage could not be read or written on any attempt (full, read-only or unreachable). Attempt 3 of 3 was lost: storage unavailable: ENOSPC: no space left on device',
-              },
-              finishedAt: at(20_000),
-              durationMs: 6_000,
-              ...SETTLEMENT,
-            },
-          },
-        ]);
-    });
-
-    it(`losing attempt ${MAX_ATTEMPTS} (of ${MAX_ATTEMPTS}) fails the job with attempts_exhausted instead`, () => {
-      const third = [...processing2, ev.lost(2, 9_000, 4_000), ev.requeued(3, 13_000), ev.started(3, 14_000, 'worker-3')];
-      spec
-        .given(third)
-        .when(lose(20_000, 8_000, 3, 'worker died'))
-        .then([
-          {
-            type: 'JobFailed',
-            data: {
-              jobId: JOB_ID,
-              attempt: 3,
-              error: {
-                code: 'attempts_exhausted',
-                message: 'Processing was interrupted too many times. Attempt 3 of 3 was lost: worker died',
-              },
+              error: { code: exhausted ?? 'attempts_exhausted', message: `${message} Attempt 3 of 3 was lost: ${reason}` },
               finishedAt: at(20_000),
               durationMs: 6_000,
               ...SETTLEMENT,
