@@ -103,9 +103,15 @@ export class HumanReporter implements Reporter {
   private bars?: MultiBar;
   private total?: SingleBar;
   private done = { jobs: 0, files: 0, bytes: 0, credits: 0, bytesTotal: 0 };
+  /** Input bytes of the files in flight, weighted by how far each one is (its bar): the run's bar moves with the jobs. */
+  private partial = new Map<string, number>();
   private startedAt = Date.now();
 
-  constructor(private readonly showBars: boolean) {}
+  /** `stream`: where the bars draw (the terminal's stderr; a test's stream). */
+  constructor(
+    private readonly showBars: boolean,
+    private readonly stream: NodeJS.WritableStream = process.stderr,
+  ) {}
 
   start(files: number, bytes: number, concurrency: number) {
     this.done.files = files;
@@ -116,7 +122,14 @@ export class HumanReporter implements Reporter {
       return;
     }
     this.bars = new MultiBar(
-      { clearOnComplete: false, hideCursor: true, barsize: 20, format: '{name} |{bar}| {percentage}% {stage}', autopadding: true },
+      {
+        clearOnComplete: false,
+        hideCursor: true,
+        barsize: 20,
+        format: '{name} |{bar}| {percentage}% {stage}',
+        autopadding: true,
+        stream: this.stream as NodeJS.WriteStream,
+      },
       Presets.shades_classic,
     );
     // The run's bar first, without a name, so it fits 80 columns with its figures.
@@ -131,13 +144,14 @@ export class HumanReporter implements Reporter {
 
   /** Time left from the run's pace so far: the input bytes still to do at the bytes per second done (so a run of mixed sizes is not judged by its file count). */
   private eta(): string {
-    const { bytes, bytesTotal } = this.done;
+    const { bytesTotal } = this.done;
+    const bytes = this.doneSoFar();
     if (bytes <= 0) return '?';
     const left = Math.max(0, Math.round(((bytesTotal - bytes) * (Date.now() - this.startedAt)) / bytes / 1000));
     return left >= 60 ? `${Math.floor(left / 60)}m${String(left % 60).padStart(2, '0')}s` : `${left}s`;
   }
 
-  file(relative: string): FileProgress {
+  file(relative: string, size = 0): FileProgress {
     if (!this.bars) return { stage: () => undefined };
     const name = relative.length > 20 ? `…${relative.slice(-19)}` : relative.padEnd(20);
     const bar = this.bars.create(100, 0, { name, stage: 'reading' });
@@ -146,8 +160,15 @@ export class HumanReporter implements Reporter {
         // The file's bar: upload 0-10 %, the job's progress 10-85 % where the service reports it, download 85-100 %.
         const base = { reading: 0, uploading: 5, queued: 10, processing: 10, downloading: 85 }[stage] ?? 0;
         const span = stage === 'processing' ? 75 : stage === 'downloading' ? 15 : 0;
-        if (stage === 'done') this.bars?.remove(bar);
-        else bar.update(Math.round(base + span * (fraction ?? 0)), { stage });
+        const percent = Math.round(base + span * (fraction ?? 0));
+        if (stage === 'done') {
+          this.bars?.remove(bar);
+          this.partial.delete(relative);
+        } else {
+          bar.update(percent, { stage });
+          this.partial.set(relative, (size * percent) / 100);
+          this.total?.update(this.doneSoFar(), { stage: this.totals() });
+        }
       },
     };
   }
@@ -159,7 +180,8 @@ export class HumanReporter implements Reporter {
     if (this.bars && this.total) {
       this.bars.log(`${describe(result)}\n`);
       // ETA from bytes done, so a run of mixed sizes is not judged by its file count.
-      this.total.update(this.done.bytes, { stage: this.totals() });
+      this.partial.delete(result.relative);
+      this.total.update(this.doneSoFar(), { stage: this.totals() });
     } else {
       process.stdout.write(`${describe(result)}\n`);
     }
@@ -174,7 +196,17 @@ export class HumanReporter implements Reporter {
     else process.stderr.write(`${text}\n`);
   }
 
+  /** Bytes of finished files plus the share of those in flight. */
+  private doneSoFar(): number {
+    let inFlight = 0;
+    for (const b of this.partial.values()) inFlight += b;
+    return this.done.bytes + inFlight;
+  }
+
   end(s: Summary) {
+    // cli-progress writes logged lines at its next redraw, and stop() does not redraw: draw once more first, or the
+    // last file's line is lost on a terminal.
+    this.bars?.update();
     this.bars?.stop();
     const parts = [`${s.succeeded} succeeded`, `${s.skipped} already done`, `${s.failed} failed`];
     if (s.not_started) parts.push(`${s.not_started} not started`);
