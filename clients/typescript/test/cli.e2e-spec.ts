@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
@@ -226,4 +226,24 @@ describe('upscaler: usage and exit statuses', () => {
       env.UPSCALER_API_KEY = saved!;
     }
   });
+});
+
+describe('upscaler installed from its package, outside the repository', () => {
+  it('npm pack + npm install -g --prefix: the upscaler command runs from another folder', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'upscaler-cli-install-'));
+    try {
+      const npm = (args: string[], cwd: string) => {
+        const r = spawnSync('npm', args, { cwd, encoding: 'utf8', env: { ...process.env, npm_config_audit: 'false', npm_config_fund: 'false' } });
+        if (r.status !== 0) throw new Error(`npm ${args.join(' ')}: ${r.status}\n${r.stderr}`);
+        return r.stdout.trim();
+      };
+      // what README "CLI and SDKs" tells people to run (the package is built by npm run build)
+      const tarball = npm(['pack', join(REPO_ROOT, 'clients', 'typescript'), '--pack-destination', dir], dir).split('\n').at(-1)!;
+      npm(['install', '-g', '--prefix', join(dir, 'prefix'), join(dir, tarball)], dir);
+      const r = spawnSync(join(dir, 'prefix', 'bin', 'upscaler'), ['account', '--json'], { cwd: dir, encoding: 'utf8', env: { ...process.env, ...env } });
+      expect([r.status, JSON.parse(r.stdout).object]).toEqual([0, 'account']);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 180_000);
 });
