@@ -90,13 +90,20 @@ it("account B's webhooks go out within a second while A's hanging endpoint has 3
     // Before the first of A's attempts times out, A's endpoint has had exactly its share and no more.
     expect(receiver.hits('/hangs').length).toBe(4);
     expect(receiver.held.filter((h) => h.path === '/hangs' && !h.closed)).toHaveLength(4);
-    const gauges = await metrics.registry.getMetricsAsJSON();
-    const full = gauges.find((m) => m.name === 'upscaler_webhook_shares_full')!.values.map((v) => [v.labels.share, v.value]);
-    expect(full).toEqual([
+    // B's attempts end once recorded (a moment after the receiver answered): then only A's 4 are under way, and A's
+    // endpoint is the one share that is full with more due.
+    const gauge = async (name: string) => (await metrics.registry.getMetricsAsJSON()).find((m) => m.name === name)!.values;
+    let inFlight = 0;
+    const deadline = Date.now() + 5_000;
+    while ((inFlight = (await gauge('upscaler_webhook_attempts_in_flight'))[0].value) !== 4 && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    expect(inFlight).toBe(4);
+    await new Promise((r) => setTimeout(r, 300)); // one more tick sets the shares gauge
+    expect((await gauge('upscaler_webhook_shares_full')).map((v) => [v.labels.share, v.value])).toEqual([
       ['endpoint', 1],
       ['account', 0],
     ]);
-    expect(gauges.find((m) => m.name === 'upscaler_webhook_attempts_in_flight')!.values[0].value).toBe(4);
   } finally {
     await worker.onApplicationShutdown();
   }
