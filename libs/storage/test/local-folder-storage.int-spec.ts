@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { InvalidObjectKeyError, LocalFolderStorage, ObjectNotFoundError } from '@upscaler/storage';
-import { mountSmallDisk, smallDiskAvailable, type SmallDisk } from '@upscaler/testing';
+import { mountSmallDisk, describeWithSmallDisk, type SmallDisk } from '@upscaler/testing';
 
 const SECRET = 'a-test-secret-of-enough-bytes-0123456789';
 const NOW = 1_700_000_000_000; // ms
@@ -172,7 +172,7 @@ describe('LocalFolderStorage', () => {
 });
 
 /** A full disk (a real tmpfs that fills up; root only, as CI runs): docs/runbooks.md "Storage full". */
-const onSmallDisk = smallDiskAvailable() ? describe : describe.skip;
+const onSmallDisk = describeWithSmallDisk();
 onSmallDisk('LocalFolderStorage on a disk that fills up', () => {
   let disk: SmallDisk;
   let storage: LocalFolderStorage;

@@ -1,7 +1,7 @@
 import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ApiClient, createAccountWithKey, gradientImage, mountSmallDisk, smallDiskAvailable, startService, type SmallDisk, type StartedService } from '@upscaler/testing';
+import { ApiClient, createAccountWithKey, gradientImage, mountSmallDisk, describeWithSmallDisk, startService, type SmallDisk, type StartedService } from '@upscaler/testing';
 import { describeStandalone } from './jobs-harness';
 
 /**
@@ -10,7 +10,7 @@ import { describeStandalone } from './jobs-harness';
  * reserves nothing and leaves no file; readiness says storage is down; space freed is usable at once.
  */
 const OPERATOR_TOKEN = 'op-e2e-storage-full-5d1c9e7a2b';
-const describeOnSmallDisk = smallDiskAvailable() ? describeStandalone : describe.skip;
+const describeOnSmallDisk = describeWithSmallDisk(describeStandalone);
 
 describeOnSmallDisk('storage full at submit', () => {
   let dataDir: string;

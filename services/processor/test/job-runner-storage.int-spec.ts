@@ -1,7 +1,7 @@
 import { createLogger, loadConfig } from '@upscaler/platform';
 import { Metrics } from '@upscaler/runtime';
 import { LocalFolderStorage } from '@upscaler/storage';
-import { createTestEventLog, gradientImage, mountSmallDisk, smallDiskAvailable, useTestPostgres, type SmallDisk, type TestEventLog } from '@upscaler/testing';
+import { createTestEventLog, gradientImage, mountSmallDisk, describeWithSmallDisk, useTestPostgres, type SmallDisk, type TestEventLog } from '@upscaler/testing';
 import { EngineProvider } from '../src/engine.provider';
 import { JobRunner, STORAGE_RETRY_MS } from '../src/job.runner';
 
@@ -13,7 +13,7 @@ import { JobRunner, STORAGE_RETRY_MS } from '../src/job.runner';
  * time, the job succeeds on its first attempt. A disk that stays full loses the attempt (pending, with backoff), not
  * the job; after the last attempt the job fails storage_unavailable (job.decider.spec.ts).
  */
-const onSmallDisk = smallDiskAvailable() ? describe : describe.skip;
+const onSmallDisk = describeWithSmallDisk();
 const pg = useTestPostgres();
 
 onSmallDisk('the job runner when storage fills up', () => {

@@ -51,22 +51,29 @@ const PG_CONNECTION_MESSAGES = [
   'Query read timeout',
 ];
 
-export function isDependencyUnavailable(e: unknown, depth = 0): boolean {
+/**
+ * Whether `e` or an error it wraps matches: TypeORM's QueryFailedError keeps the driver's error, Error.cause and
+ * AggregateError (happy eyeballs) wrap others. At most 5 levels deep.
+ */
+function anyWrapped(e: unknown, matches: (err: { code?: unknown; message?: unknown }) => boolean, depth = 0): boolean {
   if (depth > 4 || typeof e !== 'object' || e === null) return false;
   const err = e as { code?: unknown; message?: unknown; driverError?: unknown; cause?: unknown; errors?: unknown };
-  if (typeof err.code === 'string') {
-    if (NETWORK_CODES.has(err.code) || FILE_SYSTEM_CODES.has(err.code) || OBJECT_STORE_CODES.has(err.code) || isUnavailableSqlState(err.code)) return true;
-  }
-  if (typeof err.message === 'string' && PG_CONNECTION_MESSAGES.some((m) => (err.message as string).includes(m))) return true;
-  // TypeORM's QueryFailedError keeps the driver's error; Error.cause and AggregateError (happy eyeballs) wrap others.
-  if (isDependencyUnavailable(err.driverError, depth + 1) || isDependencyUnavailable(err.cause, depth + 1)) return true;
-  return Array.isArray(err.errors) && err.errors.some((inner) => isDependencyUnavailable(inner, depth + 1));
+  if (matches(err)) return true;
+  if (anyWrapped(err.driverError, matches, depth + 1) || anyWrapped(err.cause, matches, depth + 1)) return true;
+  return Array.isArray(err.errors) && err.errors.some((inner) => anyWrapped(inner, matches, depth + 1));
+}
+
+export function isDependencyUnavailable(e: unknown): boolean {
+  return anyWrapped(e, (err) => {
+    if (typeof err.code === 'string') {
+      const code = err.code;
+      if (NETWORK_CODES.has(code) || FILE_SYSTEM_CODES.has(code) || OBJECT_STORE_CODES.has(code) || isUnavailableSqlState(code)) return true;
+    }
+    return typeof err.message === 'string' && PG_CONNECTION_MESSAGES.some((m) => (err.message as string).includes(m));
+  });
 }
 
 /** Whether the fault is storage out of space (a more useful message than "unavailable"). */
-export function isOutOfSpace(e: unknown, depth = 0): boolean {
-  if (depth > 4 || typeof e !== 'object' || e === null) return false;
-  const err = e as { code?: unknown; cause?: unknown; driverError?: unknown };
-  if (typeof err.code === 'string' && OUT_OF_SPACE_CODES.has(err.code)) return true;
-  return isOutOfSpace(err.driverError, depth + 1) || isOutOfSpace(err.cause, depth + 1);
+export function isOutOfSpace(e: unknown): boolean {
+  return anyWrapped(e, (err) => typeof err.code === 'string' && OUT_OF_SPACE_CODES.has(err.code));
 }

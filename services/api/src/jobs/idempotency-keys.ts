@@ -1,11 +1,10 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { DomainError, type IdempotencyKeyClaimedData, type IdempotencyKeyReleasedData, type JobView } from '@upscaler/contracts';
+import { DomainError, streams, type IdempotencyKeyClaimedData, type IdempotencyKeyReleasedData, type JobView } from '@upscaler/contracts';
 import { toJobView, type JobState } from '@upscaler/domain';
 import { streamGuards, StreamMovedError, WrongExpectedVersionError, type EventStore, type SqlTx } from '@upscaler/eventstore';
 import { ReadModelRepository } from '@upscaler/read-models';
 import { CLOCK, CONFIG, EVENT_STORE, type Clock } from '@upscaler/runtime';
 import type { AppConfig } from '@upscaler/platform';
-import { streams } from '@upscaler/contracts';
 
 /** An earlier request with the key that created no job: released by it, or abandoned (it died or stalled). */
 export interface PreviousClaim {
