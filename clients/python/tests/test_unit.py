@@ -270,3 +270,22 @@ def test_content_is_sent_as_a_form_field_and_in_the_json_body_only_when_given() 
     assert b'name="content"\r\n\r\nillustration' in form
     assert json.loads(url_body) == {"image_url": "https://images.test/a.png", "content": "illustration"}
     assert b'name="content"' not in plain
+
+
+# --- output by pixel size ---------------------------------------------------------------------------
+
+
+def test_width_height_and_fit_are_sent_as_form_text_and_as_json_numbers() -> None:
+    import json
+
+    created = lambda request: httpx.Response(202, json=job("queued"))  # noqa: E731
+    script = Script(created, created)
+    client = script.client()
+    client.upscale(b"\x89PNG\r\n\x1a\n", width=1920, height=1080, fit="cover")
+    client.upscale("https://images.test/a.png", height=800)
+    form, url_body = (r.content for _, r in script.requests)
+    assert b'name="width"\r\n\r\n1920' in form
+    assert b'name="height"\r\n\r\n1080' in form
+    assert b'name="fit"\r\n\r\ncover' in form
+    assert b'name="target"' not in form
+    assert json.loads(url_body) == {"image_url": "https://images.test/a.png", "height": 800}

@@ -6,11 +6,11 @@ import { Upscaler } from './client';
  * progress where the service reports it), succeeded.
  */
 function fakeService(opts: { applies: boolean; views: Array<Record<string, unknown>> }) {
-  const requests: Array<{ method: string; url: string; headers: Headers; at: number }> = [];
+  const requests: Array<{ method: string; url: string; headers: Headers; at: number; body: unknown }> = [];
   const views = [...opts.views];
   const fetchImpl = (async (url: string, init: RequestInit) => {
     const headers = new Headers(init.headers);
-    requests.push({ method: init.method ?? 'GET', url, headers, at: Date.now() });
+    requests.push({ method: init.method ?? 'GET', url, headers, at: Date.now(), body: init.body });
     const json = (status: number, body: unknown, extra: Record<string, string> = {}) =>
       new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json', ...extra } });
     if (init.method === 'POST') return json(202, { id: 'job_1', object: 'job', status: 'queued', target: '2k', credits: 3 });
@@ -86,5 +86,27 @@ describe('Upscaler wait', () => {
     expect(svc.requests[0]!.url).toBe('http://127.0.0.1:8080/api/v1/upscale');
     expect(svc.requests[0]!.headers.get('prefer')).toBeNull();
     expect(svc.requests[0]!.headers.get('idempotency-key')).toBe('mine');
+  });
+});
+
+describe('Upscaler output by pixel size', () => {
+  it('sends width, height and fit instead of target: as form fields for bytes, as JSON numbers for a URL', async () => {
+    const svc = fakeService({ applies: true, views });
+    const client = new Upscaler({ apiKey: 'usk_k', baseUrl: 'http://h:1', fetch: svc.fetchImpl });
+    await client.upscale(new Uint8Array([1, 2, 3]), { width: 1920, height: 1080, fit: 'cover', format: 'webp' });
+    const form = svc.requests[0]!.body as FormData;
+    expect([form.get('width'), form.get('height'), form.get('fit'), form.get('format'), form.has('target')]).toEqual([
+      '1920',
+      '1080',
+      'cover',
+      'webp',
+      false,
+    ]);
+    await client.upscale('https://example.com/a.jpg', { height: 800 });
+    const raw = svc.requests[1]!.body;
+    expect(JSON.parse(typeof raw === 'string' ? raw : new TextDecoder().decode(raw as Uint8Array))).toEqual({
+      image_url: 'https://example.com/a.jpg',
+      height: 800,
+    });
   });
 });

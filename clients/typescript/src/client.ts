@@ -9,6 +9,7 @@ import {
   type ApiKeyCreated,
   type ApiKeyList,
   type Content,
+  type Fit,
   type DeliveryAttemptList,
   type Job,
   type JobCancelled,
@@ -65,6 +66,14 @@ export interface UpscaleOptions extends Omit<WaitOptions, 'timeoutSeconds'> {
   content?: Content;
   /** The job's display name; by default the file's own name where there is one. */
   filename?: string;
+  /**
+   * Output by pixel size instead of `target` (docs/api.md, "Output by pixel size"): the result's width and/or height;
+   * the service runs (and charges) the smallest target that reaches it, then resizes exactly.
+   */
+  width?: number;
+  height?: number;
+  /** With both width and height: within (default, aspect kept), cover (cropped to fill) or exact (stretched). */
+  fit?: Fit;
   /**
    * Makes the create safe to repeat (docs/api.md, Idempotency): a random UUID by default, the same for every retry of
    * this call. Pass your own to make a create safe across processes (the CLI derives one per file and settings).
@@ -145,6 +154,9 @@ export class Upscaler {
       quality: options.quality,
       content: options.content,
       filename: options.filename,
+      width: options.width,
+      height: options.height,
+      fit: options.fit,
     };
     let r: { body: Job | JobCreated };
     if (prepared.kind === 'url') {
@@ -153,7 +165,7 @@ export class Upscaler {
     } else {
       const form = new FormData();
       form.append('image', prepared.blob, prepared.filename ?? 'image');
-      for (const [k, v] of Object.entries(fields)) if (v !== undefined) form.append(k, v);
+      for (const [k, v] of Object.entries(fields)) if (v !== undefined) form.append(k, String(v));
       r = await this.http.json('POST', '/api/v1/upscale', { body: form, headers, repeatable: true, signal: options.signal });
     }
     if (waitSeconds === 0) return r.body;

@@ -34,6 +34,8 @@ export type OutputFormat = NonNullable<MultipartOf<'/api/v1/upscale', 'post'>['f
 export type Quality = NonNullable<MultipartOf<'/api/v1/upscale', 'post'>['quality']>;
 /** The content hint: photo (default) or illustration (drawings, line art, screenshots, text). */
 export type Content = NonNullable<MultipartOf<'/api/v1/upscale', 'post'>['content']>;
+/** How a result asked for by both width and height fits them: within (default), cover or exact. */
+export type Fit = NonNullable<MultipartOf<'/api/v1/upscale', 'post'>['fit']>;
 
 export type Account = Answer<'/api/v1/account', 'get', 200>;
 export type ApiKey = Answer<'/api/v1/api_keys/{id}', 'delete', 200>;

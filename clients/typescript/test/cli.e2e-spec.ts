@@ -1,9 +1,10 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import sharp from 'sharp';
 import {
+  ApiClient,
   createAccountWithKey,
   e2eMode,
   gradientImage,
@@ -209,6 +210,37 @@ describe('upscaler: usage and exit statuses', () => {
     }
   });
 
+  it('compare: one image through fast, balanced and sharp, side by side in a sheet; a second run pays nothing', async () => {
+    const before = (await new ApiClient(svc.apiUrl, env.UPSCALER_API_KEY).get('/account')).body;
+    const run = await cli(['compare', 'photos/a.png', '-q', 'fast,balanced,sharp', '-t', '3k', '-o', 'cmp', '--json']);
+    expect(run.code).toBe(0);
+    const summary = run.lines.at(-1);
+    expect(summary.cells.map((c: any) => [c.quality, c.status, c.file, c.width, c.height, c.credits])).toEqual([
+      ['fast', 'succeeded', 'a-fast.png', 120, 90, 6],
+      ['balanced', 'succeeded', 'a-balanced.png', 120, 90, 6],
+      ['sharp', 'succeeded', 'a-sharp.png', 120, 90, 6],
+    ]);
+    expect([summary.credits, summary.exit_code, summary.sheet]).toEqual([18, 0, join('cmp', 'a-compare.html')]);
+    for (const q of ['fast', 'balanced', 'sharp']) {
+      const meta = await sharp(join(work, 'cmp', `a-${q}.png`)).metadata();
+      expect([q, meta.width, meta.height]).toEqual([q, 120, 90]);
+    }
+    const sheet = readFileSync(join(work, 'cmp', 'a-compare.html'), 'utf8');
+    expect([...sheet.matchAll(/<img src="([^"]+)" width="120" height="90"/g)].map((m) => m[1])).toEqual([
+      'a-source.png',
+      'a-fast.png',
+      'a-balanced.png',
+      'a-sharp.png',
+    ]);
+    expect(sheet).toMatch(/<figcaption>sharp: \d+\.\d s, 120x90, \d+ KiB, 6 credits<\/figcaption>/);
+    const charged = (await new ApiClient(svc.apiUrl, env.UPSCALER_API_KEY).get('/account')).body;
+    expect(before.balance - charged.balance).toBe(18);
+    // the same command again: the three jobs are found by their keys, nothing is charged
+    const again = await cli(['compare', 'photos/a.png', '-q', 'fast,balanced,sharp', '-t', '3k', '-o', 'cmp', '--json']);
+    expect(again.code).toBe(0);
+    expect((await new ApiClient(svc.apiUrl, env.UPSCALER_API_KEY).get('/account')).body.balance).toBe(charged.balance);
+  });
+
   it('--help answers 0 with the commands; a bad target answers 2; a refused key answers 4', async () => {
     const help = await cli(['--help']);
     expect(help.code).toBe(0);
@@ -216,6 +248,10 @@ describe('upscaler: usage and exit statuses', () => {
     const bad = await cli(['upscale', 'photos', '-t', '8k', '--json']);
     expect(bad.code).toBe(2);
     expect(bad.lines[0]).toMatchObject({ event: 'error', code: 'usage' });
+    const both = await cli(['upscale', 'photos', '-t', '2k', '--width', '100', '--json']);
+    expect([both.code, both.lines[0]?.message]).toEqual([2, 'give --target or a size (--width, --height), not both']);
+    const fitAlone = await cli(['upscale', 'photos', '--fit', 'cover', '--json']);
+    expect([fitAlone.code, fitAlone.lines[0]?.message]).toEqual([2, '--fit needs --width and --height']);
     const saved = env.UPSCALER_API_KEY;
     env.UPSCALER_API_KEY = 'usk_notakeyatallnotakeyatallnotakey';
     try {
@@ -240,8 +276,14 @@ describe('upscaler installed from its package, outside the repository', () => {
       // what README "CLI and SDKs" tells people to run (the package is built by npm run build)
       const tarball = npm(['pack', join(REPO_ROOT, 'clients', 'typescript'), '--pack-destination', dir], dir).split('\n').at(-1)!;
       npm(['install', '-g', '--prefix', join(dir, 'prefix'), join(dir, tarball)], dir);
-      const r = spawnSync(join(dir, 'prefix', 'bin', 'upscaler'), ['account', '--json'], { cwd: dir, encoding: 'utf8', env: { ...process.env, ...env } });
+      const upscaler = (args: string[]) => spawnSync(join(dir, 'prefix', 'bin', 'upscaler'), args, { cwd: dir, encoding: 'utf8', env: { ...process.env, ...env } });
+      const r = upscaler(['account', '--json']);
       expect([r.status, JSON.parse(r.stdout).object]).toEqual([0, 'account']);
+      // output by pixel size: a.png is 40x30, so width 100 runs 3k and the file is 100x75
+      const sized = upscaler(['upscale', join(work, 'photos', 'a.png'), '--width', '100', '-q', 'fast', '-o', 'sized', '--json']);
+      expect(sized.status).toBe(0);
+      const meta = await sharp(join(dir, 'sized', 'a.png')).metadata();
+      expect([meta.width, meta.height]).toEqual([100, 75]);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

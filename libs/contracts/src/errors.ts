@@ -14,6 +14,14 @@ export const ERROR_CODES = {
     status: 400,
     message: 'The image is too large to upscale: even the 2k target would exceed the output pixel limit.',
   },
+  invalid_size: {
+    status: 400,
+    message: 'width and height must be whole numbers of pixels from 1 to 65500, fit one of within, cover, exact, and target left out.',
+  },
+  size_out_of_reach: {
+    status: 400,
+    message: 'The requested size needs more than 4x this image (4k, the largest target).',
+  },
   animated_image: { status: 400, message: 'Animated images are not supported.' },
   invalid_image: { status: 400, message: 'The image could not be decoded.' },
   image_dimensions_too_large: { status: 400, message: 'The image has more pixels than the input limit.' },
@@ -50,6 +58,11 @@ export const ERROR_CODES = {
     message: 'The webhook endpoint was deleted; register a new one.',
   },
   result_not_ready: { status: 409, message: 'The job has no result yet: it has not succeeded.' },
+  // 410
+  files_expired: {
+    status: 410,
+    message: "The job's files were deleted: their retention ran out (files_expire_at) or an operator deleted them.",
+  },
   idempotency_in_progress: {
     status: 409,
     message: 'A request with this Idempotency-Key is still being processed; retry shortly.',

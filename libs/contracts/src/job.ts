@@ -6,6 +6,24 @@ export const SCALE_OF_TARGET: Record<Target, 2 | 3 | 4> = { '2k': 2, '3k': 3, '4
 /** Spec 1, output size table. */
 export const CREDITS_OF_TARGET: Record<Target, number> = { '2k': 3, '3k': 6, '4k': 9 };
 
+/**
+ * Output by pixel size (additive request fields width / height / fit, docs/api.md "Output by pixel size"): how a
+ * result asked for by both width and height fits them. within: the largest size inside both, aspect kept; cover:
+ * exactly width x height, aspect kept, the overflow cropped evenly from both sides; exact: exactly width x height,
+ * stretched. With one side given, the other follows the aspect ratio and fit changes nothing.
+ */
+export const SIZE_FITS = ['within', 'cover', 'exact'] as const;
+export type SizeFit = (typeof SIZE_FITS)[number];
+/** The widest or tallest result a request may ask for (JPEG's limit, the largest of the encoders'). */
+export const MAX_REQUESTED_SIDE = 65_500;
+
+/** A requested output size: at least one of width and height (pixels). */
+export interface RequestedSize {
+  width: number | null;
+  height: number | null;
+  fit: SizeFit;
+}
+
 export const OUTPUT_FORMATS = ['png', 'jpeg', 'webp', 'avif'] as const;
 export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
 export const CONTENT_TYPE_OF_FORMAT: Record<OutputFormat, string> = {

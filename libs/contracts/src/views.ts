@@ -1,5 +1,5 @@
 import type { DeliveryEventType } from './events/webhook-events';
-import type { ContentHint, JobStatus, OutputFormat, QualityTier, Scope, Target, WebhookEventType } from './job';
+import type { ContentHint, JobStatus, OutputFormat, QualityTier, RequestedSize, Scope, Target, WebhookEventType } from './job';
 
 /** Public JSON shapes (spec 2 and docs/design.md §6). snake_case on the wire. */
 export interface JobView {
@@ -29,6 +29,13 @@ export interface JobView {
   requested_target: Target;
   /** Additive (issue 18): the content hint the job runs with; photo for jobs stored before it existed. */
   content: ContentHint;
+  /** Additive: the pixel size the request asked for instead of a target; null when it gave a target. */
+  size: RequestedSize | null;
+  /**
+   * Additive: when the job's source and result are (or were) deleted: once final, finished_at plus the service's
+   * retention, or when an operator deleted them; null while unfinished or when files are kept.
+   */
+  files_expire_at: string | null;
 }
 export type JobCreateView = Pick<JobView, 'id' | 'object' | 'status' | 'target' | 'filename' | 'credits' | 'source' | 'created_at'>;
 /** The list item: enough to tell jobs apart (which file, what output, why it failed) without a GET per job. */

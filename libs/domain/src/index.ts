@@ -10,6 +10,7 @@ export * from './job/job.state';
 export * from './job/job.decider';
 export * from './job/job.views';
 export * from './job/target-policy';
+export * from './job/output-size';
 
 // Accounts and credits (docs/design.md §2): the account's own stream, and each job's reservation.
 export * from './account/account.commands';

@@ -120,6 +120,7 @@ export async function createEngine(options: EngineOptions = {}): Promise<Upscale
           input: req.input,
           format: req.format,
           maxInputPixels,
+          size: req.size,
           network: {
             id: net.id,
             path: net.path,

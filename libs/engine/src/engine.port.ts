@@ -1,5 +1,8 @@
 import type { ContentHint, InputFormat, OutputFormat, QualityTier, Target } from '@upscaler/contracts';
 import type { Precision } from './registry/precision';
+import type { OutputSize } from './image/resize-to-size';
+
+export type { OutputSize } from './image/resize-to-size';
 
 /** What the engine learns from the header without decoding pixels (cheap; used at submit time). */
 export interface ImageProbe {
@@ -22,6 +25,11 @@ export interface UpscaleRequest {
    * (docs/engine.md, "The content hint"). Default photo.
    */
   content?: ContentHint;
+  /**
+   * The size the result is resized to after the upscale (output by pixel size; the target must reach it): Lanczos-3,
+   * cover crops the overflow evenly. Absent: the result is the target's multiple of the input.
+   */
+  size?: OutputSize;
   /** Aborting stops the job between tiles with `EngineCancelledError`. */
   signal?: AbortSignal;
   /**

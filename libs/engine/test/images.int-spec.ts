@@ -235,6 +235,26 @@ describe('engine: images as users expect (docs/design.md §4)', () => {
       }
     });
 
+    it('resizes the upscale to a requested size: fill keeps every band, cover crops evenly, JPEG still flattened', async () => {
+      // A cut-out: an opaque red square on a transparent 40x30 canvas.
+      const input = await sharp({ create: { width: 40, height: 30, channels: 4, background: { r: 0, g: 0, b: 0, alpha: 0 } } })
+        .composite([{ input: { create: { width: 20, height: 20, channels: 4, background: '#ff0000' } }, left: 10, top: 5 }])
+        .png()
+        .toBuffer();
+      const fill = await engine.upscale({ input, target: '3k', format: 'png', quality: 'fast', size: { width: 100, height: 75, resize: 'fill' } });
+      const fm = await sharp(fill.output).metadata();
+      expect([fill.width, fill.height, fm.width, fm.height, fm.channels, fill.scale]).toEqual([100, 75, 100, 75, 4, 3]);
+      const cover = await engine.upscale({ input, target: '2k', format: 'jpeg', quality: 'fast', size: { width: 30, height: 60, resize: 'cover' } });
+      const { data, info } = await sharp(cover.output).raw().toBuffer({ resolveWithObject: true });
+      // 40x30 covered into 30x60 is 80x60 cropped to its middle 30 columns: all of them inside the red square (x 20-60).
+      const px = (x: number, y: number) => Array.from(data.subarray((y * 30 + x) * 3, (y * 30 + x) * 3 + 3));
+      expect([info.width, info.height, info.channels]).toEqual([30, 60, 3]);
+      expect(px(15, 30)[0]).toBeGreaterThan(200);
+      expect(px(15, 30)[1]).toBeLessThan(60);
+      // above the square: transparent, flattened on white
+      expect(px(15, 2)).toEqual([255, 255, 255]);
+    });
+
     it('applies EXIF orientation before upscaling', async () => {
       // Left half red, right half blue, stored sideways with orientation 6 (rotate 90 degrees clockwise to view).
       const stored = await sharp({ create: { width: 16, height: 8, channels: 3, background: '#ff0000' } })

@@ -1,6 +1,7 @@
 import {
   apiKeyDecider,
   deliveryDecider,
+  filesExpireAt,
   jobDecider,
   webhookEndpointDecider,
   type ApiKeyState,
@@ -28,8 +29,9 @@ export const jobProjection: ProjectionDef<JobState> = {
     entityId: s.job!.jobId,
     accountId: s.job!.accountId,
     status: s.status,
-    // pending jobs re-enter the queue when their backoff is over (docs/job-states.md)
-    nextAt: s.status === 'pending' ? s.retryAt : null,
+    // pending jobs re-enter the queue when their backoff is over (docs/job-states.md); a final job's files are deleted
+    // when their retention runs out (docs/operations.md "Retention")
+    nextAt: s.status === 'pending' ? s.retryAt : s.filesDeletedAt ? null : filesExpireAt(s),
     createdAt: s.job!.queuedAt,
   }),
 };

@@ -107,11 +107,16 @@ export class ReadModelRepository {
     return (await this.page<S>(category, { ...filter, limit: 10_000 })).items;
   }
 
-  /** Rows whose `next_at` is due (pending jobs to requeue, webhook deliveries to attempt). */
-  async due<S>(category: string, now: Date, limit: number): Promise<ReadModelRow<S>[]> {
+  /**
+   * Rows whose `next_at` is due (webhook deliveries to attempt, final jobs whose files' retention ran out), oldest
+   * first; with `statuses`, only rows in one of them.
+   */
+  async due<S>(category: string, now: Date, limit: number, statuses?: readonly string[]): Promise<ReadModelRow<S>[]> {
     const rows: RawRow[] = await this.db.query(
-      `SELECT ${COLUMNS} FROM read_models WHERE category = $1 AND next_at IS NOT NULL AND next_at <= $2 ORDER BY next_at LIMIT $3`,
-      [category, now.toISOString(), limit],
+      `SELECT ${COLUMNS} FROM read_models WHERE category = $1 AND next_at IS NOT NULL AND next_at <= $2` +
+        (statuses ? ' AND status = ANY($4)' : '') +
+        ' ORDER BY next_at LIMIT $3',
+      statuses ? [category, now.toISOString(), limit, statuses] : [category, now.toISOString(), limit],
     );
     return rows.map((r) => toRow<S>(r));
   }

@@ -13,3 +13,4 @@ export * from './observability/event-metadata';
 export * from './event-log.consumer';
 export * from './rebuild-projections';
 export * from './readiness';
+export * from './jobs/job-files';

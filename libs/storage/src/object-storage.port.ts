@@ -16,6 +16,8 @@ export interface ObjectStorage {
   put(key: string, body: Buffer, contentType: string): Promise<StoredObjectInfo>;
   get(key: string): Promise<Buffer>;
   stat(key: string): Promise<StoredObjectInfo | null>;
+  /** Removes the object; a key that is already gone is not an error (retention deletes may be repeated). */
+  delete(key: string): Promise<void>;
   /** An absolute URL valid for `ttlSeconds` that downloads the object (with `downloadName` as filename). */
   signedUrl(key: string, ttlSeconds: number, opts?: { downloadName?: string; contentType?: string }): Promise<string>;
   /** Health probe: resolves when the backend answers. */

@@ -45,6 +45,16 @@ describe('LocalFolderStorage', () => {
     await expect(storage.ping()).resolves.toBeUndefined();
   });
 
+  it('delete removes the object and its metadata, and deleting a missing key again is no error', async () => {
+    await storage.put('results/job_1', Buffer.alloc(10, 1), 'image/png');
+    await storage.delete('results/job_1');
+    expect(await storage.stat('results/job_1')).toBeNull();
+    await expect(storage.get('results/job_1')).rejects.toBeInstanceOf(ObjectNotFoundError);
+    expect(await fs.readdir(path.join(dir, 'objects', 'results'))).toEqual([]);
+    expect(await fs.readdir(path.join(dir, 'meta', 'results'))).toEqual([]);
+    await expect(storage.delete('results/job_1')).resolves.toBeUndefined();
+  });
+
   it('an overwrite replaces bytes and type; writes leave no temp files behind', async () => {
     await storage.put('sources/job_1', Buffer.alloc(100, 1), 'image/jpeg');
     await storage.put('sources/job_1', Buffer.alloc(3, 2), 'image/webp');

@@ -70,6 +70,15 @@ describe('S3Storage on MinIO', () => {
     expect(await s.stat('results/job_1/missing.png')).toBeNull();
   });
 
+  it('delete removes the object, and deleting a missing key again is no error', async () => {
+    const s = storage(bucketName());
+    await s.ensureReady();
+    await s.put('results/job_1', randomBytes(1000), 'image/png');
+    await s.delete('results/job_1');
+    expect(await s.stat('results/job_1')).toBeNull();
+    await expect(s.delete('results/job_1')).resolves.toBeUndefined();
+  });
+
   it('a presigned URL downloads the exact bytes with the download name and content type', async () => {
     const s = storage(bucketName());
     await s.ensureReady();

@@ -1,4 +1,6 @@
 import { Module } from '@nestjs/common';
+import { JobFiles } from '@upscaler/runtime';
+import { AccountFilesService } from './accounts/account-files.service';
 import { AccountController } from './accounts/account.controller';
 import { AccountsService } from './accounts/accounts.service';
 import { AdminController } from './accounts/admin.controller';
@@ -43,6 +45,8 @@ import { WebhookEndpointsService } from './webhooks/webhook-endpoints.service';
     JobsService,
     IdempotencyKeys,
     AccountsService,
+    AccountFilesService,
+    JobFiles,
     ApiKeysService,
     WebhookEndpointsService,
     ImageInspector,

@@ -48,6 +48,8 @@ describe('GET /jobs/{id} (spec 4.2)', () => {
         'started_at',
         'progress',
         'content',
+        'size',
+        'files_expire_at',
       ].sort(),
     );
     expect(job).toEqual({
@@ -75,6 +77,9 @@ describe('GET /jobs/{id} (spec 4.2)', () => {
       quality: expect.any(String),
       requested_target: '2k',
       content: 'photo',
+      // asked for by target; the service keeps files (no retention set)
+      size: null,
+      files_expire_at: null,
     });
     expect(Number.isInteger(job.duration_ms) && job.duration_ms >= 0).toBe(true);
     expect(Number.isInteger(job.result.bytes) && job.result.bytes > 0).toBe(true);

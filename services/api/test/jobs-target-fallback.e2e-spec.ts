@@ -102,3 +102,39 @@ test('the fallback applies before the credit check: 6 credits suffice for a 4k r
     held: 6,
   });
 });
+
+describe('output by pixel size (docs/api.md "Output by pixel size")', () => {
+  test('width 100 of a 40x20 image: the smallest reaching target (3k, 6 credits) runs, and the result is 100x50', async () => {
+    const acct = await newAccount(jobs.svc, { credits: 20 });
+    const res = await acct.client.upload(await gradientImage(40, 20), { width: '100', format: 'webp' });
+    expect([res.status, res.body.target, res.body.credits]).toEqual([202, '3k', 6]);
+    const job = await waitForJob(acct.client, res.body.id, isFinal);
+    expect([job.status, job.target, job.requested_target, job.size, job.result.width, job.result.height]).toEqual([
+      'succeeded',
+      '3k',
+      '3k',
+      { width: 100, height: null, fit: 'within' },
+      100,
+      50,
+    ]);
+    const meta = await sharp((await downloadResult(acct.client, job.id)).bytes).metadata();
+    expect([meta.format, meta.width, meta.height]).toEqual(['webp', 100, 50]);
+    expect(await settledLedger(acct)).toEqual({ balance: 14, reserved: 0, charged: 6 });
+  });
+
+  test('sizes that cannot be met are refused with the numbers, before anything is reserved', async () => {
+    const acct = await newAccount(jobs.svc, { credits: 20 });
+    const beyond4x = await acct.client.upload(await gradientImage(40, 20), { width: '161' });
+    expectError(beyond4x, 400, 'size_out_of_reach');
+    expect(beyond4x.body.error.message).toBe('161x81 needs more than 4x this 40x20 image; 4k, the largest target, gives 160x80.');
+    // 150x150 needs 4k: 160x160 = 25,600 output pixels, over this service's 10,000
+    const overLimit = await acct.client.upload(await gradientImage(40, 40), { width: '150', height: '150', fit: 'exact' });
+    expectError(overLimit, 400, 'image_too_large_to_upscale');
+    expect(overLimit.body.error.message).toBe(
+      '150x150 needs the 4k target, which exceeds the output pixel limit for this 40x40 image; the largest it accepts, 2k, gives 80x80.',
+    );
+    expectError(await acct.client.upload(await gradientImage(40, 20), { width: '100', target: '2k' }), 400, 'invalid_size');
+    expectError(await acct.client.upload(await gradientImage(40, 20), { width: '0' }), 400, 'invalid_size');
+    expect((await ledger(acct)).balance).toBe(20);
+  });
+});

@@ -151,4 +151,27 @@ describeStandalone('a job that stays queued (standalone: one processor)', () => 
     expect(running.body.progress).toBeLessThan(1);
     expect(running.body.started_at).toMatch(ISO_UTC);
   });
+
+  test('Prefer: wait with If-None-Match answers at the next change: 304 while queued, processing within a second of its start', async () => {
+    const acct = await newAccount(jobs.svc, { credits: 10 });
+    const id = (await acct.client.upload(await gradientImage(16, 16), { target: '2k', quality: 'fast' })).body.id;
+    const queued = await acct.client.get(`/jobs/${id}`);
+    const etag = queued.headers.get('etag')!;
+    expect([queued.body.status, etag]).toEqual(['queued', expect.stringMatching(/^W\/".+"$/)]);
+    // nothing moves for a second: 304 with the same tag, after the wait
+    const t0 = Date.now();
+    const same = await acct.client.get(`/jobs/${id}`, { prefer: 'wait=1', 'if-none-match': etag });
+    expect([same.status, same.headers.get('etag'), same.text]).toEqual([304, etag, '']);
+    expect(Date.now() - t0).toBeGreaterThanOrEqual(900);
+    // the blocker ends, the job starts: the waiting request answers with the new view at once
+    const waiting = acct.client.get(`/jobs/${id}`, { prefer: 'wait=30', 'if-none-match': etag });
+    await new Promise((r) => setTimeout(r, 200));
+    await blocker.release();
+    const changed = await waiting;
+    const answeredAt = Date.now();
+    expect(changed.status).toBe(200);
+    expect(changed.headers.get('etag')).not.toBe(etag);
+    expect(['processing', 'succeeded']).toContain(changed.body.status);
+    if (changed.body.status === 'processing') expect(answeredAt - Date.parse(changed.body.started_at)).toBeLessThan(1_000);
+  });
 });

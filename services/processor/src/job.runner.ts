@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { hostname } from 'node:os';
 import { DomainError, isDomainError, streams, type JobFailureCode, JOB_FAILURE_CODES } from '@upscaler/contracts';
-import { contentOf, jobDecider, type JobCommand, type JobState } from '@upscaler/domain';
+import { contentOf, jobDecider, planSize, type JobCommand, type JobState } from '@upscaler/domain';
 import { handleCommand, type HandleCommandOptions, type EventStore } from '@upscaler/eventstore';
 import { EngineCancelledError } from '@upscaler/engine';
 import { eventMetadata, EVENT_STORE, STORAGE, CLOCK, type Clock, CONFIG, LOGGER, Metrics } from '@upscaler/runtime';
@@ -140,6 +140,8 @@ export class JobRunner {
           format: job.format,
           quality: job.quality,
           content,
+          // output by pixel size: the api picked a target that reaches it (docs/api.md "Output by pixel size")
+          size: job.size && planSize(job.source.width, job.source.height, job.size),
           signal: current.abort.signal,
           onProgress: (fraction) => progress.update(fraction),
         }),

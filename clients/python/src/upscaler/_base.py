@@ -139,17 +139,31 @@ def upscale_fields(
     quality: str | None,
     filename: str | None,
     content: str | None = None,
-) -> dict[str, str]:
-    fields = {"target": target, "format": format, "quality": quality, "content": content, "filename": filename}
+    width: int | None = None,
+    height: int | None = None,
+    fit: str | None = None,
+) -> dict[str, str | int]:
+    fields: dict[str, str | int | None] = {
+        "target": target,
+        "format": format,
+        "quality": quality,
+        "content": content,
+        "filename": filename,
+        "width": width,
+        "height": height,
+        "fit": fit,
+    }
     return {k: v for k, v in fields.items() if v is not None}
 
 
-def upscale_request(image_url: str | None, upload: UploadPart | None, fields: dict[str, str]) -> dict[str, Any]:
-    """httpx keyword arguments for POST /upscale: JSON for a URL, multipart for a file."""
+def upscale_request(image_url: str | None, upload: UploadPart | None, fields: dict[str, str | int]) -> dict[str, Any]:
+    """httpx keyword arguments for POST /upscale: JSON for a URL (width and height as numbers), multipart for a file
+    (every field as text)."""
     if image_url is not None:
         return {"json": {"image_url": image_url, **fields}}
     assert upload is not None
-    return {"files": {"image": (upload.filename, upload.content, upload.content_type)}, "data": fields}
+    data = {k: str(v) for k, v in fields.items()}
+    return {"files": {"image": (upload.filename, upload.content, upload.content_type)}, "data": data}
 
 
 def prefer_wait(seconds_left: float | None, progress: bool = False) -> int:

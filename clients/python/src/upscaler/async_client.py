@@ -30,6 +30,7 @@ from .types import (
     ApiKeyCreated,
     ApiKeyList,
     ContentHint,
+    SizeFit,
     DeliveryAttemptList,
     Job,
     JobCancel,
@@ -145,6 +146,9 @@ class AsyncUpscaler:
         quality: QualityTier | None = ...,
         content: ContentHint | None = ...,
         filename: str | None = ...,
+        width: int | None = ...,
+        height: int | None = ...,
+        fit: SizeFit | None = ...,
         wait: Literal[False] = ...,
         on_progress: ProgressCallback | None = ...,
         idempotency_key: str | None = ...,
@@ -161,6 +165,9 @@ class AsyncUpscaler:
         quality: QualityTier | None = ...,
         content: ContentHint | None = ...,
         filename: str | None = ...,
+        width: int | None = ...,
+        height: int | None = ...,
+        fit: SizeFit | None = ...,
         wait: Literal[True] | float,
         on_progress: ProgressCallback | None = ...,
         idempotency_key: str | None = ...,
@@ -176,13 +183,16 @@ class AsyncUpscaler:
         quality: QualityTier | None = None,
         content: ContentHint | None = None,
         filename: str | None = None,
+        width: int | None = None,
+        height: int | None = None,
+        fit: SizeFit | None = None,
         wait: bool | float = False,
         on_progress: ProgressCallback | None = None,
         idempotency_key: str | None = None,
         raise_on_failure: bool = True,
     ) -> JobCreate | Job:
         """Submit an image; see :meth:`upscaler.Upscaler.upscale`. A path is read off the event loop."""
-        fields = _base.upscale_fields(target, format, quality, filename, content)
+        fields = _base.upscale_fields(target, format, quality, filename, content, width, height, fit)
         if _base.is_url(image):
             body = _base.upscale_request(str(image), None, fields)
         else:

@@ -30,6 +30,7 @@ from .types import (
     ApiKeyCreated,
     ApiKeyList,
     ContentHint,
+    SizeFit,
     DeliveryAttemptList,
     Job,
     JobCancel,
@@ -147,6 +148,9 @@ class Upscaler:
         quality: QualityTier | None = ...,
         content: ContentHint | None = ...,
         filename: str | None = ...,
+        width: int | None = ...,
+        height: int | None = ...,
+        fit: SizeFit | None = ...,
         wait: Literal[False] = ...,
         on_progress: ProgressCallback | None = ...,
         idempotency_key: str | None = ...,
@@ -163,6 +167,9 @@ class Upscaler:
         quality: QualityTier | None = ...,
         content: ContentHint | None = ...,
         filename: str | None = ...,
+        width: int | None = ...,
+        height: int | None = ...,
+        fit: SizeFit | None = ...,
         wait: Literal[True] | float,
         on_progress: ProgressCallback | None = ...,
         idempotency_key: str | None = ...,
@@ -178,6 +185,9 @@ class Upscaler:
         quality: QualityTier | None = None,
         content: ContentHint | None = None,
         filename: str | None = None,
+        width: int | None = None,
+        height: int | None = None,
+        fit: SizeFit | None = None,
         wait: bool | float = False,
         on_progress: ProgressCallback | None = None,
         idempotency_key: str | None = None,
@@ -191,12 +201,16 @@ class Upscaler:
         ``content="illustration"`` (drawings, line art, screenshots, text) runs the illustration network
         where one measured better (the ``sharp`` tier); the service's default is ``"photo"``.
 
+        ``width`` and/or ``height`` ask for the result's pixel size instead of ``target``: the service
+        runs (and charges) the smallest target that reaches it, then resizes exactly; with both,
+        ``fit`` is ``"within"`` (default, aspect kept), ``"cover"`` (cropped to fill) or ``"exact"``.
+
         ``wait=False`` answers the created job (create view). ``wait=True`` waits until the job is
         final, ``wait=<seconds>`` at most that long (then :class:`WaitTimeoutError`), and answers the
         full job; a failed or cancelled job raises :class:`JobFailedError` /
         :class:`JobCancelledError` unless ``raise_on_failure=False``.
         """
-        fields = _base.upscale_fields(target, format, quality, filename, content)
+        fields = _base.upscale_fields(target, format, quality, filename, content, width, height, fit)
         if _base.is_url(image):
             body = _base.upscale_request(str(image), None, fields)
         else:

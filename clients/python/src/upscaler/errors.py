@@ -33,6 +33,8 @@ __all__ = [
     "ImageDimensionsTooLargeError",
     "IdempotencyKeyReusedError",
     "InvalidCursorError",
+    "InvalidSizeError",
+    "SizeOutOfReachError",
     "AuthenticationError",
     "InsufficientCreditsError",
     "PermissionDeniedError",
@@ -47,6 +49,8 @@ __all__ = [
     "WebhookEndpointDeletedError",
     "ResultNotReadyError",
     "IdempotencyInProgressError",
+    "GoneError",
+    "FilesExpiredError",
     "PayloadTooLargeError",
     "UnsupportedMediaTypeError",
     "UnsupportedCharsetError",
@@ -150,6 +154,14 @@ class InvalidCursorError(BadRequestError):
     error_code = "invalid_cursor"
 
 
+class InvalidSizeError(BadRequestError):
+    error_code = "invalid_size"
+
+
+class SizeOutOfReachError(BadRequestError):
+    error_code = "size_out_of_reach"
+
+
 class AuthenticationError(APIError):
     http_status = 401
     error_code = "unauthorized"
@@ -210,6 +222,14 @@ class ResultNotReadyError(ConflictError):
 
 class IdempotencyInProgressError(ConflictError):
     error_code = "idempotency_in_progress"
+
+
+class GoneError(APIError):
+    http_status = 410
+
+
+class FilesExpiredError(GoneError):
+    error_code = "files_expired"
 
 
 class PayloadTooLargeError(APIError):

@@ -41,12 +41,18 @@ Scope: TypeAlias = Literal['jobs:read', 'jobs:write', 'keys:read', 'keys:write',
 WebhookEventType: TypeAlias = Literal['job.succeeded', 'job.failed', 'job.cancelled']
 
 
+SizeFit: TypeAlias = Literal['within', 'cover', 'exact']
+"""
+How a result asked for by both width and height fits them. within: the largest size inside both, aspect kept; cover: exactly width x height, aspect kept, the overflow cropped evenly from both sides; exact: exactly width x height, stretched.
+"""
+
+
 class Error(TypedDict):
     """
     Set when status is failed; otherwise null.
     """
 
-    code: Literal['engine_error', 'corrupt_image', 'processing_timeout', 'attempts_exhausted', 'storage_unavailable', 'image_too_large_to_upscale', 'animated_image', 'unsupported_media_type']
+    code: Literal['engine_error', 'corrupt_image', 'processing_timeout', 'attempts_exhausted', 'storage_unavailable', 'image_too_large_to_upscale', 'animated_image', 'unsupported_media_type'] | str
     message: str
 
 
@@ -88,9 +94,19 @@ class Result(TypedDict):
     """
 
 
+class Size(TypedDict):
+    """
+    Additive field: the pixel size the request asked for instead of a target (width and/or height, and fit); null when it gave a target. target is then the smallest that reaches it, and result.width / result.height are the size delivered.
+    """
+
+    width: int | None
+    height: int | None
+    fit: SizeFit | str
+
+
 class Job(TypedDict):
     """
-    A job, retrieve view: every field (spec 2, Job table) plus the additive fields format, quality, requested_target, content.
+    A job, retrieve view: every field (spec 2, Job table) plus the additive fields format, quality, requested_target, content, size, files_expire_at.
     """
 
     id: str
@@ -143,11 +159,11 @@ class Job(TypedDict):
     """
     Additive field: the share of the image's tiles through the network, 0 to 1. 0 while queued or pending (a new attempt starts from 0), rising while processing (updated a few times a second; encoding and storing the result come after 1), 1 once succeeded, null for a failed or cancelled job.
     """
-    format: OutputFormat
+    format: OutputFormat | str
     """
     Additive field: the requested output format.
     """
-    quality: QualityTier
+    quality: QualityTier | str
     """
     Additive field: the quality tier used.
     """
@@ -155,9 +171,17 @@ class Job(TypedDict):
     """
     Additive field: the target the request asked for (target may be smaller, spec 1 fallback).
     """
-    content: ContentHint
+    content: ContentHint | str
     """
     Additive field: the content hint the job runs with (photo for jobs created before it existed).
+    """
+    size: Size | None
+    """
+    Additive field: the pixel size the request asked for instead of a target (width and/or height, and fit); null when it gave a target. target is then the smallest that reaches it, and result.width / result.height are the size delivered.
+    """
+    files_expire_at: str | None
+    """
+    Additive field: when the job's source and result are (or were) deleted: once final, finished_at plus the service's retention (docs/operations.md), or when an operator deleted them. null while unfinished, or when the service keeps files. From then on the result answers 410 files_expired.
     """
 
 
@@ -221,11 +245,11 @@ class JobListItem(TypedDict):
     """
     The filename given, the uploaded file name, or the last segment of image_url.
     """
-    format: OutputFormat
+    format: OutputFormat | str
     """
     Additive field: the requested output format.
     """
-    quality: QualityTier
+    quality: QualityTier | str
     """
     Additive field: the quality tier used.
     """
@@ -349,7 +373,7 @@ class ApiKey(TypedDict):
     """
     object: Literal['api_key']
     name: str | None
-    scopes: list[Scope]
+    scopes: list[Scope | str]
     prefix: str
     """
     The first 12 characters of the key, to recognise it.
@@ -404,7 +428,7 @@ class WebhookEndpoint(TypedDict):
     """
     object: Literal['webhook_endpoint']
     url: str
-    events: list[WebhookEventType]
+    events: list[WebhookEventType | str]
     description: str | None
     status: Literal['enabled', 'disabled']
     """
@@ -524,7 +548,7 @@ class DeliveryAttemptList(TypedDict):
 
 
 class Error3(TypedDict):
-    code: Literal['invalid_request', 'invalid_target', 'invalid_format', 'invalid_image_url', 'image_fetch_failed', 'image_too_large_to_upscale', 'animated_image', 'invalid_image', 'image_dimensions_too_large', 'idempotency_key_reused', 'invalid_cursor', 'unauthorized', 'insufficient_credits', 'forbidden', 'not_found', 'job_not_found', 'route_not_found', 'method_not_allowed', 'conflict', 'api_key_limit_reached', 'webhook_endpoint_limit_reached', 'webhook_endpoint_disabled', 'webhook_endpoint_deleted', 'result_not_ready', 'idempotency_in_progress', 'payload_too_large', 'unsupported_media_type', 'unsupported_charset', 'unsupported_content_encoding', 'rate_limited', 'internal_error', 'billing_unavailable', 'service_unavailable', 'engine_error', 'corrupt_image', 'processing_timeout', 'attempts_exhausted', 'storage_unavailable']
+    code: Literal['invalid_request', 'invalid_target', 'invalid_format', 'invalid_image_url', 'image_fetch_failed', 'image_too_large_to_upscale', 'invalid_size', 'size_out_of_reach', 'animated_image', 'invalid_image', 'image_dimensions_too_large', 'idempotency_key_reused', 'invalid_cursor', 'unauthorized', 'insufficient_credits', 'forbidden', 'not_found', 'job_not_found', 'route_not_found', 'method_not_allowed', 'conflict', 'api_key_limit_reached', 'webhook_endpoint_limit_reached', 'webhook_endpoint_disabled', 'webhook_endpoint_deleted', 'result_not_ready', 'files_expired', 'idempotency_in_progress', 'payload_too_large', 'unsupported_media_type', 'unsupported_charset', 'unsupported_content_encoding', 'rate_limited', 'internal_error', 'billing_unavailable', 'service_unavailable', 'engine_error', 'corrupt_image', 'processing_timeout', 'attempts_exhausted', 'storage_unavailable'] | str
     message: str
     """
     Human-readable; may change.
@@ -544,7 +568,7 @@ class WebhookPayload(TypedDict):
     The body of every webhook delivery (docs/design.md §6).
     """
 
-    type: WebhookEventType
+    type: WebhookEventType | str
     timestamp: str
     """
     When the job reached its final state (the time of the event).
@@ -628,4 +652,28 @@ class WebhookDelivery(TypedDict):
     scheduled_at: str
     """
     When it was scheduled; the first attempt goes out at once.
+    """
+
+
+class FileDeletion(TypedDict):
+    """
+    What POST /admin/accounts/{id}/delete_files did (docs/operations.md, Retention).
+    """
+
+    object: Literal['file_deletion']
+    account_id: str
+    """
+    Account id: `acct_` and 32 hex digits of a UUIDv7 (time-ordered).
+    """
+    jobs_deleted: int
+    """
+    Final jobs whose source and result this call deleted.
+    """
+    jobs_already_deleted: int
+    """
+    Final jobs whose files were deleted before (retention, or an earlier call).
+    """
+    jobs_unfinished: int
+    """
+    Jobs not final yet: their files were kept. Cancel them, or call again once they finish.
     """

@@ -67,11 +67,14 @@ export async function planFiles(inputs: string[], outDir: string, format: Output
 export function idempotencyKeyFor(
   bytes: Uint8Array,
   relativePath: string,
-  settings: { target?: string; format?: string; quality?: string; content?: string },
+  settings: { target?: string; format?: string; quality?: string; content?: string; width?: number; height?: number; fit?: string },
 ): string {
   const hash = createHash('sha256').update(bytes).digest('hex');
   // A content hint other than the default is appended, so the keys of runs made before --content existed hold.
   const hint = settings.content !== undefined && settings.content !== 'photo' ? [settings.content] : [];
+  // Likewise a pixel size (--width / --height / --fit), only when given.
+  const sized = settings.width !== undefined || settings.height !== undefined;
+  const size = sized ? [`size:${settings.width ?? ''}x${settings.height ?? ''}:${settings.fit ?? ''}`] : [];
   const what = JSON.stringify([
     'upscaler-cli/1',
     hash,
@@ -80,6 +83,7 @@ export function idempotencyKeyFor(
     settings.format ?? '',
     settings.quality ?? '',
     ...hint,
+    ...size,
   ]);
   return `upscaler-cli-${createHash('sha256').update(what).digest('hex')}`;
 }

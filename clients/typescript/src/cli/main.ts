@@ -4,19 +4,24 @@ import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { DEFAULT_BASE_URL } from '../client';
 import { UpscalerApiError } from '../errors';
 import { Upscaler } from '../node';
-import type { JobStatus, OutputFormat, Target } from '../types';
+import type { Fit, JobStatus, OutputFormat, Target } from '../types';
 import { EXIT } from './exit-codes';
 import { UsageError } from './files';
 import { HumanReporter, JsonReporter } from './report';
 import { runUpscale } from './upscale-command';
+import { runCompare } from './compare-command';
 
 const TARGETS = ['2k', '3k', '4k'] as const satisfies readonly Target[];
 const FORMATS = ['png', 'jpeg', 'webp', 'avif'] as const satisfies readonly OutputFormat[];
+const FITS = ['within', 'cover', 'exact'] as const satisfies readonly Fit[];
+/** The widest or tallest result the service makes (docs/api.md, "Output by pixel size"). */
+const MAX_SIDE = 65_500;
 
 const HELP = `upscaler: upscale images with the Upscaler API
 
 Usage:
   upscaler upscale <files or folders...> [-t 2k|3k|4k] [-f png|jpeg|webp|avif] [-q fast|balanced|best|sharp] [-o out/]
+  upscaler compare <image> [options]
   upscaler jobs [--status <status>] [--limit <n>] [--all]
   upscaler account
 
@@ -30,12 +35,22 @@ upscale:
   -f, --format <f>      output format: png (default), jpeg, webp, avif
   -q, --quality <q>     quality tier: fast, balanced, best, sharp (default: the service's)
       --content <c>     what the images show: photo (default) or illustration (drawings, line art, screenshots)
+  -W, --width <px>      output by pixel size instead of --target: the result's width (height follows the aspect)
+  -H, --height <px>     the result's height; with both, --fit says how the result fits them
+      --fit <f>         within (default: inside both, aspect kept), cover (fills both, cropped) or exact (stretched)
+                        the service runs and charges the smallest target that reaches the size, then resizes exactly
   -o, --out <dir>       output folder (default: ./upscaled); folders given are mirrored into it
   -c, --concurrency <n> files in flight at once (default 3)
       --no-progress     no progress bars (they are drawn only on a terminal anyway)
   Folders are searched recursively for .jpg .jpeg .png .webp .avif files. An output that exists is skipped, and
   every file's job has an Idempotency-Key made from its content, place and settings: run an interrupted command
   again and it resumes, charging nothing twice.
+
+compare: one image through every quality tier, side by side (each tier is a job, charged as one)
+  -q, --quality <list>  the tiers, comma-separated (default: fast,balanced,best,sharp)
+  -t, --target <t>      2k (default), 3k or 4k;  -f, --format <f>  png (default), jpeg, webp, avif
+  -o, --out <dir>       output folder (default: ./compared): the results, the source and <name>-compare.html
+  Running it again pays nothing twice (each tier's job has an Idempotency-Key made from the image and settings).
 
 jobs:
   --status <s>          pending, queued, processing, succeeded, failed or cancelled
@@ -86,6 +101,9 @@ async function upscaleCommand(args: string[], env: NodeJS.ProcessEnv): Promise<n
       format: { type: 'string', short: 'f' },
       quality: { type: 'string', short: 'q' },
       content: { type: 'string' },
+      width: { type: 'string', short: 'W' },
+      height: { type: 'string', short: 'H' },
+      fit: { type: 'string' },
       out: { type: 'string', short: 'o', default: 'upscaled' },
       concurrency: { type: 'string', short: 'c' },
       'no-progress': { type: 'boolean', default: false },
@@ -93,6 +111,9 @@ async function upscaleCommand(args: string[], env: NodeJS.ProcessEnv): Promise<n
   });
   if (values.help) return help();
   if (positionals.length === 0) throw new UsageError('upscale: give at least one file or folder');
+  const sized = values.width !== undefined || values.height !== undefined;
+  if (sized && values.target !== undefined) throw new UsageError('give --target or a size (--width, --height), not both');
+  if (!sized && values.fit !== undefined) throw new UsageError('--fit needs --width and --height');
   const client = connect(values, env);
   const reporter = values.json ? new JsonReporter() : new HumanReporter(!values['no-progress'] && process.stderr.isTTY === true);
   const controller = new AbortController();
@@ -113,11 +134,64 @@ async function upscaleCommand(args: string[], env: NodeJS.ProcessEnv): Promise<n
       quality: values.quality as never,
       // Likewise the content hint: an unknown value is the service's 400 invalid_request, naming the values.
       content: values.content as never,
+      width: values.width === undefined ? undefined : positiveInt('--width', values.width, 0, MAX_SIDE),
+      height: values.height === undefined ? undefined : positiveInt('--height', values.height, 0, MAX_SIDE),
+      fit: oneOf('--fit', values.fit, FITS),
       concurrency: positiveInt('--concurrency', values.concurrency, 3, 64),
       reporter,
       signal: controller.signal,
     });
     reporter.end(summary);
+    return summary.exit_code;
+  } finally {
+    process.off('SIGINT', onSignal);
+  }
+}
+
+const QUALITIES = ['fast', 'balanced', 'best', 'sharp'] as const;
+
+async function compareCommand(args: string[], env: NodeJS.ProcessEnv): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args,
+    allowPositionals: true,
+    options: {
+      ...common,
+      quality: { type: 'string', short: 'q' },
+      target: { type: 'string', short: 't' },
+      format: { type: 'string', short: 'f' },
+      out: { type: 'string', short: 'o', default: 'compared' },
+    },
+  });
+  if (values.help) return help();
+  if (positionals.length !== 1) throw new UsageError('compare: give exactly one image');
+  // Tiers are additive (as for upscale): a name this CLI does not know goes to the service, which judges it.
+  const qualities = (values.quality ?? QUALITIES.join(',')).split(',').map((q) => q.trim()).filter(Boolean);
+  if (qualities.length === 0) throw new UsageError('--quality: name at least one tier');
+  const client = connect(values, env);
+  const controller = new AbortController();
+  const onSignal = () => controller.abort(new Error('interrupted'));
+  process.on('SIGINT', onSignal);
+  try {
+    const summary = await runCompare({
+      client,
+      input: positionals[0]!,
+      outDir: values.out,
+      qualities: qualities as never,
+      target: oneOf('--target', values.target, TARGETS),
+      format: oneOf('--format', values.format, FORMATS),
+      signal: controller.signal,
+    });
+    if (values.json) process.stdout.write(`${JSON.stringify(summary)}\n`);
+    else {
+      for (const c of summary.cells) {
+        process.stdout.write(
+          c.status === 'succeeded'
+            ? `${c.quality.padEnd(9)} ${(((c.duration_ms ?? 0) / 1000).toFixed(1) + ' s').padStart(8)} ${c.width}x${c.height} ${c.credits} credits  ${c.file}\n`
+            : `${c.quality.padEnd(9)} failed: ${c.code}: ${c.message}\n`,
+        );
+      }
+      process.stdout.write(`sheet: ${summary.sheet} (${summary.credits} credits in all)\n`);
+    }
     return summary.exit_code;
   } finally {
     process.off('SIGINT', onSignal);
@@ -184,12 +258,14 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
         return EXIT.ok;
       case 'upscale':
         return await upscaleCommand(rest, env);
+      case 'compare':
+        return await compareCommand(rest, env);
       case 'jobs':
         return await jobsCommand(rest, env);
       case 'account':
         return await accountCommand(rest, env);
       default:
-        throw new UsageError(`unknown command ${command} (upscale, jobs, account)`);
+        throw new UsageError(`unknown command ${command} (upscale, compare, jobs, account)`);
     }
   } catch (e) {
     const json = argv.includes('--json');

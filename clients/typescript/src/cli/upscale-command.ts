@@ -2,7 +2,7 @@ import { mkdir, readFile, stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { JobFailedError, UpscalerApiError } from '../errors';
 import { Upscaler } from '../node';
-import { isFinal, progressOf, type Content, type Job, type OutputFormat, type Quality, type Target } from '../types';
+import { isFinal, progressOf, type Content, type Fit, type Job, type OutputFormat, type Quality, type Target } from '../types';
 import { EXIT } from './exit-codes';
 import { idempotencyKeyFor, planFiles, type PlannedFile } from './files';
 import type { FileResult, Reporter, Summary } from './report';
@@ -15,6 +15,10 @@ export interface UpscaleRun {
   format?: OutputFormat;
   quality?: Quality;
   content?: Content;
+  /** Output by pixel size instead of target (docs/api.md, "Output by pixel size"). */
+  width?: number;
+  height?: number;
+  fit?: Fit;
   concurrency: number;
   reporter: Reporter;
   /** Aborted by SIGINT: work in flight stops, jobs are left to finish on the service (a re-run picks them up). */
@@ -43,7 +47,15 @@ export async function runUpscale(run: UpscaleRun): Promise<Summary> {
   const results: FileResult[] = [];
   let fatal: number | undefined;
   let next = 0;
-  const settings = { target: run.target, format: run.format, quality: run.quality, content: run.content };
+  const settings = {
+    target: run.target,
+    format: run.format,
+    quality: run.quality,
+    content: run.content,
+    width: run.width,
+    height: run.height,
+    fit: run.fit,
+  };
 
   const one = async (f: PlannedFile): Promise<FileResult> => {
     const t0 = Date.now();

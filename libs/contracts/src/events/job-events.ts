@@ -1,4 +1,4 @@
-import type { ContentHint, InputFormat, OutputFormat, QualityTier, Target } from '../job';
+import type { ContentHint, InputFormat, OutputFormat, QualityTier, RequestedSize, Target } from '../job';
 import type { JobFailureCode } from '../errors';
 
 /** Events of a `job-…` stream, data v1. Times are ISO 8601 UTC strings. */
@@ -34,6 +34,17 @@ export interface JobQueuedData {
   filename: string | null;
   credits: number;
   source: SourceObject;
+  /**
+   * The pixel size asked for instead of a target (additive request fields width / height / fit): target is then the
+   * smallest that reaches it, and the result is resized to it. Absent when the request gave a target (and on events
+   * written before it existed).
+   */
+  size?: RequestedSize;
+  /**
+   * How long the job's source and result are kept once it is final, in seconds (the service's UPSCALE_FILE_RETENTION
+   * when it was accepted: the promise made to the caller). Absent: kept until an operator deletes them.
+   */
+  fileRetentionSeconds?: number;
   idempotencyKey: string | null;
   queuedAt: string;
 }
@@ -111,6 +122,14 @@ export interface JobCancelledData {
   credits: number;
 }
 
+/** The job's source and result were deleted from storage: their retention ran out, or an operator deleted them. */
+export interface JobFilesDeletedData {
+  jobId: string;
+  accountId: string;
+  reason: 'retention' | 'operator';
+  deletedAt: string;
+}
+
 export type JobEvent =
   | { type: 'JobQueued'; data: JobQueuedData }
   | { type: 'JobStarted'; data: JobStartedData }
@@ -118,7 +137,8 @@ export type JobEvent =
   | { type: 'JobRequeued'; data: JobRequeuedData }
   | { type: 'JobSucceeded'; data: JobSucceededData }
   | { type: 'JobFailed'; data: JobFailedData }
-  | { type: 'JobCancelled'; data: JobCancelledData };
+  | { type: 'JobCancelled'; data: JobCancelledData }
+  | { type: 'JobFilesDeleted'; data: JobFilesDeletedData };
 
 export type JobEventType = JobEvent['type'];
 export const JOB_EVENT_TYPES: readonly JobEventType[] = [
@@ -129,4 +149,5 @@ export const JOB_EVENT_TYPES: readonly JobEventType[] = [
   'JobSucceeded',
   'JobFailed',
   'JobCancelled',
+  'JobFilesDeleted',
 ];

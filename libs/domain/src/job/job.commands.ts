@@ -56,5 +56,14 @@ export interface CancelJob {
   data: { now: string };
 }
 
-export type JobCommand = SubmitJob | StartJob | LoseAttempt | RequeueJob | CompleteJob | FailJob | CancelJob;
+/**
+ * The job's source and result were deleted from storage (their retention ran out, or an operator deleted them):
+ * only a final job; a second report changes nothing.
+ */
+export interface DeleteJobFiles {
+  type: 'DeleteJobFiles';
+  data: { reason: 'retention' | 'operator'; now: string };
+}
+
+export type JobCommand = SubmitJob | StartJob | LoseAttempt | RequeueJob | CompleteJob | FailJob | CancelJob | DeleteJobFiles;
 export type JobCommandType = JobCommand['type'];

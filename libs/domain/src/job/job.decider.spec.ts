@@ -4,7 +4,7 @@ import { DeciderSpecification } from '../testing/decider-spec';
 import { A_RESULT, AN_ENGINE_REPORT, JOB_ID, SETTLEMENT, T0, aJobQueuedData, at, jobEvents as ev } from '../testing/job-fixtures';
 import type { JobCommand } from './job.commands';
 import { MAX_ATTEMPTS, jobDecider } from './job.decider';
-import { isDueForRequeue } from './job.state';
+import { filesExpireAt, isDueForRequeue } from './job.state';
 
 const spec = DeciderSpecification.for(jobDecider);
 
@@ -392,5 +392,44 @@ describe('job decider: the state table (spec 3 and docs/job-states.md)', () => {
     const state = foldEvents(jobDecider, events);
     expect([state.status, state.attempts, state.error?.code, state.durationMs]).toEqual(['failed', 3, 'attempts_exhausted', 500]);
     expect(() => run(start(8_000))).toThrow(`Job ${JOB_ID} is failed; only a queued job can start.`);
+  });
+});
+
+describe('retention: a final job\'s files are deleted (docs/operations.md "Retention")', () => {
+  const deleteFiles = (nowMs: number, reason: 'retention' | 'operator' = 'retention'): JobCommand => ({
+    type: 'DeleteJobFiles',
+    data: { reason, now: at(nowMs) },
+  });
+  const deleted = (atMs: number, reason: 'retention' | 'operator' = 'retention'): JobEvent => ({
+    type: 'JobFilesDeleted',
+    data: { jobId: JOB_ID, accountId: SETTLEMENT.accountId, reason, deletedAt: at(atMs) },
+  });
+
+  it.each(finals)('a %s job: DeleteJobFiles appends JobFilesDeleted with the reason and time', (_, given) => {
+    spec.given(given).when(deleteFiles(90_000, 'operator')).then([deleted(90_000, 'operator')]);
+  });
+
+  it('a second deletion changes nothing', () => {
+    spec.given([...succeeded, deleted(90_000)]).when(deleteFiles(95_000)).then([]);
+  });
+
+  it.each([
+    ['queued', queued],
+    ['processing', processing],
+    ['pending', pending],
+  ] as const)('a %s job keeps its files: conflict', (status, given) => {
+    spec.given(given).when(deleteFiles(90_000)).thenThrows('conflict', `Job ${JOB_ID} is ${status}; only a final job's files can be deleted.`);
+  });
+
+  it('files_expire_at: finish + the retention the job was accepted with, or an earlier deletion; null while unfinished or kept', () => {
+    const kept = [ev.queued({ fileRetentionSeconds: 60 }), ev.started(1, 1_000), ev.succeeded(1, 4_000, 3_000)];
+    expect(filesExpireAt(foldEvents(jobDecider, kept))).toBe(at(64_000));
+    expect(filesExpireAt(foldEvents(jobDecider, [ev.queued({ fileRetentionSeconds: 60 }), ev.cancelled(500, null)]))).toBe(at(60_500));
+    // the sweep deleting them later does not move the promise; an operator deleting them sooner does
+    expect(filesExpireAt(foldEvents(jobDecider, [...kept, deleted(70_000)]))).toBe(at(64_000));
+    expect(filesExpireAt(foldEvents(jobDecider, [...kept, deleted(10_000, 'operator')]))).toBe(at(10_000));
+    expect(filesExpireAt(foldEvents(jobDecider, [...succeeded, deleted(30_000, 'operator')]))).toBe(at(30_000));
+    expect(filesExpireAt(foldEvents(jobDecider, [ev.queued({ fileRetentionSeconds: 60 }), ev.started(1, 1_000)]))).toBeNull();
+    expect(filesExpireAt(foldEvents(jobDecider, succeeded))).toBeNull();
   });
 });

@@ -18,6 +18,7 @@ import type {
   RequeueJob,
   StartJob,
   SubmitJob,
+  DeleteJobFiles,
 } from './job.commands';
 import { initialJobState, type JobState } from './job.state';
 import { creditsFor } from './target-policy';
@@ -55,6 +56,8 @@ function decide(command: JobCommand, state: JobState): JobEvent[] {
       return fail(command, state);
     case 'CancelJob':
       return cancel(command, state);
+    case 'DeleteJobFiles':
+      return deleteFiles(command, state);
   }
 }
 
@@ -195,6 +198,20 @@ function cancel({ data }: CancelJob, state: JobState): JobEvent[] {
   ];
 }
 
+function deleteFiles({ data }: DeleteJobFiles, state: JobState): JobEvent[] {
+  const job = existing(state);
+  if (!isJobFinal(state)) {
+    throw new DomainError('conflict', `Job ${job.jobId} is ${state.status}; only a final job's files can be deleted.`);
+  }
+  if (state.filesDeletedAt) return [];
+  return [
+    {
+      type: 'JobFilesDeleted',
+      data: { jobId: job.jobId, accountId: job.accountId, reason: data.reason, deletedAt: canonicalInstant(data.now) },
+    },
+  ];
+}
+
 function failed(
   job: JobQueuedData,
   attempt: number,
@@ -306,5 +323,7 @@ function evolve(state: JobState, event: JobEvent): JobState {
         finishedAt: event.data.cancelledAt,
         durationMs: event.data.durationMs,
       };
+    case 'JobFilesDeleted':
+      return { ...state, filesDeletedAt: event.data.deletedAt };
   }
 }

@@ -1,5 +1,6 @@
 import {
   DEFAULT_CONTENT,
+  isFinalStatus,
   type ContentHint,
   type JobFailureCode,
   type JobQueuedData,
@@ -49,6 +50,8 @@ export interface JobState {
   finalAttempt: number | null;
   finishedAt: string | null;
   durationMs: number | null;
+  /** When the source and result were deleted (JobFilesDeleted); absent from rows written before retention existed. */
+  filesDeletedAt?: string | null;
 }
 
 export function initialJobState(): JobState {
@@ -66,7 +69,24 @@ export function initialJobState(): JobState {
     finalAttempt: null,
     finishedAt: null,
     durationMs: null,
+    filesDeletedAt: null,
   };
+}
+
+/**
+ * When the job's source and result are (or were) deleted: once final, its finish plus the retention it was accepted
+ * with (the sweep deleting them a little later does not move it), or when an operator deleted them, if earlier; null
+ * while unfinished, or when its files are kept and were not deleted.
+ */
+export function filesExpireAt(state: JobState): string | null {
+  const retention = state.job?.fileRetentionSeconds;
+  const promised =
+    retention === undefined || state.finishedAt === null || !isFinalStatus(state.status as JobStatus)
+      ? null
+      : new Date(Date.parse(state.finishedAt) + retention * 1000).toISOString();
+  const deleted = state.filesDeletedAt ?? null;
+  if (promised === null || deleted === null) return promised ?? deleted;
+  return Date.parse(deleted) < Date.parse(promised) ? deleted : promised;
 }
 
 /** A pending job whose backoff is over may be requeued (the scheduler's question; decide does not check it). */

@@ -26,6 +26,9 @@ const queuedView = {
   requested_target: '2k',
   // The fixture's JobQueued carries no content hint, as every event written before issue 18: read as photo.
   content: 'photo',
+  // asked for by target
+  size: null,
+  files_expire_at: null,
 };
 
 describe('job views (spec 2, Job table)', () => {
@@ -86,6 +89,12 @@ describe('job views (spec 2, Job table)', () => {
     const older = ev.queued();
     expect('content' in older.data).toBe(false);
     expect(toJobView(stateOf([older, ev.started(1, 1_000), ev.succeeded(1, 4_000, 3_000)])).content).toBe('photo');
+  });
+
+  it('size: the pixel size the job was queued with, null for a target request', () => {
+    const size = { width: 1920, height: null, fit: 'within' } as const;
+    expect(toJobView(stateOf([ev.queued({ size, target: '3k', credits: 6, requestedTarget: '3k' })])).size).toEqual(size);
+    expect(toJobView(stateOf([ev.queued()])).size).toBeNull();
   });
 
   it('a read-model state stored before startedAt was kept reads started_at from the running attempt', () => {

@@ -1,6 +1,6 @@
 import { DomainError, type JobCancelView, type JobCreateView, type JobListItemView, type JobView } from '@upscaler/contracts';
 import { elapsedMs } from '../shared/time';
-import { contentOf, startedAtOf, type JobState } from './job.state';
+import { contentOf, filesExpireAt, startedAtOf, type JobState } from './job.state';
 
 /** Spec 2: the result is fetched through the api, never from storage directly. */
 export function resultPath(jobId: string): string {
@@ -52,6 +52,8 @@ export function toJobView(state: JobState, now?: string, runningProgress?: numbe
     quality: job.quality,
     requested_target: job.requestedTarget,
     content: contentOf(job),
+    size: job.size ?? null,
+    files_expire_at: filesExpireAt(state),
   };
 }
 

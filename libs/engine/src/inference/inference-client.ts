@@ -1,6 +1,7 @@
 import { extname, join, resolve } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { OutputFormat } from '@upscaler/contracts';
+import type { OutputSize } from '../image/resize-to-size';
 import { EngineCancelledError, EngineError } from '../engine-errors';
 import type { NetworkSpec } from './tile-runner';
 import type { JobMessage, ReplyMessage, WorkerInit } from './worker-protocol';
@@ -86,7 +87,7 @@ export class InferenceClient {
   }
 
   run(
-    job: { input: Buffer; format: OutputFormat; network: NetworkSpec; maxInputPixels: number },
+    job: { input: Buffer; format: OutputFormat; network: NetworkSpec; maxInputPixels: number; size?: OutputSize },
     signal?: AbortSignal,
     onProgress?: (done: number, total: number) => void,
   ): Promise<Done> {

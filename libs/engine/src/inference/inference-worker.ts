@@ -6,6 +6,7 @@ import * as ort from 'onnxruntime-node';
 import { CorruptImageError, decodeImage, PixelLimitError } from '../image/decode-image';
 import { encodeImage } from '../image/encode-image';
 import { resizeColour } from '../image/resize-colour';
+import { resizeToSize } from '../image/resize-to-size';
 import { upscaleAlphaInto } from '../image/upscale-alpha';
 import { fillTransparentColour, flattenOnWhite } from '../image/transparent-colour';
 import { runTiles, type NetworkSpec, type TensorCtor } from './tile-runner';
@@ -55,13 +56,15 @@ async function runJob(job: JobMessage): Promise<ReplyMessage> {
     const out = outscale === net.scale ? tiled.out : await resizeColour(tiled.out, img.width * outscale, img.height * outscale);
     const tiles = tiled.tiles;
     await upscaleAlphaInto(img, out);
-    const output = await encodeImage(job.format === 'jpeg' ? flattenOnWhite(out) : out, job.format);
+    // Output by pixel size: the target reached the size, so this scales down (Lanczos-3), alpha included.
+    const sized = job.size ? await resizeToSize(out, job.size) : out;
+    const output = await encodeImage(job.format === 'jpeg' ? flattenOnWhite(sized) : sized, job.format);
     return {
       type: 'done',
       id: job.id,
       output,
-      width: out.width,
-      height: out.height,
+      width: sized.width,
+      height: sized.height,
       tiles,
       engineMs: Math.round(performance.now() - started),
     };

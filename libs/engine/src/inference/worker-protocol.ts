@@ -1,5 +1,6 @@
 import type { OutputFormat } from '@upscaler/contracts';
 import type { NetworkSpec } from './tile-runner';
+import type { OutputSize } from '../image/resize-to-size';
 
 /** Messages between the engine (main thread) and its inference worker. */
 export interface JobMessage {
@@ -9,6 +10,8 @@ export interface JobMessage {
   format: OutputFormat;
   network: NetworkSpec;
   maxInputPixels: number;
+  /** Resize the upscaled image to this size before encoding (output by pixel size). */
+  size?: OutputSize;
   /** Int32Array[1] on a SharedArrayBuffer: set to 1 by the main thread when the job's AbortSignal fires. */
   cancel: SharedArrayBuffer;
 }

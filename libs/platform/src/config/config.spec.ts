@@ -65,6 +65,23 @@ describe('configuration is read and validated once at start-up', () => {
     expect(problems).toMatch(/^UPSCALE_ALLOW_PRIVATE_NETWORKS: /m);
   });
 
+  it('UPSCALE_FILE_RETENTION: a duration in s, m, h or d; unset, 0 or forever keeps files', () => {
+    const seconds = (v: string | undefined) => loadConfig({ UPSCALE_FILE_RETENTION: v }).fileRetentionSeconds;
+    expect([seconds(undefined), seconds(''), seconds('0'), seconds('forever'), seconds('Forever')]).toEqual([
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+    ]);
+    expect([seconds('45s'), seconds('90m'), seconds('12h'), seconds('30d'), seconds(' 7 D ')]).toEqual([45, 5400, 43_200, 2_592_000, 604_800]);
+    for (const bad of ['30', '1w', '-1d', '1.5h', 'soon', '0s']) {
+      expect(() => loadConfig({ UPSCALE_FILE_RETENTION: bad })).toThrow(
+        expect.objectContaining({ problems: ['UPSCALE_FILE_RETENTION: must be a duration such as 30d, 12h, 90m or 45s (or forever)'] }),
+      );
+    }
+  });
+
   it('requires S3 credentials with an S3 endpoint', () => {
     expect(() => loadConfig({ S3_ENDPOINT: 'http://minio:9000' })).toThrow(/S3_ACCESS_KEY: required[\s\S]*S3_SECRET_KEY: required/);
   });

@@ -30,6 +30,24 @@ const optionalString = z
   .optional()
   .transform((v) => (v === undefined || v.trim() === '' ? undefined : v.trim()));
 
+/** Seconds per unit of a duration setting ("30d", "12h", "90m", "45s"). */
+const DURATION_UNITS = { s: 1, m: 60, h: 3600, d: 86_400 } as const;
+/** A duration such as 30d, 12h, 90m or 45s; unset, empty, 0 or "forever" is undefined (no limit). */
+const optionalDuration = z
+  .string()
+  .optional()
+  .transform((v, ctx) => {
+    const t = v?.trim().toLowerCase();
+    if (t === undefined || t === '' || t === '0' || t === 'forever') return undefined;
+    const m = /^(\d+)\s*([smhd])$/.exec(t);
+    const seconds = m ? Number(m[1]) * DURATION_UNITS[m[2] as keyof typeof DURATION_UNITS] : NaN;
+    if (!Number.isSafeInteger(seconds) || seconds < 1) {
+      ctx.addIssue({ code: z.ZodIssueCode.custom, message: 'must be a duration such as 30d, 12h, 90m or 45s (or forever)' });
+      return z.NEVER;
+    }
+    return seconds;
+  });
+
 const envSchema = z.object({
   PORT: int(8080, 0, 65535),
   UPSCALE_HOST: optionalString,
@@ -67,6 +85,7 @@ const envSchema = z.object({
   UPSCALE_WEBHOOK_ACCOUNT_CONCURRENCY: int(10, 1, 10_000),
   UPSCALE_SHUTDOWN_GRACE_MS: int(25_000, 0),
   UPSCALE_LEASE_MS: int(30_000, 1000, 3_600_000),
+  UPSCALE_FILE_RETENTION: optionalDuration,
   UPSCALE_ACCOUNT_MAX_CONCURRENT_JOBS: int(0, 0, 1000),
   UPSCALE_MAX_API_KEYS_PER_ACCOUNT: int(20, 1, 10_000),
   UPSCALE_MAX_WEBHOOK_ENDPOINTS_PER_ACCOUNT: int(10, 1, 1000),
@@ -126,6 +145,11 @@ export interface AppConfig {
   shutdownGraceMs: number;
   /** How long a processor's claim on a job lasts without renewal (renewed every third of it while the engine runs). */
   leaseMs: number;
+  /**
+   * How long a job's source and result are kept after it is final (UPSCALE_FILE_RETENTION), in seconds; undefined:
+   * kept until an operator deletes them (docs/operations.md "Retention").
+   */
+  fileRetentionSeconds: number | undefined;
   /** Default per-account limit on jobs running at once across all processors (0: no limit). */
   accountMaxConcurrentJobs: number;
   /** Active (unrevoked) API keys an account may have (docs/api.md "Limits"). */
@@ -217,6 +241,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     },
     shutdownGraceMs: e.UPSCALE_SHUTDOWN_GRACE_MS,
     leaseMs: e.UPSCALE_LEASE_MS,
+    fileRetentionSeconds: e.UPSCALE_FILE_RETENTION,
     accountMaxConcurrentJobs: e.UPSCALE_ACCOUNT_MAX_CONCURRENT_JOBS,
     maxApiKeysPerAccount: e.UPSCALE_MAX_API_KEYS_PER_ACCOUNT,
     maxWebhookEndpointsPerAccount: e.UPSCALE_MAX_WEBHOOK_ENDPOINTS_PER_ACCOUNT,

@@ -95,6 +95,13 @@ export class Metrics {
     registers: [this.registry],
   });
 
+  readonly jobFilesDeleted = new Counter({
+    name: 'upscaler_job_files_deleted_total',
+    help: "Jobs whose source and result this process deleted from storage, by reason: retention (UPSCALE_FILE_RETENTION ran out), operator (an operator deleted an account's files).",
+    labelNames: ['reason'] as const,
+    registers: [this.registry],
+  });
+
   readonly eventsAppended = new Counter({
     name: 'upscaler_events_appended_total',
     help: 'Events this process appended to the log, by type.',

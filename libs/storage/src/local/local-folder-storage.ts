@@ -81,6 +81,13 @@ export class LocalFolderStorage implements ObjectStorage, SignedDownloadHandler 
     }
   }
 
+  async delete(key: string): Promise<void> {
+    assertValidKey(key);
+    // The object first: a crash between the two leaves metadata without an object, which stat reads as missing.
+    await fs.rm(fileFor(this.objects, key), { force: true });
+    await fs.rm(fileFor(this.meta, key, '.json'), { force: true });
+  }
+
   async stat(key: string): Promise<StoredObjectInfo | null> {
     try {
       const { size } = await fs.stat(fileFor(this.objects, key));

@@ -53,6 +53,11 @@ export class S3Storage implements ObjectStorage {
     return Buffer.concat(chunks);
   }
 
+  /** S3 DeleteObject answers success for a missing key too. */
+  async delete(key: string): Promise<void> {
+    await this.client.removeObject(this.bucket, key);
+  }
+
   async stat(key: string): Promise<StoredObjectInfo | null> {
     try {
       const info = await this.client.statObject(this.bucket, key);

@@ -70,7 +70,8 @@ export async function call<T>(method: string, path: string, opts: CallOptions = 
   } catch {
     data = null;
   }
-  if (!res.ok) {
+  // 304: the caller sent If-None-Match and the resource has not changed (no body); it knows what to do with that
+  if (!res.ok && res.status !== 304) {
     const err = isRecord(data) && isRecord(data.error) ? data.error : null;
     const code = err && typeof err.code === 'string' ? err.code : `http_${res.status}`;
     const message = err && typeof err.message === 'string' ? err.message : `The API answered HTTP ${res.status}.`;
@@ -104,10 +105,18 @@ export async function fetchSignedFile(link: string, signal?: AbortSignal): Promi
   } catch {
     return null;
   }
-  if (!url.pathname.startsWith(SIGNED_FILES_PATH)) return null;
-  const res = await fetch(url.pathname + url.search, { cache: 'no-store', credentials: 'omit', redirect: 'error', signal });
+  const own = url.origin === location.origin && url.pathname.startsWith(SIGNED_FILES_PATH);
+  // the object store the service signs links for (distributed mode): the page's CSP names it in connect-src too
+  if (!own && url.origin !== storageOrigin()) return null;
+  const res = await fetch(own ? url.pathname + url.search : url.href, { cache: 'no-store', credentials: 'omit', redirect: 'error', signal });
   if (!res.ok) throw new ApiError(res.status, `http_${res.status}`, `The download link answered HTTP ${res.status}.`);
   return { blob: await res.blob(), filename: filenameOf(res.headers.get('Content-Disposition')) };
+}
+
+/** The S3 origin the service's signed links point at, which the page may read (its <meta>, filled in by the api). */
+function storageOrigin(): string | null {
+  const value = document.querySelector<HTMLMetaElement>('meta[name="upscaler-storage-origin"]')?.content ?? '';
+  return /^https?:\/\/[^/]+$/.test(value) ? value : null;
 }
 
 /** `attachment; filename*=UTF-8''cat-4x.png` -> `cat-4x.png`. */

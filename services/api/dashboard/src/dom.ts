@@ -91,6 +91,20 @@ export function showError(box: HTMLElement, err: unknown): void {
   p.hidden = false;
 }
 
+/**
+ * A panel's list could not be read: a key without the panel's scope (403 forbidden) is a fact about the key, not a
+ * fault, and is said quietly in the panel's `.scope-note`; anything else is shown as an error.
+ */
+export function showLoadError(panel: HTMLElement, err: unknown, scope: string): void {
+  const notice = panel.querySelector<HTMLElement>(':scope > .scope-note');
+  const forbidden = (err as ErrorLike | null)?.status === 403 && (err as ErrorLike).code === 'forbidden';
+  if (notice) {
+    notice.hidden = !forbidden;
+    notice.textContent = forbidden ? `This API key does not have the ${scope} scope, so there is nothing to show here.` : '';
+  }
+  showError(panel, forbidden ? null : err);
+}
+
 export function errorParagraph(err: unknown): HTMLParagraphElement {
   const p = el('p', { class: 'error', role: 'alert' });
   fillError(p, err);

@@ -1,10 +1,11 @@
 /**
  * The job being watched: its live progress, then (succeeded) the comparison and the download, or
- * (failed) the job's error. Progress comes from GET /jobs/{id} with `Prefer: wait=N` (docs/api.md):
- * a service that honours it holds the answer until the job is final or N seconds have passed and
- * says so in `Preference-Applied`, so the page asks again at once; one that ignores it answers at
- * once, and the page backs off between polls (1 s growing to 5 s: the spec's 1-2 s, then less often
- * for a long job). `progress` (0..1) fills the bar; without it the bar is indeterminate.
+ * (failed) the job's error. Progress comes from GET /jobs/{id} with `Prefer: wait=N` and If-None-Match, the ETag
+ * of the view shown (docs/api.md, "Waiting for a change"): a service that honours it holds the answer until the
+ * view changes (processing shows as it starts, progress as it rises) or N seconds pass (304) and says so in
+ * `Preference-Applied`, so the page asks again at once; one that ignores it answers at once, and the page backs
+ * off between polls (1 s growing to 5 s: the spec's 1-2 s, then less often for a long job). `progress` (0..1)
+ * fills the bar; without it the bar is indeterminate.
  */
 import { ApiError, api, call, fetchSignedFile, type DownloadedFile } from './api';
 import { Comparison } from './compare';
@@ -13,9 +14,8 @@ import type { Job, ResultLink } from './types';
 
 const FINAL = new Set(['succeeded', 'failed', 'cancelled']);
 const STATUS_TONES: Record<string, string> = { succeeded: 'ok', failed: 'bad', processing: 'warn', cancelled: '' };
-/** Long-poll length while nothing moves (queued, pending); shorter while a progress figure can move. */
-const WAIT_IDLE_S = 10;
-const WAIT_PROGRESS_S = 2;
+/** Long-poll length: the answer comes at the next change anyway. */
+const WAIT_S = 30;
 const BACKOFF_FIRST_MS = 1000;
 const BACKOFF_MAX_MS = 5000;
 
@@ -81,20 +81,28 @@ export async function openJob(id: string): Promise<void> {
 async function follow(w: Watch, first: Job): Promise<void> {
   let job = first;
   let backoff = BACKOFF_FIRST_MS;
+  // the tag of the view shown; none yet for the create view, so the first poll answers at once
+  let etag: string | null = null;
+  let polled = false;
   try {
     while (!FINAL.has(job.status)) {
-      const wait = job.status === 'processing' && typeof job.progress === 'number' ? WAIT_PROGRESS_S : WAIT_IDLE_S;
-      const answer = await call<Job>('GET', `/jobs/${encodeURIComponent(w.id)}`, {
-        headers: { Prefer: `wait=${wait}` },
-        signal: w.abort.signal,
-      });
+      // a service that gave no ETag is waited on for the job's end, as before (Prefer alone)
+      const headers: Record<string, string> = etag
+        ? { Prefer: `wait=${WAIT_S}`, 'If-None-Match': etag }
+        : polled
+          ? { Prefer: `wait=${WAIT_S}` }
+          : {};
+      polled = true;
+      const answer = await call<Job>('GET', `/jobs/${encodeURIComponent(w.id)}`, { headers, signal: w.abort.signal });
+      if (watch !== w) return;
+      if (answer.status === 304) continue; // nothing changed for WAIT_S seconds: ask again
+      etag = answer.headers.get('ETag');
       const before = job.status;
       job = answer.body;
-      if (watch !== w) return;
       render(job);
       if (job.status !== before && !FINAL.has(job.status)) for (const l of changeListeners) l(job);
       if (FINAL.has(job.status)) break;
-      if (/(^|[\s,;])wait=/.test(answer.headers.get('Preference-Applied') ?? '')) {
+      if (!headers.Prefer || /(^|[\s,;])wait=/.test(answer.headers.get('Preference-Applied') ?? '')) {
         backoff = BACKOFF_FIRST_MS;
         await sleep(100, w.abort.signal); // the service waited: ask again, with a breath against a hot loop
       } else {
@@ -117,6 +125,8 @@ function render(job: Job): void {
   byId('job-id').textContent = job.id;
   byId('job-status').replaceChildren(badge(job.status, STATUS_TONES[job.status] ?? ''));
   const facts: Array<string | Node> = [job.filename ? `${job.filename} · ` : '', `${job.target}`];
+  // a size request: what it asked for, beside the target that reaches it
+  if (job.size) facts.push(` for ${job.size.width ?? 'auto'}x${job.size.height ?? 'auto'}${job.size.width && job.size.height ? ` ${job.size.fit}` : ''}`);
   if (job.format) facts.push(` · ${job.format}`);
   if (job.quality) facts.push(` · ${job.quality}`);
   // The content hint only where it is not the default (issue 18), so a photo job reads as before.
@@ -144,6 +154,9 @@ function render(job: Job): void {
   bar.setAttribute('aria-valuetext', text.textContent ?? '');
   const started = byId('job-started');
   started.replaceChildren(...(job.started_at ? ['started ', timeElement(job.started_at)] : []));
+  // retention (docs/operations.md): when the files go, once the job is final and the service does not keep them
+  const expires = job.files_expire_at;
+  if (expires) started.append(Date.parse(expires) <= Date.now() ? ' · files deleted ' : ' · files kept until ', timeElement(expires));
   byId<HTMLButtonElement>('job-cancel').hidden = FINAL.has(job.status);
 
   const failure = byId('job-failure');

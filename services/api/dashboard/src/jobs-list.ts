@@ -18,6 +18,7 @@ import {
   renderRows,
   safeHttpUrl,
   showError,
+  showLoadError,
   timeCell,
 } from './dom';
 import type { Job, List, ResultLink } from './types';
@@ -61,8 +62,11 @@ function jobRow(j: Job): HTMLTableRowElement {
       }),
     );
   }
+  // what tells jobs apart (the list item's additive fields): the file, the output asked for, a failure's code
+  const file = [j.filename ?? '—', j.format, j.quality, j.status === 'failed' ? j.error?.code : undefined].filter(Boolean).join(' · ');
   return el('tr', { 'data-job-id': j.id }, [
     el('td', {}, [el('code', { text: j.id })]),
+    el('td', { text: file }),
     el('td', {}, [badge(j.status, STATUS_TONES[j.status] ?? '')]),
     el('td', { text: j.target }),
     el('td', { class: 'num', text: formatCount(j.credits) }),
@@ -91,7 +95,7 @@ export async function loadJobs(reset = false): Promise<void> {
     if (load !== latestLoad) return;
     nextCursor = null;
     renderRows(panel, null);
-    showError(panel, err);
+    showLoadError(panel, err, 'jobs:read');
   }
   byId<HTMLButtonElement>('jobs-older').hidden = !nextCursor;
   byId<HTMLButtonElement>('jobs-newer').hidden = cursors.length < 2;

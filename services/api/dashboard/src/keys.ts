@@ -1,6 +1,6 @@
 /** The API keys panel: GET/POST/DELETE /api_keys (scopes keys:read / keys:write). */
 import { api, storedKey } from './api';
-import { badge, busy, button, byId, checkedValues, el, formatCount, renderRows, reveal, showError, timeCell, timeElement } from './dom';
+import { badge, busy, button, byId, checkedValues, el, formatCount, renderRows, reveal, showError, showLoadError, timeCell, timeElement } from './dom';
 import type { ApiKey, List } from './types';
 
 let onOwnKeyRevoked: () => void = () => undefined;
@@ -40,7 +40,7 @@ export async function loadKeys(): Promise<void> {
     showError(panel, null);
   } catch (err) {
     renderRows(panel, null);
-    showError(panel, err);
+    showLoadError(panel, err, 'keys:read');
   }
 }
 

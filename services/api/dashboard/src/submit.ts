@@ -13,6 +13,7 @@ import {
   OUTPUT_FORMATS,
   QUALITY_TIERS,
   SCALE_OF_TARGET,
+  SIZE_FITS,
   TARGETS,
 } from '../../../../libs/contracts/src/job';
 import { ApiError, call, newIdempotencyKey } from './api';
@@ -27,6 +28,13 @@ const QUALITY_NOTES: Record<string, string> = {
   best: 'best: the larger network, self-ensembled (about 8x balanced)',
   sharp: 'sharp: generative (Real-ESRGAN), much slower; inputs up to 100,000 pixels',
 };
+const FIT_NOTES: Record<string, string> = {
+  within: 'within: inside both, aspect kept',
+  cover: 'cover: fills both, overflow cropped',
+  exact: 'exact: stretched to both',
+};
+/** The Target choice that asks for a pixel size instead (docs/api.md, "Output by pixel size"). */
+const BY_SIZE = 'size';
 const CONTENT_NOTES: Record<string, string> = {
   photo: 'photo',
   illustration: 'illustration: drawings, line art, screenshots (its own network at sharp)',
@@ -45,7 +53,11 @@ export function initSubmitForm(): void {
     ...TARGETS.map((t) =>
       el('option', { value: t, text: `${t}: ${SCALE_OF_TARGET[t]}x width and height, ${CREDITS_OF_TARGET[t]} credits` }),
     ),
+    el('option', { value: BY_SIZE, text: 'a size in pixels: the smallest target that reaches it' }),
   );
+  byId('upscale-fit').replaceChildren(...SIZE_FITS.map((f) => el('option', { value: f, text: FIT_NOTES[f] ?? f })));
+  const target = byId<HTMLSelectElement>('upscale-target');
+  target.addEventListener('change', () => (byId('upscale-size').hidden = target.value !== BY_SIZE));
   byId('upscale-format').replaceChildren(...OUTPUT_FORMATS.map((f) => el('option', { value: f, text: f })));
   byId('upscale-quality').replaceChildren(
     el('option', { value: '', text: "the service's default" }),
@@ -107,10 +119,17 @@ async function submit(event: SubmitEvent): Promise<void> {
   event.preventDefault();
   const form = event.currentTarget as HTMLFormElement;
   const url = byId<HTMLInputElement>('upscale-url').value.trim();
-  const fields: Record<string, string> = {
-    target: byId<HTMLSelectElement>('upscale-target').value,
-    format: byId<HTMLSelectElement>('upscale-format').value,
-  };
+  const fields: Record<string, string> = { format: byId<HTMLSelectElement>('upscale-format').value };
+  const target = byId<HTMLSelectElement>('upscale-target').value;
+  if (target !== BY_SIZE) fields.target = target;
+  else {
+    const width = byId<HTMLInputElement>('upscale-width').value.trim();
+    const height = byId<HTMLInputElement>('upscale-height').value.trim();
+    if (!width && !height) return showError(form, new ApiError(0, 'invalid_size', 'Give a width, a height or both (pixels).'));
+    if (width) fields.width = width;
+    if (height) fields.height = height;
+    if (width && height) fields.fit = byId<HTMLSelectElement>('upscale-fit').value;
+  }
   const quality = byId<HTMLSelectElement>('upscale-quality').value;
   if (quality) fields.quality = quality;
   // the default is left out, so a photo job is sent exactly as before the hint existed
@@ -131,7 +150,10 @@ async function submit(event: SubmitEvent): Promise<void> {
         for (const [k, v] of Object.entries(fields)) data.append(k, v);
         answer = await call<Job>('POST', '/upscale', { form: data, headers });
       } else {
-        answer = await call<Job>('POST', '/upscale', { json: { image_url: url, ...fields }, headers });
+        // JSON wants numbers where the form sends text
+        const json: Record<string, string | number> = { image_url: url, ...fields };
+        for (const side of ['width', 'height'] as const) if (fields[side]) json[side] = Number(fields[side]);
+        answer = await call<Job>('POST', '/upscale', { json, headers });
       }
       showError(form, null);
       watchJob(answer.body, file ?? undefined);

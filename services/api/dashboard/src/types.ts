@@ -48,6 +48,10 @@ export interface Job {
   progress?: number | null;
   /** additive (issue 18): the content hint, photo or illustration */
   content?: string;
+  /** additive: the pixel size asked for instead of a target (docs/api.md, "Output by pixel size") */
+  size?: { width: number | null; height: number | null; fit: string } | null;
+  /** additive: when the job's source and result are (or were) deleted (docs/operations.md, "Retention") */
+  files_expire_at?: string | null;
 }
 
 export interface ResultLink {

@@ -7,7 +7,7 @@
  * shows the API's own code and message.
  */
 import { api, call, isRecord } from './api';
-import { badge, busy, button, byId, checkedValues, el, errorParagraph, renderRows, reveal, showError, timeCell, timeElement } from './dom';
+import { badge, busy, button, byId, checkedValues, el, errorParagraph, renderRows, reveal, showError, showLoadError, timeCell, timeElement } from './dom';
 import type { DeliveryAttempt, List, WebhookEndpoint } from './types';
 
 /** Endpoints whose delivery log is open: kept open (and re-read) across a refresh of the list. */
@@ -60,7 +60,7 @@ export async function loadWebhooks(): Promise<void> {
   } catch (err) {
     renderRows(panel(), null);
     deliveryLogs().replaceChildren();
-    showError(panel(), err);
+    showLoadError(panel(), err, 'webhooks:read');
   }
 }
 

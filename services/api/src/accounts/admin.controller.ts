@@ -2,6 +2,7 @@ import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, UseGuards 
 import { OperatorGuard } from '../auth/operator.guard';
 import { ApiKeysService } from '../api-keys/api-keys.service';
 import { AccountsService } from './accounts.service';
+import { AccountFilesService } from './account-files.service';
 
 /** Operator API (docs/design.md §6), bearer UPSCALE_OPERATOR_TOKEN. */
 @Controller('api/v1/admin')
@@ -10,6 +11,7 @@ export class AdminController {
   constructor(
     private readonly accounts: AccountsService,
     private readonly keys: ApiKeysService,
+    private readonly files: AccountFilesService,
   ) {}
 
   @Post('accounts')
@@ -31,6 +33,12 @@ export class AdminController {
   @HttpCode(200)
   grant(@Param('id') id: string, @Body() body: unknown) {
     return this.accounts.grant(id, body);
+  }
+
+  @Post('accounts/:id/delete_files')
+  @HttpCode(200)
+  deleteFiles(@Param('id') id: string) {
+    return this.files.deleteAll(id);
   }
 
   @Post('accounts/:id/keys')

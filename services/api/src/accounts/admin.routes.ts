@@ -2,7 +2,7 @@ import type { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
 import { ApiKeyCreatedSchema, ApiKeyPathParams, ApiKeySchema, CREATE_KEY_EXAMPLES, CreateKeyBody } from '../api-keys/api-keys.schemas';
 import { KEY_CREATED, keyLimitReached } from '../api-keys/api-keys.routes';
 import { DEPENDENCY_AWAY, errorResponse, jsonBody, jsonBodyErrors, jsonResponse, operatorErrors, operatorSecurity } from '../openapi/responses';
-import { AccountPathParams, AdminAccountSchema, CreateAccountBody, GrantCreditsBody, UpdateAccountBody } from './accounts.schemas';
+import { AccountPathParams, AdminAccountSchema, CreateAccountBody, FileDeletionSchema, GrantCreditsBody, UpdateAccountBody } from './accounts.schemas';
 
 /** docs/design.md §6: the operator API (admin.controller.ts), bearer UPSCALE_OPERATOR_TOKEN. */
 
@@ -93,6 +93,22 @@ export function registerAdminRoutes(registry: OpenAPIRegistry): void {
       ...jsonBodyErrors('never'),
       ...operatorErrors(),
       '503': billingUnavailable(),
+    },
+  });
+
+  registry.registerPath({
+    method: 'post',
+    path: '/api/v1/admin/accounts/{id}/delete_files',
+    operationId: 'adminDeleteAccountFiles',
+    description:
+      "Deletes the source and result of every final job of the account now, in the storage the service runs on (operator token): a deletion request honoured. The jobs stay listed, with files_expire_at set to now; their results answer 410 files_expired. Jobs not final yet keep their files (counted in jobs_unfinished): cancel them, or call again once they finish. Safe to repeat.",
+    summary: "Delete an account's files",
+    ...operator,
+    request: { params: AccountPathParams },
+    responses: {
+      '200': jsonResponse('What was deleted.', FileDeletionSchema, 'never'),
+      '404': noAccount(),
+      ...operatorErrors(),
     },
   });
 

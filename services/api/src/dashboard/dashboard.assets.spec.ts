@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { DASHBOARD_CSP } from './dashboard.headers';
+import { DASHBOARD_CSP, dashboardCsp } from './dashboard.headers';
 
 /**
  * The dashboard's sources (services/api/dashboard), checked without a browser (the browser test is
@@ -21,13 +21,15 @@ describe('dashboard sources', () => {
     },
   );
 
-  it('fetch is called in api.ts only: once with a path under /api/v1, once for a signed file of this origin', () => {
+  it('fetch is called in api.ts only: once with a path under /api/v1, once for a signed file (this origin or the object store)', () => {
     expect(sources.filter((s) => /\bfetch\(/.test(s.text)).map((s) => s.file)).toEqual(['api.ts']);
     const api = sources.find((s) => s.file === 'api.ts')!.text;
     expect(api.match(/\bfetch\(/g)).toHaveLength(2);
     expect(api).toContain('fetch(API_BASE + path, {');
     expect(api).toContain("export const API_BASE = '/api/v1';");
-    expect(api).toContain('fetch(url.pathname + url.search, {');
+    expect(api).toContain("fetch(own ? url.pathname + url.search : url.href, { cache: 'no-store', credentials: 'omit'");
+    // a signed file elsewhere only on the object store's origin, which the api names in the page
+    expect(api).toContain('if (!own && url.origin !== storageOrigin()) return null;');
   });
 
   it('the page has no inline script, style or event handler, and loads app.js and app.css from /dashboard', () => {
@@ -43,7 +45,7 @@ describe('dashboard sources', () => {
   it('every input and select of the page has a label', () => {
     const ids = [...html.matchAll(/<(?:input|select)[^>]*\sid="([^"]+)"/g)].map((m) => m[1]);
     const labelled = [...html.matchAll(/<label[^>]*\sfor="([^"]+)"/g)].map((m) => m[1]);
-    expect(ids.length).toBe(14);
+    expect(ids.length).toBe(17);
     expect(labelled.sort()).toEqual([...ids].sort());
   });
 
@@ -62,5 +64,11 @@ describe('dashboard sources', () => {
       'require-trusted-types-for': "'script'",
       'trusted-types': '',
     });
+  });
+
+  it('in distributed mode the CSP lets the page fetch from the object store as well, and nothing else changes', () => {
+    const withStore = dashboardCsp('http://minio.example:9000');
+    expect(withStore.split('; ').find((d) => d.startsWith('connect-src'))).toBe("connect-src 'self' http://minio.example:9000");
+    expect(withStore.split('; ').filter((d) => !d.startsWith('connect-src'))).toEqual(DASHBOARD_CSP.split('; ').filter((d) => !d.startsWith('connect-src')));
   });
 });

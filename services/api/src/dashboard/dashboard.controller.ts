@@ -1,8 +1,10 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Controller, Get, Res } from '@nestjs/common';
+import { Controller, Get, Inject, Res } from '@nestjs/common';
 import type { Response } from 'express';
-import { DASHBOARD_HEADERS } from './dashboard.headers';
+import type { AppConfig } from '@upscaler/platform';
+import { CONFIG } from '@upscaler/runtime';
+import { dashboardHeaders } from './dashboard.headers';
 
 /**
  * The account dashboard (docs/design.md §4, docs/dashboard.md): one static page plus its script,
@@ -14,7 +16,22 @@ import { DASHBOARD_HEADERS } from './dashboard.headers';
  */
 @Controller('dashboard')
 export class DashboardController {
-  private readonly files = loadDashboardFiles();
+  private readonly files: Record<DashboardFile, string> | null;
+  private readonly headers: Readonly<Record<string, string>>;
+
+  /** In distributed mode the page reads signed links of the S3 public origin: its CSP and its <meta> name it. */
+  constructor(@Inject(CONFIG) config: AppConfig) {
+    const storageOrigin = config.s3 ? new URL(config.s3.publicEndpoint).origin : null;
+    this.headers = dashboardHeaders(storageOrigin);
+    const files = loadDashboardFiles();
+    this.files = files && {
+      ...files,
+      'index.html': files['index.html'].replace(
+        '<meta name="upscaler-storage-origin" content="">',
+        `<meta name="upscaler-storage-origin" content="${storageOrigin ?? ''}">`,
+      ),
+    };
+  }
 
   @Get()
   index(@Res() res: Response): void {
@@ -37,7 +54,7 @@ export class DashboardController {
   }
 
   private send(res: Response, file: DashboardFile, contentType: string): void {
-    res.set(DASHBOARD_HEADERS);
+    res.set(this.headers);
     const body = this.files?.[file];
     if (body === undefined) {
       res.type('text/plain; charset=utf-8');

@@ -3,7 +3,9 @@
  * webhooks from the dashboard"). The page handles API keys, so it runs under a strict policy:
  * - scripts and styles only from this origin (served at /dashboard/app.js and /dashboard/app.css,
  *   never inline), so an injected string can never execute;
- * - fetch only to this origin: the key is never sent anywhere but this service's API;
+ * - fetch only to this origin, and in distributed mode to the object store's public origin (S3_PUBLIC_ENDPOINT),
+ *   where the signed links of results and sources point: the page reads those files (without the key) for the
+ *   before/after comparison. The key is never sent anywhere but this service's API;
  * - images from this origin and from blob: URLs only. blob: is the one relaxation of the page's original
  *   policy (issue 16, item 6): the upscale form previews the user's own file from memory, and the before/after
  *   comparison shows the source and the result, fetched from this origin (connect-src 'self') and handed to
@@ -14,19 +16,28 @@
  * - form-action 'none': if the script fails to load, a form cannot submit the key into a URL;
  * - no framing (clickjacking), no referrer (signed download URLs stay private).
  */
-export const DASHBOARD_CSP = [
-  "default-src 'self'",
-  "script-src 'self'",
-  "style-src 'self'",
-  "img-src 'self' blob:",
-  "connect-src 'self'",
-  "object-src 'none'",
-  "base-uri 'none'",
-  "form-action 'none'",
-  "frame-ancestors 'none'",
-  "require-trusted-types-for 'script'",
-  'trusted-types',
-].join('; ');
+export function dashboardCsp(storageOrigin: string | null = null): string {
+  return [
+    "default-src 'self'",
+    "script-src 'self'",
+    "style-src 'self'",
+    "img-src 'self' blob:",
+    storageOrigin ? `connect-src 'self' ${storageOrigin}` : "connect-src 'self'",
+    "object-src 'none'",
+    "base-uri 'none'",
+    "form-action 'none'",
+    "frame-ancestors 'none'",
+    "require-trusted-types-for 'script'",
+    'trusted-types',
+  ].join('; ');
+}
+
+export const DASHBOARD_CSP = dashboardCsp();
+
+/** The headers of every dashboard file; `storageOrigin`: the S3 public origin in distributed mode. */
+export function dashboardHeaders(storageOrigin: string | null): Readonly<Record<string, string>> {
+  return { ...DASHBOARD_HEADERS, 'Content-Security-Policy': dashboardCsp(storageOrigin) };
+}
 
 export const DASHBOARD_HEADERS: Readonly<Record<string, string>> = {
   'Content-Security-Policy': DASHBOARD_CSP,

@@ -5,18 +5,21 @@ import { LogTail } from '../read-cache/log-tail';
 const FINAL_EVENTS = new Set(['JobSucceeded', 'JobFailed', 'JobCancelled']);
 
 /**
- * `Prefer: wait` (issue 16, item 2): lets a request wait until its job reaches a final state, or its time is up,
- * without polling. The api already follows the event log (LogTail: this replica's appends at once, the others'
+ * `Prefer: wait` (docs/api.md, "Waiting instead of polling"): lets a request wait until its job reaches a final state (or, with
+ * If-None-Match, until anything in its stream happens), or its time is up, without polling. The api already follows the event log (LogTail: this replica's appends at once, the others'
  * by NOTIFY or within 200 ms), and the job's read model is written in the transaction of its event, so when a
  * final event is read here the job's view is final too. A waiting request holds a timer and a callback, no query.
  */
 @Injectable()
 export class JobFinalWaiter implements OnModuleDestroy {
   private readonly waiting = new Map<string, Set<() => void>>();
+  private readonly watching = new Map<string, Set<() => void>>();
 
   constructor(tail: LogTail) {
     tail.on('job', (e) => {
-      if (FINAL_EVENTS.has(e.type)) this.release(e.streamId.slice('job-'.length));
+      const jobId = e.streamId.slice('job-'.length);
+      this.release(this.watching, jobId);
+      if (FINAL_EVENTS.has(e.type)) this.release(this.waiting, jobId);
     });
   }
 
@@ -26,14 +29,23 @@ export class JobFinalWaiter implements OnModuleDestroy {
    * (the view was final already) resolves it at once and frees its timer.
    */
   untilFinal(jobId: string, ms: number): { done: Promise<void>; cancel(): void } {
+    return this.register(this.waiting, jobId, ms);
+  }
+
+  /** As `untilFinal`, released by any event of the job (started, lost, requeued, final): its status may have moved. */
+  untilEvent(jobId: string, ms: number): { done: Promise<void>; cancel(): void } {
+    return this.register(this.watching, jobId, ms);
+  }
+
+  private register(map: Map<string, Set<() => void>>, jobId: string, ms: number): { done: Promise<void>; cancel(): void } {
     let finish!: () => void;
     const done = new Promise<void>((resolve) => {
-      const waiters = this.waiting.get(jobId) ?? new Set<() => void>();
-      this.waiting.set(jobId, waiters);
+      const waiters = map.get(jobId) ?? new Set<() => void>();
+      map.set(jobId, waiters);
       finish = () => {
         clearTimeout(timer);
         waiters.delete(finish);
-        if (waiters.size === 0 && this.waiting.get(jobId) === waiters) this.waiting.delete(jobId);
+        if (waiters.size === 0 && map.get(jobId) === waiters) map.delete(jobId);
         resolve();
       };
       const timer = setTimeout(finish, ms);
@@ -45,16 +57,16 @@ export class JobFinalWaiter implements OnModuleDestroy {
   /** Requests waiting now (for tests and the shutdown). */
   get size(): number {
     let n = 0;
-    for (const w of this.waiting.values()) n += w.size;
+    for (const map of [this.waiting, this.watching]) for (const w of map.values()) n += w.size;
     return n;
   }
 
   /** Shutting down: every waiting request answers with what it has. */
   onModuleDestroy(): void {
-    for (const jobId of [...this.waiting.keys()]) this.release(jobId);
+    for (const map of [this.waiting, this.watching]) for (const jobId of [...map.keys()]) this.release(map, jobId);
   }
 
-  private release(jobId: string): void {
-    for (const done of [...(this.waiting.get(jobId) ?? [])]) done();
+  private release(map: Map<string, Set<() => void>>, jobId: string): void {
+    for (const done of [...(map.get(jobId) ?? [])]) done();
   }
 }

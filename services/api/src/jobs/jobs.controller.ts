@@ -17,7 +17,9 @@ import {
 import { FileInterceptor } from '@nestjs/platform-express';
 import { memoryStorage } from 'multer';
 import type { Request, Response } from 'express';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { DomainError, MAX_UPLOAD_BYTES, type JobView } from '@upscaler/contracts';
+import { weakEtag } from '@upscaler/platform';
 import { ApiKeyGuard } from '../auth/api-key.guard';
 import { CurrentPrincipal, type Principal } from '../auth/principal';
 import { RequireScope } from '../auth/scopes.decorator';
@@ -98,11 +100,24 @@ export class JobsController {
     @CurrentPrincipal() p: Principal,
     @Param('id') id: string,
     @Headers('prefer') prefer: string | undefined,
+    @Headers('if-none-match') ifNoneMatch: string | undefined,
     @Res({ passthrough: true }) res: Response,
   ) {
     // also answered before Express, by JobPollFastPath (not when Prefer asks to wait): the same answer
     const wait = this.preferredWait(prefer, res);
-    return wait ? this.viewOnceFinal(p, id, wait) : this.views.get(p, id);
+    const has = ifNoneMatch?.split(',').map((t) => t.trim());
+    let view: JobView;
+    if (!wait) view = await this.views.get(p, id);
+    else view = has ? await this.viewOnceChanged(p, id, wait, has) : await this.viewOnceFinal(p, id, wait);
+    // If-None-Match answered here, not by Express: fetch() sends a request carrying it with Cache-Control: no-cache,
+    // on which Express's freshness check never answers 304 (RFC 9110 13.1.2 asks the origin to all the same)
+    if (!has) return view;
+    const etag = weakEtag(JSON.stringify(view));
+    if (has.includes(etag) || has.includes('*')) {
+      res.status(304).setHeader('ETag', etag);
+      return undefined;
+    }
+    return view;
   }
 
   @Get('jobs/:id/result')
@@ -131,6 +146,27 @@ export class JobsController {
     return wait;
   }
 
+  /**
+   * Prefer: wait=N with If-None-Match (docs/api.md, "Waiting for a change"): the view as soon as it differs from the
+   * one the caller has (its ETag: the status moved, progress rose, or the job ended), else after `seconds` as it is
+   * (answered 304 by `get`: its ETag still matches). Events release the wait at once (JobFinalWaiter.untilEvent);
+   * progress is not an event, so a running job's view is looked at every PROGRESS_LOOK_MS (a map lookup).
+   */
+  private async viewOnceChanged(p: Principal, jobId: string, seconds: number, has: string[]): Promise<JobView> {
+    const deadline = Date.now() + seconds * 1000;
+    for (;;) {
+      const left = deadline - Date.now();
+      const event = this.waiter.untilEvent(jobId, Math.max(0, left));
+      try {
+        const now = await this.views.get(p, jobId);
+        if (isFinal(now) || left <= 0 || !has.includes(weakEtag(JSON.stringify(now)))) return now;
+        await (now.status === 'processing' ? Promise.race([event.done, sleep(Math.min(left, PROGRESS_LOOK_MS))]) : event.done);
+      } finally {
+        event.cancel();
+      }
+    }
+  }
+
   /** The job's view as soon as it is final, or after `seconds` as it is then (no polling: JobFinalWaiter). */
   private async viewOnceFinal(p: Principal, jobId: string, seconds: number): Promise<JobView> {
     const final = this.waiter.untilFinal(jobId, seconds * 1000);
@@ -144,6 +180,9 @@ export class JobsController {
     }
   }
 }
+
+/** How often a waiting request looks at a running job's progress (processors report it 4 times a second at most). */
+const PROGRESS_LOOK_MS = 250;
 
 function isFinal(job: JobView): boolean {
   return job.status === 'succeeded' || job.status === 'failed' || job.status === 'cancelled';

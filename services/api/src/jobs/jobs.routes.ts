@@ -11,6 +11,11 @@ const WAIT_HEADERS = {
   },
   Vary: { description: 'Prefer: the answer depends on the Prefer header.', required: true, schema: { type: 'string' } },
 };
+const ETAG_HEADER = {
+  description: "The view's weak entity tag: send it back in If-None-Match (with Prefer: wait=N) to wait for the next change.",
+  required: true,
+  schema: { type: 'string', pattern: '^W/".+"$' },
+};
 import {
   JobCancelSchema,
   GetJobHeaders,
@@ -39,6 +44,10 @@ export function registerJobRoutes(registry: OpenAPIRegistry): void {
       'a multipart file, or an HTTPS URL in a JSON body that the service fetches (SSRF-guarded, at most ' +
       `${MAX_UPLOAD_BYTES} bytes, 20 s). The format is detected from the bytes. Credits of the target actually used ` +
       'are reserved; when the engine refuses the requested target for this image, the largest accepted one is used.\n\n' +
+      'Output by pixel size (additive): width and/or height (and fit) instead of target. The service runs and charges the ' +
+      'smallest target that reaches the size and resizes the result to it exactly; a size beyond 4x answers 400 ' +
+      'size_out_of_reach, one whose target exceeds the output pixel limit 400 image_too_large_to_upscale (no fallback: the ' +
+      'size would not be met), width or height with target 400 invalid_size.\n\n' +
       'Idempotency-Key: a repeat of an earlier key by the same account with the same parameters and image answers ' +
       '200 with the original job (full view) and creates or charges nothing; with different parameters it answers ' +
       '400 idempotency_key_reused. Keys are kept indefinitely (at least 24 h). Two concurrent requests with one key create one job.\n\n' +
@@ -83,6 +92,8 @@ export function registerJobRoutes(registry: OpenAPIRegistry): void {
           'image_too_large_to_upscale',
           'animated_image',
           'idempotency_key_reused',
+          'invalid_size',
+          'size_out_of_reach',
         ],
         'always',
         "Invalid request. invalid_request also covers: a body that is neither multipart/form-data nor application/json, a multipart body without the image file, a bad quality or filename, a malformed Idempotency-Key, and unparsable JSON (the last one is answered before the key is checked and reports the client address's window).",
@@ -134,11 +145,17 @@ export function registerJobRoutes(registry: OpenAPIRegistry): void {
     description:
       'Poll every one to two seconds until the status is final, or ask the answer to wait for it with Prefer: wait=N ' +
       '(at most 60 s: the answer comes as soon as the job is final, or after N seconds with its state then), or use webhooks. ' +
-      'progress (0 to 1) and started_at show how far a running job is.',
+      'progress (0 to 1) and started_at show how far a running job is. To follow every change (a progress bar), send ' +
+      'Prefer: wait=N with If-None-Match: <the ETag of the view you have>: the answer comes as soon as the view differs, ' +
+      'or as 304 after N seconds without a change.',
     security: apiKeySecurity('jobs:read'),
     request: { params: JobPathParams, headers: GetJobHeaders },
     responses: {
-      '200': jsonResponse('The job (retrieve view).', JobSchema, 'always', WAIT_HEADERS),
+      '200': jsonResponse('The job (retrieve view).', JobSchema, 'always', { ...WAIT_HEADERS, ETag: ETAG_HEADER }),
+      '304': {
+        description: 'If-None-Match named the view as it is: nothing changed (after the wait, with Prefer: wait=N). No body.',
+        headers: headersFor('always', { ...WAIT_HEADERS, ETag: ETAG_HEADER }),
+      },
       '404': errorResponse(
         404,
         ['job_not_found'],
@@ -178,7 +195,8 @@ export function registerJobRoutes(registry: OpenAPIRegistry): void {
     summary: 'Download the result (or the source)',
     description:
       `Redirects (302) to a signed URL valid for ${SIGNED_URL_TTL_SECONDS} s; follow it to get the bytes. Every call signs a ` +
-      'fresh link; the file itself is kept. asset=result needs a succeeded job; asset=source works in any state.',
+      'fresh link. asset=result needs a succeeded job; asset=source works in any state. Files are kept until the ' +
+      "job's files_expire_at (the service's retention, docs/operations.md); from then on both assets answer 410 files_expired.",
     security: apiKeySecurity('jobs:read'),
     request: { params: JobPathParams, query: ResultQuery },
     responses: {
@@ -198,6 +216,7 @@ export function registerJobRoutes(registry: OpenAPIRegistry): void {
       ),
       '404': errorResponse(404, ['job_not_found'], 'always'),
       '409': errorResponse(409, ['result_not_ready'], 'always', 'asset=result and the job has not succeeded (yet, or ever).'),
+      '410': errorResponse(410, ['files_expired'], 'always', "The job's files_expire_at has passed: its source and result were deleted."),
       ...keyedErrors({ scoped: true }),
     },
   });

@@ -4,8 +4,10 @@ import {
   JOB_FAILURE_CODES,
   JOB_STATUSES,
   MAX_UPLOAD_BYTES,
+  MAX_REQUESTED_SIDE,
   OUTPUT_FORMATS,
   QUALITY_TIERS,
+  SIZE_FITS,
   SIGNED_URL_TTL_SECONDS,
   TARGETS,
   type JobCancelView,
@@ -47,6 +49,11 @@ export const QualityTierSchema = z.enum(QUALITY_TIERS).openapi('QualityTier', {
 export const ContentHintSchema = z.enum(CONTENT_HINTS).openapi('ContentHint', {
   description:
     'What the image shows. photo (the default): camera pictures. illustration: drawings, line art, flat-colour art, screenshots and text; it runs an illustration network (Real-ESRGAN x4plus anime) where one measured better, which is the sharp tier, and elsewhere the same network as photo. Measurements and the mapping: docs/engine.md.',
+});
+
+export const SizeFitSchema = z.enum(SIZE_FITS).openapi('SizeFit', {
+  description:
+    'How a result asked for by both width and height fits them. within: the largest size inside both, aspect kept; cover: exactly width x height, aspect kept, the overflow cropped evenly from both sides; exact: exactly width x height, stretched.',
 });
 
 // ---------------------------------------------------------------------------------------------
@@ -129,10 +136,24 @@ const jobFields = {
   content: ContentHintSchema.openapi({
     description: 'Additive field: the content hint the job runs with (photo for jobs created before it existed).',
   }),
+  size: z
+    .object({
+      width: z.number().int().min(1).max(MAX_REQUESTED_SIDE).nullable(),
+      height: z.number().int().min(1).max(MAX_REQUESTED_SIDE).nullable(),
+      fit: SizeFitSchema,
+    })
+    .nullable()
+    .openapi({
+      description:
+        'Additive field: the pixel size the request asked for instead of a target (width and/or height, and fit); null when it gave a target. target is then the smallest that reaches it, and result.width / result.height are the size delivered.',
+    }),
+  files_expire_at: nullableTimestamp(
+    "Additive field: when the job's source and result are (or were) deleted: once final, finished_at plus the service's retention (docs/operations.md), or when an operator deleted them. null while unfinished, or when the service keeps files. From then on the result answers 410 files_expired.",
+  ),
 };
 
 export const JobSchema = z.object(jobFields).openapi('Job', {
-  description: 'A job, retrieve view: every field (spec 2, Job table) plus the additive fields format, quality, requested_target, content.',
+  description: 'A job, retrieve view: every field (spec 2, Job table) plus the additive fields format, quality, requested_target, content, size, files_expire_at.',
 });
 
 export const JobCreateSchema = JobSchema.pick({
@@ -218,9 +239,9 @@ const optionalChoice = <T extends readonly [string, ...string[]]>(values: T, des
 /** The fields of POST /upscale besides the image, as a JSON body (`inForm` false) or a multipart form declares them. */
 const submitFields = (inForm: boolean) =>
   z.object({
-    target: optionalChoice(TARGETS, 'Output size: 2k (2x, 3 credits), 3k (3x, 6 credits), 4k (4x, 9 credits). Default 2k.', inForm).openapi({
-      default: '2k',
-    }),
+    // No `default` declared for target and fit (the descriptions say it): generated clients send a declared default
+    // with every request, and a target sent beside width/height is refused (invalid_size).
+    target: optionalChoice(TARGETS, 'Output size: 2k (2x, 3 credits), 3k (3x, 6 credits), 4k (4x, 9 credits). Default 2k.', inForm),
     format: optionalChoice(OUTPUT_FORMATS, 'Output format. Default png.', inForm).openapi({ default: 'png' }),
     quality: optionalChoice(QUALITY_TIERS, 'Additive field: quality tier (which network runs). Default: see docs/engine.md.', inForm),
     content: optionalChoice(
@@ -233,7 +254,32 @@ const submitFields = (inForm: boolean) =>
       maxLength: 255,
       description: 'Display name for the job (path components and control characters are removed).',
     }),
+    width: requestedSide('width', inForm),
+    height: requestedSide('height', inForm),
+    fit: optionalChoice(
+      SIZE_FITS,
+      'Additive field: how a result asked for by both width and height fits them. within: the largest size inside both, aspect kept; cover: exactly width x height, aspect kept, the overflow cropped evenly from both sides; exact: exactly width x height, stretched. Default within.',
+      inForm,
+    ),
   });
+
+/**
+ * width / height (output by pixel size, docs/api.md): a whole number of pixels. A form sends it as text ("1920"),
+ * which is read as the number it spells; JSON sends a number.
+ */
+function requestedSide(side: 'width' | 'height', inForm: boolean) {
+  const description = `Additive field: the result's ${side} in pixels, instead of target: the service runs the smallest target that reaches the requested size (charging its credits), then resizes the result to it exactly (Lanczos-3). With one side given the other follows the aspect ratio; with both, see fit. Leave target out.`;
+  return z
+    .preprocess(
+      (v) => (v === '' ? null : typeof v === 'string' && /^\s*\d+\s*$/.test(v) ? Number(v) : v),
+      z.number().int().min(1).max(MAX_REQUESTED_SIDE).nullable().optional(),
+    )
+    .openapi(
+      inForm
+        ? { type: 'integer', minimum: 1, maximum: MAX_REQUESTED_SIDE, description }
+        : { type: ['integer', 'null'], minimum: 1, maximum: MAX_REQUESTED_SIDE, description },
+    );
+}
 
 /** How the service parses the fields (both body kinds: null and "" mean the default). */
 export const SubmitFieldsSchema = submitFields(false);
@@ -245,6 +291,9 @@ export const SUBMIT_FIELD_ERRORS = {
   quality: () => new DomainError('invalid_request', `quality must be one of ${QUALITY_TIERS.join(', ')}.`),
   content: () => new DomainError('invalid_request', `content must be one of ${CONTENT_HINTS.join(', ')}.`),
   filename: () => new DomainError('invalid_request', 'filename must be a string of at most 255 characters.'),
+  width: () => new DomainError('invalid_size', `width must be a whole number of pixels from 1 to ${MAX_REQUESTED_SIDE}.`),
+  height: () => new DomainError('invalid_size', `height must be a whole number of pixels from 1 to ${MAX_REQUESTED_SIDE}.`),
+  fit: () => new DomainError('invalid_size', `fit must be one of ${SIZE_FITS.join(', ')}.`),
   image_url: () => new DomainError('invalid_request', 'image_url is required (or send the image as multipart form data).'),
 };
 
@@ -323,7 +372,17 @@ export const PreferHeader = z
     },
   });
 export const SubmitHeaders = z.object({ 'Idempotency-Key': IdempotencyKeyHeader, Prefer: PreferHeader });
-export const GetJobHeaders = z.object({ Prefer: PreferHeader });
+export const IfNoneMatchHeader = z
+  .string()
+  .optional()
+  .openapi({
+    param: {
+      description:
+        "With Prefer: wait=N, the ETag of the job view you have: the answer comes as soon as the view differs (the status moved, progress rose, the job ended), or after N seconds as 304 Not Modified when nothing changed. Without Prefer, answers 304 at once when the view still has this ETag.",
+      example: 'W/"2c6-2jmj7l5rSw0yVb/vlWAYkK/YBwk"',
+    },
+  });
+export const GetJobHeaders = z.object({ Prefer: PreferHeader, 'If-None-Match': IfNoneMatchHeader });
 
 /** A query parameter read as a number: the string as Number() reads it ("" is 0, so out of range). */
 const queryNumber = (v: unknown) => (v === undefined ? undefined : Number(v));

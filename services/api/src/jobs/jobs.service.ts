@@ -16,7 +16,7 @@ import {
   type ListView,
   type ResultLinkView,
 } from '@upscaler/contracts';
-import { chooseTarget, jobDecider, toCancelView, toCreateView, toListItemView, type JobState } from '@upscaler/domain';
+import { chooseTarget, filesExpireAt, jobDecider, targetForSize, toCancelView, toCreateView, toListItemView, type JobState } from '@upscaler/domain';
 import { handleCommand, type EventStore } from '@upscaler/eventstore';
 import { RequestTimeoutError, TOPICS, type EventTransport } from '@upscaler/messaging';
 import { balanceGuards, ReadModelRepository } from '@upscaler/read-models';
@@ -74,6 +74,7 @@ export class JobsService {
       // Only when not the default (photo is fixed, unlike quality's): a key used before the hint existed keeps its fingerprint.
       ...(fields.content !== 'photo' ? { content: fields.content } : {}),
       filename: fields.filename,
+      ...(fields.size ? { size: `${fields.size.width ?? ''}x${fields.size.height ?? ''} ${fields.size.fit}` } : {}),
       image: image.kind === 'upload' ? `sha256:${sha256(image.bytes)}` : `url:${url!.toString()}`,
     });
     const idemStream = idempotencyKey ? streams.idempotency(p.accountId, sha256(idempotencyKey)) : undefined;
@@ -82,7 +83,10 @@ export class JobsService {
 
     const bytes = image.kind === 'upload' ? image.bytes : (await this.images.fetch(url!)).bytes;
     const probe = await this.inspector.probe(bytes);
-    const target = chooseTarget(fields.target, this.inspector.acceptedTargets(probe.width, probe.height, fields.format, fields.quality));
+    const accepted = this.inspector.acceptedTargets(probe.width, probe.height, fields.format, fields.quality);
+    const target = fields.size
+      ? targetForSize(probe.width, probe.height, fields.size, accepted).target
+      : chooseTarget(fields.target, accepted);
     if (target === null) throw new DomainError('image_too_large_to_upscale');
     const credits = CREDITS_OF_TARGET[target];
     const jobId = newId('job');
@@ -124,7 +128,8 @@ export class JobsService {
             accountId: p.accountId,
             apiKeyId: p.keyId,
             target,
-            requestedTarget: fields.target,
+            // a size request asked for no target: the one it needs is what it asked for
+            requestedTarget: fields.size ? target : fields.target,
             format: fields.format,
             quality: fields.quality ?? this.inspector.defaultQuality(),
             content: fields.content,
@@ -138,6 +143,9 @@ export class JobsService {
               width: probe.width,
               height: probe.height,
             },
+            ...(fields.size ? { size: fields.size } : {}),
+            // the retention promised now holds for this job, whatever the setting later becomes
+            ...(this.config.fileRetentionSeconds !== undefined ? { fileRetentionSeconds: this.config.fileRetentionSeconds } : {}),
             idempotencyKey,
             // created_at is the instant in the id: the list, ordered by id (docs/design.md §4), is then newest
             // first by created_at too, even for jobs submitted concurrently
@@ -209,6 +217,12 @@ export class JobsService {
   async resultLink(p: Principal, jobId: string, asset: 'result' | 'source'): Promise<ResultLinkView> {
     const state = await this.load(p, jobId);
     const job = state.job!;
+    // Retention (docs/operations.md): from files_expire_at on, the files are gone (or about to be: the sweep runs
+    // every few seconds), and both assets say so, whether or not the sweep got to them yet.
+    const expiresAt = filesExpireAt(state);
+    if (expiresAt !== null && Date.parse(expiresAt) <= this.clock.now().getTime()) {
+      throw new DomainError('files_expired', `This job's files were deleted at ${expiresAt}.`);
+    }
     const stem = (job.filename ?? jobId).replace(/\.[A-Za-z0-9]{1,5}$/, '');
     if (asset === 'source') {
       const url = await this.storage.signedUrl(job.source.key, SIGNED_URL_TTL_SECONDS, {

@@ -19,6 +19,7 @@ describe('POST /upscale fields (spec 4.1)', () => {
       quality: undefined,
       content: 'photo',
       filename: undefined,
+      size: undefined,
     });
   });
   it('accepts every target, format, quality tier and content hint', () => {
@@ -28,6 +29,7 @@ describe('POST /upscale fields (spec 4.1)', () => {
       quality: 'best',
       content: 'illustration',
       filename: 'a.png',
+      size: undefined,
     });
     expect(parseSubmitFields({ quality: 'sharp', content: 'photo' })).toMatchObject({ quality: 'sharp', content: 'photo' });
   });
@@ -46,6 +48,22 @@ describe('POST /upscale fields (spec 4.1)', () => {
     expect(codeOf(() => parseSubmitFields({ quality: 'ultra' }))).toBe('invalid_request');
     expect(() => parseSubmitFields({ quality: 'ultra' })).toThrow('quality must be one of fast, balanced, best, sharp.');
     expect(codeOf(() => parseSubmitFields({ filename: 'x'.repeat(256) }))).toBe('invalid_request');
+  });
+  it('a pixel size instead of target: width and/or height (a form sends text), fit within by default', () => {
+    expect(parseSubmitFields({ width: '1920' }).size).toEqual({ width: 1920, height: null, fit: 'within' });
+    expect(parseSubmitFields({ width: 800, height: 600, fit: 'cover' }).size).toEqual({ width: 800, height: 600, fit: 'cover' });
+    expect(parseSubmitFields({ height: ' 1080 ', width: '', fit: 'exact' }).size).toEqual({ width: null, height: 1080, fit: 'exact' });
+    expect(parseSubmitFields({ width: null, height: '' }).size).toBeUndefined();
+  });
+  it('refuses a size that is not whole pixels from 1 to 65500, an unknown fit, or a size with a target: invalid_size', () => {
+    for (const bad of ['0', 0, -1, '1.5', 1.5, 'wide', 65_501, '1e3', [100]]) {
+      expect(codeOf(() => parseSubmitFields({ width: bad }))).toBe('invalid_size');
+      expect(codeOf(() => parseSubmitFields({ height: bad }))).toBe('invalid_size');
+    }
+    expect(() => parseSubmitFields({ width: 65_501 })).toThrow('width must be a whole number of pixels from 1 to 65500.');
+    expect(() => parseSubmitFields({ width: 100, fit: 'fill' })).toThrow('fit must be one of within, cover, exact.');
+    expect(() => parseSubmitFields({ width: 100, target: '2k' })).toThrow('Give target or a size (width, height), not both.');
+    expect(() => parseSubmitFields({ fit: 'cover' })).toThrow('fit needs width and height.');
   });
   it('takes image_url only as https without credentials', () => {
     expect(parseImageUrl('https://example.com/a.png').hostname).toBe('example.com');

@@ -1,4 +1,4 @@
-import type { ContentHint, OutputFormat, QualityTier, Target } from '@upscaler/contracts';
+import { DomainError, type ContentHint, type OutputFormat, type QualityTier, type RequestedSize, type Target } from '@upscaler/contracts';
 import { parseWith, z } from '../openapi/zod';
 import { ImageUrlSchema, SUBMIT_FIELD_ERRORS, SubmitFieldsSchema } from './jobs.schemas';
 
@@ -10,17 +10,23 @@ export interface SubmitFields {
   /** The content hint (issue 18); photo when the request leaves it out. */
   content: ContentHint;
   filename: string | undefined;
+  /** A pixel size instead of a target (width and/or height; docs/api.md "Output by pixel size"). */
+  size: RequestedSize | undefined;
 }
 
 /** POST /upscale's fields, parsed with their schema (jobs.schemas.ts), each failure answering its own code. */
 export function parseSubmitFields(body: Record<string, unknown>): SubmitFields {
   const fields = parseWith(SubmitFieldsSchema, body, SUBMIT_FIELD_ERRORS);
+  const sized = fields.width != null || fields.height != null;
+  if (sized && fields.target != null) throw new DomainError('invalid_size', 'Give target or a size (width, height), not both.');
+  if (!sized && fields.fit != null) throw new DomainError('invalid_size', 'fit needs width and height.');
   return {
     target: fields.target ?? '2k',
     format: fields.format ?? 'png',
     quality: fields.quality ?? undefined,
     content: fields.content ?? 'photo',
     filename: fields.filename == null ? undefined : sanitizeFilename(fields.filename),
+    size: sized ? { width: fields.width ?? null, height: fields.height ?? null, fit: fields.fit ?? 'within' } : undefined,
   };
 }
 

@@ -157,10 +157,13 @@ describe('the document covers exactly the routes Nest registers', () => {
 });
 
 describe('error codes (errors.ts is the one table)', () => {
+  /** The values an (opened) enumeration lists: its own enum, or that of its anyOf's first branch. */
+  const knownValues = (schema: any): string[] => schema?.enum ?? schema?.anyOf?.[0]?.enum ?? [];
   const documented = new Set<string>();
   for (const op of operations().values()) {
     for (const r of Object.values<any>(op.responses)) {
-      for (const c of r.content?.['application/json']?.schema?.properties?.error?.properties?.code?.enum ?? []) documented.add(c);
+      // open for clients: anyOf [the codes of this status, any string]
+      for (const c of knownValues(r.content?.['application/json']?.schema?.properties?.error?.properties?.code)) documented.add(c);
     }
   }
 
@@ -184,8 +187,20 @@ describe('error codes (errors.ts is the one table)', () => {
   });
 
   it('the Error schema lists every code of errors.ts; a failed job carries a failed-job code', () => {
-    expect([...doc.components.schemas.Error.properties.error.properties.code.enum].sort()).toEqual(Object.keys(ERROR_CODES).sort());
-    expect(doc.components.schemas.Job.properties.error.properties.code.enum).toEqual([...JOB_FAILURE_CODES]);
+    expect([...knownValues(doc.components.schemas.Error.properties.error.properties.code)].sort()).toEqual(Object.keys(ERROR_CODES).sort());
+    expect(knownValues(doc.components.schemas.Job.properties.error.properties.code)).toEqual([...JOB_FAILURE_CODES]);
+  });
+
+  it('enumerations in answers are open (anyOf the known values and any string); request fields stay exact', () => {
+    const other = { type: 'string', description: 'A value added after this document: handle it as "other".' };
+    expect(doc.components.schemas.Job.properties.quality).toEqual({
+      description: 'Additive field: the quality tier used.',
+      anyOf: [{ $ref: '#/components/schemas/QualityTier' }, other],
+    });
+    expect(doc.components.schemas.Job.properties.error.properties.code.anyOf[1]).toEqual(other);
+    expect(doc.components.schemas.Job.properties.target).toEqual(expect.objectContaining({ $ref: '#/components/schemas/Target' }));
+    const form = doc.paths['/api/v1/upscale'].post.requestBody.content['multipart/form-data'].schema.properties;
+    expect([form.quality.enum, form.quality.anyOf]).toEqual([['fast', 'balanced', 'best', 'sharp'], undefined]);
   });
 });
 

@@ -112,7 +112,9 @@ function build(): Record<string, unknown> {
       description:
         'Submit an image, get a job, poll it or receive a webhook, download the result through a short-lived signed URL. ' +
         'Every error body is { "error": { "code", "message" } }; branch on code. Within /v1 fields are only added: ' +
-        'tolerate unknown fields. Guide: docs/api.md; reference page: /docs.',
+        'tolerate unknown fields. Enumerations in answers are open: v1 may add values (a quality tier, an error code, ' +
+        'an event type), so each is declared as anyOf its known values and any string; handle a value you do not know ' +
+        'as "other". Request fields list exactly what the service accepts. Guide: docs/api.md; reference page: /docs.',
       license: { name: 'MIT', identifier: 'MIT' },
       contact: { name: 'API operators', url: 'http://127.0.0.1:8080/docs' },
     } as { title: string; version: string },
@@ -138,10 +140,10 @@ function build(): Record<string, unknown> {
     info,
     servers,
     tags,
-    paths: publicWhereUnsecured(normalized(paths)),
-    webhooks: publicWhereUnsecured(normalized(webhooks)),
+    paths: openInResponses(publicWhereUnsecured(normalized(paths))),
+    webhooks: openInResponses(publicWhereUnsecured(normalized(webhooks))),
     components: {
-      schemas: normalized(comps.schemas),
+      schemas: openViews(normalized(comps.schemas)),
       ...(comps.parameters && Object.keys(comps.parameters).length > 0 ? { parameters: sorted(comps.parameters) } : {}),
       headers: sorted(comps.headers),
       securitySchemes: sorted(comps.securitySchemes),
@@ -174,6 +176,51 @@ function normalized<T>(node: T): T {
     return { $ref: allOf[0].$ref, ...allOf[1] } as T;
   }
   return Object.fromEntries(Object.entries(o).map(([k, v]) => [k, normalized(v)])) as T;
+}
+
+/** Named enumerations v1 may add values to (spec 9: additive changes); the spec's own (target, status) stay closed. */
+const OPEN_ENUMS = ['OutputFormat', 'QualityTier', 'ContentHint', 'Scope', 'WebhookEventType', 'SizeFit'];
+const ANY_OTHER = { type: 'string', description: 'A value added after this document: handle it as "other".' };
+
+/**
+ * Open enumerations in answers (docs/api.md "Generating your own client"): a generated client that checks a closed
+ * enum rejects the answer that carries a new tier or error code, though v1 promises only additions. In the view
+ * schemas (answers and webhook bodies; requests have their own schemas and stay exact), a field of an OPEN_ENUMS
+ * schema becomes anyOf [that schema, any string], and so does an error `code`: openapi-python-client then types it
+ * `QualityTier | str`, openapi-typescript `QualityTier | string`.
+ */
+function openViews(schemas: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(schemas).map(([name, s]) => [name, OPEN_ENUMS.includes(name) ? s : opened(s)]));
+}
+
+/** The error envelopes of every response (their `code` lists the codes of that status) opened as in openViews. */
+function openInResponses<T>(pathItems: T): T {
+  return Object.fromEntries(
+    Object.entries((pathItems ?? {}) as Record<string, Record<string, Record<string, unknown>>>).map(([path, item]) => [
+      path,
+      Object.fromEntries(
+        Object.entries(item).map(([k, op]) =>
+          op && typeof op === 'object' && 'responses' in op ? [k, { ...op, responses: opened(op.responses) }] : [k, op],
+        ),
+      ),
+    ]),
+  ) as T;
+}
+
+function opened(node: unknown, key?: string): unknown {
+  if (Array.isArray(node)) return node.map((n) => opened(n));
+  if (!node || typeof node !== 'object') return node;
+  const o = node as Record<string, unknown>;
+  const ref = typeof o.$ref === 'string' ? o.$ref.replace('#/components/schemas/', '') : undefined;
+  if (ref && OPEN_ENUMS.includes(ref)) {
+    const { $ref, ...rest } = o;
+    return { ...rest, anyOf: [{ $ref }, ANY_OTHER] };
+  }
+  if (key === 'code' && o.type === 'string' && Array.isArray(o.enum)) {
+    const { type, enum: values, ...rest } = o;
+    return { ...rest, anyOf: [{ type, enum: values }, ANY_OTHER] };
+  }
+  return Object.fromEntries(Object.entries(o).map(([k, v]) => [k, opened(v, k)]));
 }
 
 /**
