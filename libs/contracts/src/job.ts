@@ -69,3 +69,10 @@ export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 
 export const MAX_UPLOAD_BYTES = 10 * 1024 * 1024;
 export const SIGNED_URL_TTL_SECONDS = 300;
+/**
+ * Job lists' thumbnail links are signed as of the start of a window this long and stay valid for two windows: the
+ * same link for every list answered within one window (a browser caches the image), valid for at least one more.
+ */
+export const THUMBNAIL_LINK_WINDOW_SECONDS = 300;
+/** Longest side of a job's thumbnail in pixels (job lists): sharp on a 2x screen up to 80 CSS px (the dashboard shows 56). */
+export const THUMBNAIL_SIDE = 160;

@@ -19,5 +19,6 @@ export {
 export { estimateJpegQuality } from './image/jpeg-quality';
 export * from './quality';
 export { probeImage } from './image/probe-image';
+export { makeThumbnail, type Thumbnail } from './image/make-thumbnail';
 export { MAX_OUTPUT_SIDE } from './image/encode-image';
 export { DIHEDRAL_TRANSFORMS, ensembleTransforms, selfEnsemble } from './inference/dihedral';

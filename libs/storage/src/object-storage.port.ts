@@ -10,6 +10,12 @@ export interface StoredObjectInfo {
   contentType: string;
 }
 
+export interface SignedUrlOptions {
+  downloadName?: string;
+  contentType?: string;
+  signedAt?: Date;
+}
+
 export interface ObjectStorage {
   /** Creates the bucket/folder if missing. Called at start-up. */
   ensureReady(): Promise<void>;
@@ -18,8 +24,11 @@ export interface ObjectStorage {
   stat(key: string): Promise<StoredObjectInfo | null>;
   /** Removes the object; a key that is already gone is not an error (retention deletes may be repeated). */
   delete(key: string): Promise<void>;
-  /** An absolute URL valid for `ttlSeconds` that downloads the object (with `downloadName` as filename). */
-  signedUrl(key: string, ttlSeconds: number, opts?: { downloadName?: string; contentType?: string }): Promise<string>;
+  /**
+   * An absolute URL that downloads the object (with `downloadName` as filename), valid for `ttlSeconds` from
+   * `signedAt` (default now). A fixed `signedAt` makes the same URL for every call with it, which a browser caches.
+   */
+  signedUrl(key: string, ttlSeconds: number, opts?: SignedUrlOptions): Promise<string>;
   /** Health probe: resolves when the backend answers. */
   ping(): Promise<void>;
 }

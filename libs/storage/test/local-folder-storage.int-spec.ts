@@ -120,6 +120,21 @@ describe('LocalFolderStorage', () => {
     expect(await storage.open(target)).toBeNull();
   });
 
+  it('a link signed as of a given time: the same URL on every call, valid until that time plus the ttl', async () => {
+    await storage.put('thumbs/job_3', Buffer.from('w'), 'image/webp');
+    const signedAt = new Date(NOW - 120_000);
+    const url = await storage.signedUrl('thumbs/job_3', 300, { contentType: 'image/webp', signedAt });
+    clock = NOW + 5_000;
+    expect(await storage.signedUrl('thumbs/job_3', 300, { contentType: 'image/webp', signedAt })).toBe(url);
+    const target = new URL(url).pathname + new URL(url).search;
+    clock = NOW + 179_999;
+    const lastMoment = await storage.open(target);
+    expect([lastMoment?.bytes, lastMoment?.contentType]).toEqual([1, 'image/webp']);
+    lastMoment?.stream.destroy();
+    clock = NOW + 180_000;
+    expect(await storage.open(target)).toBeNull();
+  });
+
   it('any change to a signed link makes it invalid', async () => {
     await storage.put('results/job_4.png', Buffer.from('x'), 'image/png');
     await storage.put('results/job_5.png', Buffer.from('y'), 'image/png');

@@ -110,6 +110,26 @@ describe('S3Storage on MinIO', () => {
     expect(await res.text()).toContain('<Code>AccessDenied</Code>');
   });
 
+  it('a URL signed as of a given time is the same on every call, and valid until that time plus the ttl', async () => {
+    const s = storage(bucketName());
+    await s.ensureReady();
+    await s.put('thumbs/job_1', Buffer.from('webp'), 'image/webp');
+    // signed 8 s ago for 10 s: one call now and one a second later give the same link, which lapses 2 s from now
+    const signedAt = new Date(Math.floor(Date.now() / 1000) * 1000 - 8_000);
+    const url = await s.signedUrl('thumbs/job_1', 10, { contentType: 'image/webp', signedAt });
+    await new Promise((r) => setTimeout(r, 1_000));
+    expect(await s.signedUrl('thumbs/job_1', 10, { contentType: 'image/webp', signedAt })).toBe(url);
+    const params = new URL(url).searchParams;
+    expect([params.get('X-Amz-Date'), params.get('X-Amz-Expires')]).toEqual([
+      signedAt.toISOString().replace(/[-:]/g, '').replace(/\.\d{3}/, ''),
+      '10',
+    ]);
+    const res = await fetch(url);
+    expect([res.status, res.headers.get('content-type'), await res.text()]).toEqual([200, 'image/webp', 'webp']);
+    await new Promise((r) => setTimeout(r, Math.max(0, signedAt.getTime() + 10_000 + 1_500 - Date.now())));
+    expect((await fetch(url)).status).toBe(403);
+  });
+
   it('signs URLs for the public endpoint, which only work when reached under that host', async () => {
     const s = storage(bucketName(), { publicEndpoint: `http://files.upscaler.test:${minio.port}` });
     await s.ensureReady();

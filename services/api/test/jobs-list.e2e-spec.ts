@@ -1,5 +1,7 @@
+import sharp from 'sharp';
+import { THUMBNAIL_LINK_WINDOW_SECONDS } from '@upscaler/contracts';
 import { gradientImage } from '@upscaler/testing';
-import { ISO_UTC, JOB_ID, expectError, isFinal, newAccount, sleep, useJobsService, waitForJob, type TestAccount } from './jobs-harness';
+import { ISO_UTC, JOB_ID, download, expectError, isFinal, newAccount, sleep, useJobsService, waitForJob, type TestAccount } from './jobs-harness';
 import { pngWithGarbledIdat } from './jobs-images';
 
 /** Spec 4.2 (GET /jobs/{id}), spec 4.3 (GET /jobs), spec 2 (job fields and partial views). */
@@ -148,8 +150,20 @@ describe('GET /jobs (spec 4.3)', () => {
       next_cursor: null,
     });
     for (const item of res.body.data) {
-      // the spec's six fields, plus what tells jobs apart (additive): filename, format, quality, error
-      expect(Object.keys(item).sort()).toEqual(['created_at', 'credits', 'error', 'filename', 'format', 'id', 'object', 'quality', 'status', 'target']);
+      // the spec's six fields, plus what tells jobs apart (additive): filename, format, quality, error, thumbnail
+      expect(Object.keys(item).sort()).toEqual([
+        'created_at',
+        'credits',
+        'error',
+        'filename',
+        'format',
+        'id',
+        'object',
+        'quality',
+        'status',
+        'target',
+        'thumbnail',
+      ]);
       expect(item).toEqual({
         id: expect.stringMatching(JOB_ID),
         object: 'job',
@@ -161,10 +175,32 @@ describe('GET /jobs (spec 4.3)', () => {
         format: 'png',
         quality: (await acct.client.get(`/jobs/${item.id}`)).body.quality,
         error: null,
+        // a 16 x 16 source is never enlarged
+        thumbnail: { url: expect.stringMatching(/^http:\/\//), width: 16, height: 16 },
       });
     }
     const times = res.body.data.map((j: { created_at: string }) => Date.parse(j.created_at));
     expect(times).toEqual([...times].sort((a, b) => b - a));
+  });
+
+  test("each item's thumbnail is a signed link (no key) to a WebP of the source within 160 px, the same link on the next list", async () => {
+    const acct = await newAccount(jobs.svc);
+    const photo = await gradientImage(400, 300);
+    const created = await acct.client.upload(photo, {}, { filename: 'wide.png' });
+    expect(created.status).toBe(202);
+    const windowOf = (ms: number) => Math.floor(ms / 1000 / THUMBNAIL_LINK_WINDOW_SECONDS);
+    const before = Date.now();
+    const first = (await acct.client.get('/jobs')).body.data[0];
+    const second = (await acct.client.get('/jobs')).body.data[0];
+    const after = Date.now();
+    expect(first.thumbnail).toEqual({ url: expect.stringMatching(/^http:\/\//), width: 160, height: 120 });
+    // the link is signed as of the start of a 5-minute window: the same link unless the two lists straddle its end
+    expect(second.thumbnail.url === first.thumbnail.url).toBe(windowOf(before) === windowOf(after));
+    const file = await download(first.thumbnail.url);
+    expect(file.status).toBe(200);
+    expect(file.headers.get('content-type')).toBe('image/webp');
+    const meta = await sharp(file.bytes).metadata();
+    expect([meta.format, meta.width, meta.height]).toEqual(['webp', 160, 120]);
   });
 
   test('newest first holds for jobs created concurrently: created_at never increases down the list', async () => {

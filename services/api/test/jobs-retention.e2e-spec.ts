@@ -5,7 +5,7 @@ import { download, eventually, expectError, isFinal, newAccount, sleep, STANDALO
  * Retention over real HTTP (docs/operations.md "Retention"), on this mode's storage (a local folder standalone, MinIO
  * distributed): UPSCALE_FILE_RETENTION=3s. A finished job says when its files go; its result and source download
  * until then and answer 410 files_expired from then on, and the sweep deletes the objects (a signed link taken
- * earlier no longer finds them). An operator deletes an account's files at once.
+ * earlier no longer finds them). An operator deletes an account's files at once, the job list's thumbnail with them.
  */
 const jobs = useJobsService({ env: { UPSCALE_FILE_RETENTION: '3s' } });
 
@@ -29,6 +29,7 @@ test('files_expire_at is finished_at + 3 s; the files download until then, then 
     expectError(gone, 410, 'files_expired');
     expect(gone.body.error.message).toBe(`This job's files were deleted at ${job.files_expire_at}.`);
   }
+  expect((await acct.client.get('/jobs')).body.data[0].thumbnail).toBeNull();
   // the sweep (every 1.5 s at this retention) deletes both objects: the links signed before find nothing
   await eventually(async () => ((await download(result.body.url)).status === GONE ? true : undefined), 'the result to be deleted', 10_000);
   expect((await download(source.body.url)).status).toBe(GONE);
@@ -41,12 +42,17 @@ test("POST /admin/accounts/{id}/delete_files deletes a finished job's files at o
   const created = await acct.client.upload(await gradientImage(24, 16), { quality: 'fast' });
   const job = await waitForJob(acct.client, created.body.id, isFinal);
   const link = await acct.client.get(`/jobs/${job.id}/result?redirect=false`);
+  const thumbnail = (await acct.client.get('/jobs')).body.data[0].thumbnail;
+  expect((await download(thumbnail.url)).status).toBe(200);
   const r = await acct.operator.post(`/admin/accounts/${acct.accountId}/delete_files`, {});
   expect([r.status, r.body]).toEqual([
     200,
     { object: 'file_deletion', account_id: acct.accountId, jobs_deleted: 1, jobs_already_deleted: 0, jobs_unfinished: 0 },
   ]);
   expect((await download(link.body.url)).status).toBe(GONE);
+  // the list's thumbnail goes with the files: the object is deleted and the item no longer links to it
+  expect((await download(thumbnail.url)).status).toBe(GONE);
+  expect((await acct.client.get('/jobs')).body.data[0].thumbnail).toBeNull();
   const after = (await acct.client.get(`/jobs/${job.id}`)).body;
   expect(Date.parse(after.files_expire_at)).toBeLessThan(Date.parse(job.files_expire_at));
   expectError(await acct.client.get(`/jobs/${job.id}/result`), 410, 'files_expired');

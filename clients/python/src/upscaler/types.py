@@ -218,9 +218,28 @@ class JobCreate(TypedDict):
     """
 
 
+class Thumbnail(TypedDict):
+    """
+    Additive field: a small picture of the source, made when the job was accepted. null for jobs accepted before thumbnails existed, for images the decoder could not shrink, and once the job's files are deleted (files_expire_at).
+    """
+
+    url: str
+    """
+    Absolute signed URL of a WebP of the source, at most 160 px a side; needs no API key. The same link is returned for 5 minutes and stays valid for at least 5 more.
+    """
+    width: int
+    """
+    The thumbnail's width in pixels.
+    """
+    height: int
+    """
+    The thumbnail's height in pixels.
+    """
+
+
 class JobListItem(TypedDict):
     """
-    A job, list item view: the spec's fields plus filename, format, quality and error (additive), so that jobs can be told apart.
+    A job, list item view: the spec's fields plus filename, format, quality, error and thumbnail (additive), so that jobs can be told apart.
     """
 
     id: str
@@ -256,6 +275,10 @@ class JobListItem(TypedDict):
     error: Error | None
     """
     Set when status is failed; otherwise null.
+    """
+    thumbnail: Thumbnail | None
+    """
+    Additive field: a small picture of the source, made when the job was accepted. null for jobs accepted before thumbnails existed, for images the decoder could not shrink, and once the job's files are deleted (files_expire_at).
     """
 
 
@@ -557,7 +580,7 @@ class Error3(TypedDict):
 
 class Error2(TypedDict):
     """
-    Every error answer (spec 7). Branch on code, never on message.
+    Every error answer (spec 7). Branch on code, never on message. Each response lists the codes it can carry; v1 may add codes (handle an unknown one by its HTTP status).
     """
 
     error: Error3

@@ -10,6 +10,18 @@ export interface SourceObject {
   format: InputFormat;
   width: number;
   height: number;
+  /**
+   * A small WebP of the source for job lists (at most 160 px a side), stored when the job was accepted. Absent on
+   * jobs accepted before thumbnails existed, and where the decoder could not make one.
+   */
+  thumbnail?: ThumbnailObject;
+}
+
+export interface ThumbnailObject {
+  key: string;
+  bytes: number;
+  width: number;
+  height: number;
 }
 
 export interface ResultObject {

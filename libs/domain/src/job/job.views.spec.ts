@@ -1,8 +1,8 @@
 import type { JobEvent } from '@upscaler/contracts';
 import { foldEvents } from '../decider';
-import { JOB_ID, T0, at, jobEvents as ev } from '../testing/job-fixtures';
+import { JOB_ID, SETTLEMENT, T0, aJobQueuedData, at, jobEvents as ev } from '../testing/job-fixtures';
 import { jobDecider } from './job.decider';
-import { toCancelView, toCreateView, toJobView, toListItemView } from './job.views';
+import { thumbnailOf, toCancelView, toCreateView, toJobView, toListItemView } from './job.views';
 
 const stateOf = (events: JobEvent[]) => foldEvents(jobDecider, events);
 
@@ -146,7 +146,36 @@ describe('job views (spec 2, Job table)', () => {
       format: 'png',
       quality: 'balanced',
       error: null,
+      // a job without a stored thumbnail (accepted before thumbnails existed): none, whatever link is offered
+      thumbnail: null,
     });
+  });
+
+  const THUMB = { key: `thumbs/${JOB_ID}`, bytes: 2190, width: 160, height: 120 };
+  const withThumb = () => ev.queued({ source: { ...aJobQueuedData().source, thumbnail: THUMB } });
+
+  it("list item view: the thumbnail's signed link with its stored size", () => {
+    expect(toListItemView(stateOf([withThumb()]), 'https://files.example/thumbs/x?sig=1').thumbnail).toEqual({
+      url: 'https://files.example/thumbs/x?sig=1',
+      width: 160,
+      height: 120,
+    });
+    expect(toListItemView(stateOf([withThumb()])).thumbnail).toBeNull();
+  });
+
+  it('thumbnailOf: the stored thumbnail until the files are deleted or expire', () => {
+    expect(thumbnailOf(stateOf([withThumb()]), at(1_000))).toEqual(THUMB);
+    expect(thumbnailOf(stateOf([ev.queued()]), at(1_000))).toBeNull();
+    const deleted = stateOf([
+      withThumb(),
+      ev.cancelled(700, null),
+      { type: 'JobFilesDeleted', data: { jobId: JOB_ID, accountId: SETTLEMENT.accountId, reason: 'operator', deletedAt: at(900) } },
+    ]);
+    expect(thumbnailOf(deleted, at(1_000))).toBeNull();
+    // kept 60 s after the job ended at 700 ms: there until 60.7 s, gone from then on (before the sweep gets to it)
+    const kept = stateOf([ev.queued({ source: { ...aJobQueuedData().source, thumbnail: THUMB }, fileRetentionSeconds: 60 }), ev.cancelled(700, null)]);
+    expect(thumbnailOf(kept, at(60_699))).toEqual(THUMB);
+    expect(thumbnailOf(kept, at(60_700))).toBeNull();
   });
 
   it('a failed job\'s list item carries its error', () => {

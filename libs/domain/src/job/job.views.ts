@@ -1,4 +1,4 @@
-import { DomainError, type JobCancelView, type JobCreateView, type JobListItemView, type JobView } from '@upscaler/contracts';
+import { DomainError, type ThumbnailObject, type JobCancelView, type JobCreateView, type JobListItemView, type JobView } from '@upscaler/contracts';
 import { elapsedMs } from '../shared/time';
 import { contentOf, filesExpireAt, startedAtOf, type JobState } from './job.state';
 
@@ -82,9 +82,24 @@ export function toCreateView(state: JobState): JobCreateView {
   return pickOf(state, ['id', 'object', 'status', 'target', 'filename', 'credits', 'source', 'created_at']);
 }
 
-/** Spec 2, list items; plus filename, format, quality and error (additive: jobs told apart, failures explained). */
-export function toListItemView(state: JobState): JobListItemView {
-  return pickOf(state, ['id', 'object', 'status', 'target', 'credits', 'created_at', 'filename', 'format', 'quality', 'error']);
+/**
+ * Spec 2, list items; plus filename, format, quality, error and thumbnail (additive: jobs told apart, failures
+ * explained). `thumbnailUrl`: the signed link to the thumbnail thumbnailOf names (null: none).
+ */
+export function toListItemView(state: JobState, thumbnailUrl: string | null = null): JobListItemView {
+  const thumb = state.job?.source.thumbnail;
+  return {
+    ...pickOf(state, ['id', 'object', 'status', 'target', 'credits', 'created_at', 'filename', 'format', 'quality', 'error']),
+    thumbnail: thumbnailUrl !== null && thumb ? { url: thumbnailUrl, width: thumb.width, height: thumb.height } : null,
+  };
+}
+
+/** The job's stored thumbnail while its files are kept (none once deleted or past files_expire_at at `now`). */
+export function thumbnailOf(state: JobState, now: string): ThumbnailObject | null {
+  const thumb = state.job?.source.thumbnail;
+  if (!thumb || state.filesDeletedAt) return null;
+  const expiresAt = filesExpireAt(state);
+  return expiresAt !== null && Date.parse(expiresAt) <= Date.parse(now) ? null : thumb;
 }
 
 /** Spec 2, cancel response (200). */

@@ -9,8 +9,8 @@ import { CLOCK, EVENT_STORE, STORAGE } from '../tokens';
 import type { Clock } from '../clock';
 
 /**
- * Deletes a final job's source and result from storage, then records it (JobFilesDeleted): the retention sweep
- * (processor) and an operator's deletion of an account's files (api) both come here (docs/operations.md
+ * Deletes a final job's source (with its thumbnail) and result from storage, then records it (JobFilesDeleted): the
+ * retention sweep (processor) and an operator's deletion of an account's files (api) both come here (docs/operations.md
  * "Retention"). Storage first: a crash in between leaves the job unrecorded, and the next sweep deletes again
  * (a missing key is no error) and records it.
  */
@@ -28,6 +28,7 @@ export class JobFiles {
     const job = state.job;
     if (!job || state.filesDeletedAt) return false;
     await this.storage.delete(job.source.key);
+    if (job.source.thumbnail) await this.storage.delete(job.source.thumbnail.key);
     if (state.result) await this.storage.delete(state.result.key);
     // Another replica recording it first is a conflict, re-decided on the fresh stream: nothing more to record.
     const { newEvents } = await handleCommand(

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
-import type { ObjectStorage, SignedDownloadHandler, StoredObjectInfo } from '../object-storage.port';
+import type { ObjectStorage, SignedDownloadHandler, SignedUrlOptions, StoredObjectInfo } from '../object-storage.port';
 import { hasControlCharacters, signDownload, verifyDownload } from './download-signature';
 import { assertValidKey, encodeKeyPath, fileFor, isValidKey } from './object-key';
 import { ObjectNotFoundError } from './object-not-found.error';
@@ -102,7 +102,7 @@ export class LocalFolderStorage implements ObjectStorage, SignedDownloadHandler 
    * `<publicBaseUrl><routePrefix>/<key>?expires=<unix s>[&name=<downloadName>][&type=<contentType>]&sig=<hex>`.
    * `type` appears only when `opts.contentType` overrides the stored content type.
    */
-  async signedUrl(key: string, ttlSeconds: number, opts: { downloadName?: string; contentType?: string } = {}): Promise<string> {
+  async signedUrl(key: string, ttlSeconds: number, opts: SignedUrlOptions = {}): Promise<string> {
     assertValidKey(key);
     if (!Number.isInteger(ttlSeconds) || ttlSeconds < 1 || ttlSeconds > MAX_TTL_SECONDS) {
       throw new RangeError(`ttlSeconds must be an integer from 1 to ${MAX_TTL_SECONDS}, got ${ttlSeconds}`);
@@ -112,7 +112,7 @@ export class LocalFolderStorage implements ObjectStorage, SignedDownloadHandler 
     if (hasControlCharacters(name) || hasControlCharacters(contentType)) {
       throw new Error('signedUrl: downloadName and contentType must not contain control characters');
     }
-    const expires = Math.floor(this.now() / 1000) + ttlSeconds;
+    const expires = Math.floor((opts.signedAt?.getTime() ?? this.now()) / 1000) + ttlSeconds;
     const query = new URLSearchParams({ expires: String(expires) });
     if (name) query.set('name', name);
     if (contentType) query.set('type', contentType);

@@ -1,6 +1,6 @@
 import { hostname } from 'node:os';
 import { Client } from 'minio';
-import type { ObjectStorage, StoredObjectInfo } from '../object-storage.port';
+import type { ObjectStorage, SignedUrlOptions, StoredObjectInfo } from '../object-storage.port';
 import { attachmentDisposition } from './content-disposition';
 import { clientOptionsFor, DEFAULT_S3_REGION, type S3StorageOptions } from './s3-options';
 
@@ -70,14 +70,14 @@ export class S3Storage implements ObjectStorage {
     }
   }
 
-  async signedUrl(key: string, ttlSeconds: number, opts: { downloadName?: string; contentType?: string } = {}): Promise<string> {
+  async signedUrl(key: string, ttlSeconds: number, opts: SignedUrlOptions = {}): Promise<string> {
     if (!Number.isInteger(ttlSeconds) || ttlSeconds < 1 || ttlSeconds > MAX_PRESIGN_SECONDS) {
       throw new RangeError(`ttlSeconds must be an integer from 1 to ${MAX_PRESIGN_SECONDS}, got ${ttlSeconds}`);
     }
     const respHeaders: Record<string, string> = {};
     if (opts.downloadName) respHeaders['response-content-disposition'] = attachmentDisposition(opts.downloadName);
     if (opts.contentType) respHeaders['response-content-type'] = opts.contentType;
-    return this.signer.presignedGetObject(this.bucket, key, ttlSeconds, respHeaders);
+    return this.signer.presignedGetObject(this.bucket, key, ttlSeconds, respHeaders, opts.signedAt);
   }
 
   /**

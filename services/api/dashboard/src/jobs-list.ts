@@ -65,14 +65,27 @@ function jobRow(j: Job): HTMLTableRowElement {
   // what tells jobs apart (the list item's additive fields): the file, the output asked for, a failure's code
   const file = [j.filename ?? '—', j.format, j.quality, j.status === 'failed' ? j.error?.code : undefined].filter(Boolean).join(' · ');
   return el('tr', { 'data-job-id': j.id }, [
+    thumbnailCell(j),
     el('td', {}, [el('code', { text: j.id })]),
-    el('td', { text: file }),
+    el('td', { class: 'file', text: file }),
     el('td', {}, [badge(j.status, STATUS_TONES[j.status] ?? '')]),
     el('td', { text: j.target }),
     el('td', { class: 'num', text: formatCount(j.credits) }),
     timeCell(j.created_at),
     actions,
   ]);
+}
+
+/**
+ * The source's thumbnail (the list item's signed link, the same link for a few minutes, so the browser caches it);
+ * an empty cell for jobs without one. Decorative: the File cell names the image.
+ */
+function thumbnailCell(j: Job): HTMLTableCellElement {
+  const url = j.thumbnail ? safeHttpUrl(j.thumbnail.url) : null;
+  if (!j.thumbnail || !url) return el('td', { class: 'thumb' });
+  const img = el('img', { alt: '', loading: 'lazy', decoding: 'async', width: j.thumbnail.width, height: j.thumbnail.height });
+  img.src = url;
+  return el('td', { class: 'thumb' }, [img]);
 }
 
 /** Reads the current page (or, with reset, the first page of the chosen status). */

@@ -52,6 +52,8 @@ export interface Job {
   size?: { width: number | null; height: number | null; fit: string } | null;
   /** additive: when the job's source and result are (or were) deleted (docs/operations.md, "Retention") */
   files_expire_at?: string | null;
+  /** additive, list items only: a signed link to a small WebP of the source (docs/api.md, "List jobs") */
+  thumbnail?: { url: string; width: number; height: number } | null;
 }
 
 export interface ResultLink {

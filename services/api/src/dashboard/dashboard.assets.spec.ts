@@ -66,9 +66,10 @@ describe('dashboard sources', () => {
     });
   });
 
-  it('in distributed mode the CSP lets the page fetch from the object store as well, and nothing else changes', () => {
-    const withStore = dashboardCsp('http://minio.example:9000');
-    expect(withStore.split('; ').find((d) => d.startsWith('connect-src'))).toBe("connect-src 'self' http://minio.example:9000");
-    expect(withStore.split('; ').filter((d) => !d.startsWith('connect-src'))).toEqual(DASHBOARD_CSP.split('; ').filter((d) => !d.startsWith('connect-src')));
+  it('in distributed mode the CSP lets the page fetch and show images from the object store as well, and nothing else changes', () => {
+    const withStore = dashboardCsp('http://minio.example:9000').split('; ');
+    const storeDirectives = (d: string) => d.startsWith('connect-src') || d.startsWith('img-src');
+    expect(withStore.filter(storeDirectives)).toEqual(["img-src 'self' blob: http://minio.example:9000", "connect-src 'self' http://minio.example:9000"]);
+    expect(withStore.filter((d) => !storeDirectives(d))).toEqual(DASHBOARD_CSP.split('; ').filter((d) => !storeDirectives(d)));
   });
 });

@@ -6,7 +6,8 @@
  * - fetch only to this origin, and in distributed mode to the object store's public origin (S3_PUBLIC_ENDPOINT),
  *   where the signed links of results and sources point: the page reads those files (without the key) for the
  *   before/after comparison. The key is never sent anywhere but this service's API;
- * - images from this origin and from blob: URLs only. blob: is the one relaxation of the page's original
+ * - images from this origin (and the object store's, where the job list's thumbnail links point in distributed mode)
+ *   and from blob: URLs only. blob: is the one relaxation of the page's original
  *   policy (issue 16, item 6): the upscale form previews the user's own file from memory, and the before/after
  *   comparison shows the source and the result, fetched from this origin (connect-src 'self') and handed to
  *   <img> as object URLs. A blob: URL can only be made by a script of this page (script-src 'self'), so it
@@ -21,7 +22,7 @@ export function dashboardCsp(storageOrigin: string | null = null): string {
     "default-src 'self'",
     "script-src 'self'",
     "style-src 'self'",
-    "img-src 'self' blob:",
+    storageOrigin ? `img-src 'self' blob: ${storageOrigin}` : "img-src 'self' blob:",
     storageOrigin ? `connect-src 'self' ${storageOrigin}` : "connect-src 'self'",
     "object-src 'none'",
     "base-uri 'none'",

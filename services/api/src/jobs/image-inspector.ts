@@ -2,12 +2,14 @@ import { Inject, Injectable } from '@nestjs/common';
 import { SCALE_OF_TARGET, type OutputFormat, type QualityTier, type Target } from '@upscaler/contracts';
 import {
   acceptedTargets,
+  makeThumbnail,
   DEFAULT_MAX_OUTPUT_PIXELS,
   probeImage,
   readRegistry,
   tierMaxInputPixels,
   MAX_OUTPUT_SIDE,
   type ImageProbe,
+  type Thumbnail,
   type NetworkRegistry,
 } from '@upscaler/engine';
 import { CONFIG } from '@upscaler/runtime';
@@ -31,6 +33,11 @@ export class ImageInspector {
 
   probe(bytes: Buffer): Promise<ImageProbe> {
     return probeImage(bytes, this.config.maxInputPixels);
+  }
+
+  /** The job list's WebP thumbnail of an accepted image (null where the decoder gives up: the job reports that). */
+  thumbnail(bytes: Buffer): Promise<Thumbnail | null> {
+    return makeThumbnail(bytes, this.config.maxInputPixels);
   }
 
   /**

@@ -10,6 +10,8 @@ import {
   SIZE_FITS,
   SIGNED_URL_TTL_SECONDS,
   TARGETS,
+  THUMBNAIL_LINK_WINDOW_SECONDS,
+  THUMBNAIL_SIDE,
   type JobCancelView,
   type JobCreateView,
   type JobListItemView,
@@ -178,9 +180,26 @@ export const JobListItemSchema = JobSchema.pick({
   format: true,
   quality: true,
   error: true,
-}).openapi('JobListItem', {
-  description: 'A job, list item view: the spec\'s fields plus filename, format, quality and error (additive), so that jobs can be told apart.',
-});
+})
+  .extend({
+    thumbnail: z
+      .object({
+        url: z.string().url().openapi({
+          description: `Absolute signed URL of a WebP of the source, at most ${THUMBNAIL_SIDE} px a side; needs no API key. The same link is returned for ${THUMBNAIL_LINK_WINDOW_SECONDS / 60} minutes and stays valid for at least ${THUMBNAIL_LINK_WINDOW_SECONDS / 60} more.`,
+        }),
+        width: pixels("The thumbnail's width in pixels."),
+        height: pixels("The thumbnail's height in pixels."),
+      })
+      .nullable()
+      .openapi({
+        description:
+          'Additive field: a small picture of the source, made when the job was accepted. null for jobs accepted before thumbnails existed, for images the decoder could not shrink, and once the job\'s files are deleted (files_expire_at).',
+      }),
+  })
+  .openapi('JobListItem', {
+    description:
+      "A job, list item view: the spec's fields plus filename, format, quality, error and thumbnail (additive), so that jobs can be told apart.",
+  });
 
 export const JobCancelSchema = JobSchema.pick({
   id: true,

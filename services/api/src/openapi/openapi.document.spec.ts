@@ -162,8 +162,9 @@ describe('error codes (errors.ts is the one table)', () => {
   const documented = new Set<string>();
   for (const op of operations().values()) {
     for (const r of Object.values<any>(op.responses)) {
-      // open for clients: anyOf [the codes of this status, any string]
-      for (const c of knownValues(r.content?.['application/json']?.schema?.properties?.error?.properties?.code)) documented.add(c);
+      // every error answer shares the Error schema; the codes a response can carry are its examples
+      const body = r.content?.['application/json'];
+      if (body?.schema?.$ref === '#/components/schemas/Error') for (const c of Object.keys(body.examples)) documented.add(c);
     }
   }
 
@@ -184,6 +185,25 @@ describe('error codes (errors.ts is the one table)', () => {
     }
     expect(thrown.size).toBeGreaterThan(10);
     expect([...thrown].filter((c) => !documented.has(c))).toEqual([]);
+  });
+
+  it('every error answer is the one shared Error schema, listing its codes in its description with an example each', () => {
+    let errorAnswers = 0;
+    for (const [key, op] of operations()) {
+      for (const [status, r] of Object.entries<any>(op.responses)) {
+        if (Number(status) < 400 || !r.content) continue;
+        // readiness answers 503 with its health report (which dependency is down), not an error envelope
+        if (key === 'GET /health/ready') continue;
+        errorAnswers++;
+        const body = r.content['application/json'];
+        expect([key, status, body.schema]).toEqual([key, status, { $ref: '#/components/schemas/Error' }]);
+        for (const [code, example] of Object.entries<any>(body.examples)) {
+          expect([key, status, ERROR_CODES[code as keyof typeof ERROR_CODES]?.status, example.value.error.code]).toEqual([key, status, Number(status), code]);
+          expect(r.description).toContain(`- \`${code}\`: `);
+        }
+      }
+    }
+    expect(errorAnswers).toBeGreaterThan(100);
   });
 
   it('the Error schema lists every code of errors.ts; a failed job carries a failed-job code', () => {

@@ -312,7 +312,8 @@ export function validateAgainstSchema(schemaName: string, value: unknown): strin
 
 /**
  * Errors of a JSON response body against the schema the document gives for that operation and
- * status (error bodies included: their code must be one the operation documents for that status).
+ * status (error bodies included: every one shares the Error schema, and its code must be one the operation
+ * lists for that status, which are the response's examples).
  */
 export function validateAgainstResponse(method: string, pathTemplate: string, status: number, value: unknown): string[] {
   const doc = openApiDocument() as {
@@ -328,7 +329,13 @@ export function validateAgainstResponse(method: string, pathTemplate: string, st
       .map(escapePointer)
       .join('/'),
   );
-  return v(value) ? [] : describeErrors(v);
+  if (!v(value)) return describeErrors(v);
+  const examples = (response.content['application/json'] as { examples?: Record<string, unknown> }).examples;
+  const code = status >= 400 ? (value as { error?: { code?: unknown } } | null)?.error?.code : undefined;
+  if (examples && typeof code === 'string' && !(code in examples)) {
+    return [`/error/code ${code} is not one this answer lists (${Object.keys(examples).join(', ')})`];
+  }
+  return [];
 }
 
 function escapePointer(segment: string): string {

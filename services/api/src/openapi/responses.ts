@@ -1,6 +1,6 @@
 import type { OpenAPIRegistry, ResponseConfig } from '@asteasolutions/zod-to-openapi';
 import { ERROR_CODES, errorBody, type ErrorCode, type Scope } from '@upscaler/contracts';
-import { errorSchema, type z } from './zod';
+import { ErrorSchema, type z } from './zod';
 
 /**
  * Route metadata shared by every resource's `*.routes.ts`: security requirements, the rate-limit headers
@@ -96,8 +96,9 @@ export function jsonResponse(
 }
 
 /**
- * An error response of one HTTP status: the error envelope with `code` narrowed to `codes`, and one
- * example per code. Every code must have that status in errors.ts.
+ * An error response of one HTTP status: the one shared error envelope (components.schemas.Error, so a generated
+ * client has one error type), the codes this answer can carry listed in its description with one example each.
+ * Every code must have that status in errors.ts; the end-to-end harness checks each answer's code is one listed.
  */
 export function errorResponse(status: number, codes: ErrorCode[], rateLimit: RateLimitHeaders, note?: string): ResponseConfig {
   for (const c of codes) {
@@ -115,7 +116,7 @@ export function errorResponse(status: number, codes: ErrorCode[], rateLimit: Rat
     headers: headersFor(rateLimit, extra),
     content: {
       'application/json': {
-        schema: errorSchema(codes),
+        schema: ErrorSchema,
         examples: Object.fromEntries(codes.map((c) => [c, { value: errorBody(c) }])),
       },
     },

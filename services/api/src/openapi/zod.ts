@@ -60,20 +60,21 @@ export const param = <T extends z.ZodTypeAny>(schema: T, description: string): T
 
 const errorCodes = Object.keys(ERROR_CODES) as [ErrorCode, ...ErrorCode[]];
 
-/** The body of an error answer whose code is one of `codes`. */
-export const errorSchema = (codes: readonly ErrorCode[] = errorCodes) =>
-  z
-    .object({
-      error: z.object({
-        code: z.enum(codes as [ErrorCode, ...ErrorCode[]]),
-        message: z.string().openapi({ description: 'Human-readable; may change.' }),
-      }),
-    })
-    .openapi({ description: 'Every error answer (spec 7). Branch on code, never on message.' });
-
-export const ErrorSchema = errorSchema().openapi('Error', {
-  description: 'Every error answer (spec 7). Branch on code, never on message.',
-});
+/**
+ * The body of every error answer, shared by all of them (components.schemas.Error); each response lists the codes
+ * it can carry in its description and examples.
+ */
+export const ErrorSchema = z
+  .object({
+    error: z.object({
+      code: z.enum(errorCodes),
+      message: z.string().openapi({ description: 'Human-readable; may change.' }),
+    }),
+  })
+  .openapi('Error', {
+    description:
+      'Every error answer (spec 7). Branch on code, never on message. Each response lists the codes it can carry; v1 may add codes (handle an unknown one by its HTTP status).',
+  });
 
 // ---------------------------------------------------------------------------------------------
 // Parsing a request with its schema, keeping each rule's error code and message (docs/api.md "Errors").
