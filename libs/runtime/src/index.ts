@@ -14,3 +14,4 @@ export * from './event-log.consumer';
 export * from './rebuild-projections';
 export * from './readiness';
 export * from './jobs/job-files';
+export * from './repeating-task';

@@ -3,7 +3,7 @@ import { streams } from '@upscaler/contracts';
 import { reservationDecider } from '@upscaler/domain';
 import { handleCommand, type EventStore } from '@upscaler/eventstore';
 import { balanceGuards, ReservationInUse, BalanceRepository } from '@upscaler/read-models';
-import { eventMetadata, EVENT_STORE, CLOCK, type Clock, CONFIG, LOGGER } from '@upscaler/runtime';
+import { eventMetadata, EVENT_STORE, CLOCK, type Clock, CONFIG, LOGGER, RepeatingTask } from '@upscaler/runtime';
 import { type AppConfig, type Logger } from '@upscaler/platform';
 
 /**
@@ -14,25 +14,26 @@ import { type AppConfig, type Logger } from '@upscaler/platform';
  */
 @Injectable()
 export class ReservationSweeper implements OnApplicationBootstrap, OnApplicationShutdown {
-  private timer: NodeJS.Timeout | undefined;
+  private readonly task: RepeatingTask;
   private running = false;
 
   constructor(
     @Inject(EVENT_STORE) private readonly store: EventStore,
     @Inject(CLOCK) private readonly clock: Clock,
     @Inject(CONFIG) private readonly config: AppConfig,
-    @Inject(LOGGER) private readonly logger: Logger,
+    @Inject(LOGGER) logger: Logger,
     private readonly balances: BalanceRepository,
-  ) {}
+  ) {
+    const every = Math.min(10_000, Math.max(500, Math.floor(config.reservationTimeoutMs / 4)));
+    this.task = new RepeatingTask('reservation sweep', async () => void (await this.sweep()), () => every, logger);
+  }
 
   onApplicationBootstrap(): void {
-    const every = Math.min(10_000, Math.max(500, Math.floor(this.config.reservationTimeoutMs / 4)));
-    this.timer = setInterval(() => void this.sweep().catch((err) => this.logger.error({ err }, 'reservation sweep failed')), every);
-    this.timer.unref();
+    this.task.start();
   }
 
   onApplicationShutdown(): void {
-    if (this.timer) clearInterval(this.timer);
+    this.task.stop();
   }
 
   async sweep(): Promise<number> {

@@ -2,7 +2,7 @@ import { Inject, Injectable, OnApplicationBootstrap, OnApplicationShutdown } fro
 import { FINAL_STATUSES } from '@upscaler/contracts';
 import type { JobState } from '@upscaler/domain';
 import { ReadModelRepository } from '@upscaler/read-models';
-import { CLOCK, type Clock, CONFIG, JobFiles, LOGGER } from '@upscaler/runtime';
+import { CLOCK, type Clock, CONFIG, JobFiles, LOGGER, RepeatingTask } from '@upscaler/runtime';
 import type { AppConfig, Logger } from '@upscaler/platform';
 
 /** The longest wait between sweeps; a short retention (tests, demos) sweeps every half of it, at least every second. */
@@ -16,16 +16,17 @@ const BATCH = 100;
  */
 @Injectable()
 export class FileRetentionSweeper implements OnApplicationBootstrap, OnApplicationShutdown {
-  private timer: NodeJS.Timeout | undefined;
-  private stopped = false;
+  private readonly task: RepeatingTask;
 
   constructor(
     @Inject(CLOCK) private readonly clock: Clock,
     @Inject(CONFIG) private readonly config: AppConfig,
-    @Inject(LOGGER) private readonly logger: Logger,
+    @Inject(LOGGER) logger: Logger,
     private readonly readModels: ReadModelRepository,
     private readonly files: JobFiles,
-  ) {}
+  ) {
+    this.task = new RepeatingTask('file retention sweep', async () => void (await this.sweep()), () => this.intervalMs, logger);
+  }
 
   /** Also with retention off: jobs accepted while it was on keep their promise (their own fileRetentionSeconds). */
   get intervalMs(): number {
@@ -34,22 +35,11 @@ export class FileRetentionSweeper implements OnApplicationBootstrap, OnApplicati
   }
 
   onApplicationBootstrap(): void {
-    this.schedule();
+    this.task.start();
   }
 
   onApplicationShutdown(): void {
-    this.stopped = true;
-    if (this.timer) clearTimeout(this.timer);
-  }
-
-  private schedule(): void {
-    if (this.stopped) return;
-    this.timer = setTimeout(() => {
-      void this.sweep()
-        .catch((err) => this.logger.error({ err }, 'file retention sweep failed'))
-        .then(() => this.schedule());
-    }, this.intervalMs);
-    this.timer.unref();
+    this.task.stop();
   }
 
   /** One pass over every job due (in batches); returns how many jobs' files it deleted. */
@@ -59,7 +49,7 @@ export class FileRetentionSweeper implements OnApplicationBootstrap, OnApplicati
       const due = await this.readModels.due<JobState>('job', this.clock.now(), BATCH, FINAL_STATUSES);
       let now = 0;
       for (const row of due) {
-        if (this.stopped) return deleted;
+        if (this.task.stopped) return deleted;
         if (await this.files.delete(row.state, 'retention', 'processor')) now++;
       }
       deleted += now;

@@ -2,7 +2,7 @@ import { Inject, Injectable, OnApplicationBootstrap, OnApplicationShutdown } fro
 import { isDomainError, streams } from '@upscaler/contracts';
 import { jobDecider } from '@upscaler/domain';
 import { handleCommand, type EventStore } from '@upscaler/eventstore';
-import { eventMetadata, EVENT_STORE, CLOCK, type Clock, CONFIG, LOGGER, Metrics } from '@upscaler/runtime';
+import { eventMetadata, EVENT_STORE, CLOCK, type Clock, CONFIG, LOGGER, Metrics, RepeatingTask } from '@upscaler/runtime';
 import { leaseGuards, LeaseLostError, WorkQueueRepository } from '@upscaler/work-queue';
 import { type AppConfig, type Logger } from '@upscaler/platform';
 
@@ -19,8 +19,7 @@ const SWEEP_MS = 1_000;
  */
 @Injectable()
 export class LeaseSweeper implements OnApplicationBootstrap, OnApplicationShutdown {
-  private timer: NodeJS.Timeout | undefined;
-  private stopped = false;
+  private readonly task: RepeatingTask;
 
   constructor(
     @Inject(EVENT_STORE) private readonly store: EventStore,
@@ -29,26 +28,23 @@ export class LeaseSweeper implements OnApplicationBootstrap, OnApplicationShutdo
     @Inject(LOGGER) private readonly logger: Logger,
     private readonly metrics: Metrics,
     private readonly workQueue: WorkQueueRepository,
-  ) {}
+  ) {
+    this.task = new RepeatingTask('lease sweep', () => this.sweepThenNextDelay(), () => SWEEP_MS, logger);
+  }
 
   onApplicationBootstrap(): void {
-    this.schedule(SWEEP_MS);
+    this.task.start();
   }
 
   onApplicationShutdown(): void {
-    this.stopped = true;
-    if (this.timer) clearTimeout(this.timer);
+    this.task.stop();
   }
 
-  private schedule(ms: number): void {
-    if (this.stopped) return;
-    this.timer = setTimeout(() => {
-      void this.sweep()
-        .catch((err) => this.logger.error({ err }, 'lease sweep failed'))
-        .then(() => this.workQueue.msUntilNextDue().catch(() => null))
-        .then((next) => this.schedule(next === null ? SWEEP_MS : Math.min(SWEEP_MS, Math.max(20, next))));
-    }, ms);
-    this.timer.unref();
+  /** A pass, then the time until the next backoff ends (at least 20 ms, at most a second): the next pass then. */
+  private async sweepThenNextDelay(): Promise<number> {
+    await this.sweep();
+    const next = await this.workQueue.msUntilNextDue().catch(() => null);
+    return next === null ? SWEEP_MS : Math.min(SWEEP_MS, Math.max(20, next));
   }
 
   /** One pass; returns how many leases it found lost and how many pending jobs it requeued. */
