@@ -40,11 +40,11 @@ step "integration (libs/messaging, Kafka $KAFKA_NEXT_VERSION)"
 KAFKA_VERSION="$KAFKA_NEXT_VERSION" npx jest --selectProjects integration --runInBand libs/messaging \
   --json --outputFile="$results/integration-kafka-$KAFKA_NEXT_VERSION.json" || status=1
 run_tier e2e --runInBand
-# Issue 16, item 4: the Python SDK (clients/python) with pytest against a real standalone; its venv
+# The Python SDK (clients/python) with pytest against a real standalone; its venv
 # is clients/python/.venv, and its passed/failed counts join the closing line.
 step "python sdk"
 bash clients/python/scripts/test.sh --results "$results/python-sdk.json" -q || status=1
-# Issue 4: the same end-to-end suites, unchanged, against a distributed deployment (api, billing,
+# The same end-to-end suites, unchanged, against a distributed deployment (api, billing,
 # webhooks and two processors as separate processes on Kafka, MinIO and Postgres). Files that test
 # the standalone process itself (crash/restart of its data dir) or start their own deployments are
 # not repeated.

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Several gpu_train.sh runs side by side on one lent GPU, in one device-tool call (issue 15, item 3).
+# Several gpu_train.sh runs side by side on one lent GPU, in one device-tool call.
 #
 #   bash training/gpu_plan.sh training/plans/<plan>.txt      # through the device tool, carry ["training/packs"]
 #

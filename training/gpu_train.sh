@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# train.py on the lent GPU machine (issue 15, item 3), run through the device tool from the repository root
+# train.py on the lent GPU machine, run through the device tool from the repository root
 # with carry ["training/packs"] (the pack made here by `python training/pack_data.py`: that machine has no
 # dataset folders). Installs nothing: PyTorch, numpy and Pillow are there.
 #

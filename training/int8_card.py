@@ -122,7 +122,7 @@ has VNNI (UPSCALE_ENGINE_PRECISION=auto, docs/engine.md "Precision"); `float32` 
 - Calibration and fine-tuning data: training images only (T91 + BSD200 without the held-out 8; licences in
   docs/dataset-licences.md); never Set5 / Set14 / BSD100.
 - Recipe: {recipe(ck_path) if ck_path and ck_path.exists() else side.get('checkpoint', 'unknown')}
-- Bar (issue 15): within 0.03 dB of the float32 parent on Set5, Set14 and BSD100 under every protocol the
+- Bar: within 0.03 dB of the float32 parent on Set5, Set14 and BSD100 under every protocol the
   network serves, or it is not shipped.{' ' + served_text if served_text else ''}
 
 ### Quality, float32 and int8 side by side (engine's quality harness, as above; {minutes:.1f} min)

@@ -6,7 +6,7 @@
 2. evaluate.py's protocol (evaluate(), onnx_upscaler()) on exports/<id>.onnx and the int8 file, bicubic
    LR (plus `--jpeg Q`, the photo protocol, if given: the photo networks are judged on both);
 3. bench_onnx.py's interleaved timing of the two files in one call, with the CPU model (lscpu);
-4. the bar (issue 15): int8 within --max-loss (0.03) dB of float32 on every set and protocol, or it
+4. the bar: int8 within --max-loss (0.03) dB of float32 on every set and protocol, or it
    is not shipped. `--ship` copies a passing file to exports/<id>-int8.onnx (+ .json, with the
    measured numbers). `--ship --ensemble-only` ships a file for its self-ensembled registry entry alone
    (<id>-int8-ensemble, as `best` runs it), whether or not one pass passes: the sidecar says so
@@ -31,7 +31,7 @@ from evaluate import evaluate, onnx_upscaler  # noqa: E402
 from export_int8 import export  # noqa: E402
 from sr.images import TEST_SETS  # noqa: E402
 
-BAR_DB = 0.03  # issue 15: int8 within this many dB of float32 on every set and protocol (int8_card.py too)
+BAR_DB = 0.03  # int8 within this many dB of float32 on every set and protocol (int8_card.py too)
 
 
 def main():

@@ -1,4 +1,4 @@
-// The API's hot path (issue 17, item 3): GET /jobs/{id}, the call every client polls, against a bare Node HTTP
+// The API's hot path: GET /jobs/{id}, the call every client polls, against a bare Node HTTP
 // server answering the same bytes, in the same run and on the same machine.
 //
 //   nice -n 10 node bench/api/run.js [--rounds 3] [--duration 10] [--connections 32] [--keys 40] [--warmup 3]

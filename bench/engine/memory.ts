@@ -14,7 +14,7 @@ async function main(): Promise<void> {
   const quality = arg('quality', 'fast') as 'fast';
   const format = arg('format', 'png') as 'png';
   // A photo-like input: a benchmark image enlarged to 25 MP plus sensor-like noise, saved as JPEG (quality 95 by
-  // default: 11.9 MB at 25 MP, above the 10 MB issue 2 names).
+  // default: 11.9 MB at 25 MP, above the 10 MB upload limit).
   const base = await sharp('../shared/datasets/BSD100/img_012.png'.replace('../shared', `${__dirname}/../../../shared`))
     .resize(width, height, { kernel: 'lanczos3', fit: 'fill' })
     .raw()

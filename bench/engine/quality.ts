@@ -5,11 +5,11 @@
 // Usage: nice -n 10 node bench/engine/run.js quality [--sets Set5,Set14,BSD100] [--networks ours,slim,medium,thick]
 //        [--scales 2,3,4] [--model path/to/net.onnx:SCALE[:name[:ensemble[=T,T]]]]... [--jpeg Q] [--json out.json]
 // "ours" = every network we trained that models/ holds at that scale (models/ours-*-x<scale>.onnx), each followed by
-// its int8 version where one ships (models/ours-*-x<scale>-int8.onnx, issue 15).
+// its int8 version where one ships (models/ours-*-x<scale>-int8.onnx).
 // A --model ending in ":ensemble" runs with the engine's eight-way geometric self-ensemble (inference/dihedral.ts);
 // ":ensemble=0,6" with only those transforms (a registry entry's selfEnsemble list).
 // --jpeg Q: the low-resolution input is JPEG-compressed at quality Q (4:2:0, as cameras and phones save) before
-// the upscale, to score networks on the inputs real users upload (issue 6's photo variant).
+// the upscale, to score networks on the inputs real users upload (the photo variant).
 // --json: also writes every row (ours and published) and the harness check as JSON; training/release.py builds
 // the model cards' tables from it.
 import { existsSync, readdirSync, writeFileSync } from 'node:fs';
@@ -84,7 +84,7 @@ async function main(): Promise<void> {
           .filter((x) => x.startsWith('ours-') && x.endsWith(`-x${s}.onnx`))
           .sort()) {
           candidates.push({ name: f.replace(`-x${s}.onnx`, ''), scale: s, path: join(MODELS_DIR, f) });
-          // Its int8 version, where one ships (issue 15), printed beside it.
+          // Its int8 version, where one ships, printed beside it.
           const int8 = f.replace(/\.onnx$/, '-int8.onnx');
           if (existsSync(join(MODELS_DIR, int8)))
             candidates.push({ name: `${f.replace(`-x${s}.onnx`, '')} int8`, scale: s, path: join(MODELS_DIR, int8) });

@@ -1,5 +1,5 @@
 // Tiers: what a job costs end to end in the engine (decode, tiles, self-ensemble where the registry asks for it,
-// encode) for every quality tier x target, on one PNG input, in one run, at both precisions (issue 15): an engine
+// encode) for every quality tier x target, on one PNG input, in one run, at both precisions: an engine
 // running float32 (what each int8 network gives way to: its float32 parent, or its atFloat32 stand-in) and one
 // running int8 (UPSCALE_ENGINE_PRECISION), their runs alternating. Each cost is also a ratio to float32 `fast` at
 // the same target. A tier whose network is the same at both precisions (sharp: Real-ESRGAN has no int8 version)

@@ -1,4 +1,4 @@
-// What a submit's credit work costs as an account's history grows (issue 14: streams stay small).
+// What a submit's credit work costs as an account's history grows (streams stay small).
 // A submit reserves the job's credits (billing: its own reservation-<job> stream, the balance checked
 // by a guard inside the append's transaction) and appends JobQueued (the api: read model, balance and
 // work queue applied inline). Neither reads the account's history, so the cost must be the same with

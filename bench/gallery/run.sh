@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The sharp tier's gallery and no-reference measures (issue 18, item 4; docs/benchmarks.md "Gallery"):
+# The sharp tier's gallery and no-reference measures (docs/benchmarks.md "Gallery"):
 #   npm run build && bash bench/gallery/run.sh [out dir]
 # Makes bench/gallery/.venv (scikit-image's bundled photos, BRISQUE, blur_effect: requirements.txt), cuts the inputs
 # (prepare.py), upscales them with bicubic / balanced / sharp through the engine (upscale.ts), measures and draws the

@@ -1,4 +1,4 @@
-"""Does calibration-only int8 keep the `sharp` tier's look? (issue 18, item 3; docs/benchmarks.md "Gallery")
+"""Does calibration-only int8 keep the `sharp` tier's look? (docs/benchmarks.md "Gallery")
 
   training/.venv/bin/python bench/gallery/sharp_int8_probe.py <gallery out dir> [--exclude conv,conv...]
 

@@ -1,5 +1,5 @@
 /**
- * Where the illustration networks win (issue 18, item 2; docs/benchmarks.md "Illustrations"), on the set of set.ts.
+ * Where the illustration networks win (docs/benchmarks.md "Illustrations"), on the set of set.ts.
  *
  * Fidelity tiers: Y-PSNR / SSIM with the engine's quality harness (bench/engine/quality.ts's protocol: modcrop to the
  * scale, MATLAB bicubic downscale with antialiasing, 8 bits, `scale` pixels shaved) of each tier's network against

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Where the illustration networks win (issue 18, item 2; docs/benchmarks.md "Illustrations"):
+# Where the illustration networks win (docs/benchmarks.md "Illustrations"):
 #   bash bench/illustration/run.sh [out dir]
 # Draws the illustration set (set.ts: our own SVGs rendered by sharp), scores every fidelity tier against the
 # illustration networks by Y-PSNR at 2x/3x/4x and runs x4plus / x4plus-anime at 4k (measure.ts, through the engine),

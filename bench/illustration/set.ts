@@ -1,5 +1,5 @@
 /**
- * The illustration set (issue 18, item 2): our own content, drawn here as SVG and rendered by sharp (librsvg), so its
+ * The illustration set: our own content, drawn here as SVG and rendered by sharp (librsvg), so its
  * licence is ours (MIT, the repository's). Eight 384x256 images of the kinds the `content` hint names: line art,
  * flat-colour drawings, UI screenshots, text and a chart. Deterministic shapes (a seeded LCG); the text's glyphs
  * come from the fonts fontconfig finds (DejaVu / Liberation on our machines), so a machine with other fonts draws

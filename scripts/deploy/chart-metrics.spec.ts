@@ -8,7 +8,7 @@ import { registerSystemGauges } from '../../libs/runtime/src/observability/syste
 import { grafanaVariableMetricNames, promqlMetricNames } from './promql-metric-names';
 
 /**
- * Issue 17: every metric that the chart (autoscaling), its Grafana dashboard, its alerting rules, the kustomize
+ * Every metric that the chart (autoscaling), its Grafana dashboard, its alerting rules, the kustomize
  * manifests and the docs' PromQL name is one the services export, under that exact name. The exported names come
  * from the code itself: a service's Metrics (with the system gauges) as prom-client exposes them.
  */
@@ -125,7 +125,7 @@ function docUses(): Use[] {
   );
 }
 
-describe('the metrics the chart, dashboard, alerts and docs name are the ones the services export (issue 17)', () => {
+describe('the metrics the chart, dashboard, alerts and docs name are the ones the services export', () => {
   const exported = exportedSeries();
   const unknown = (uses: Use[]) => uses.filter((u) => !exported.has(u.metric)).map((u) => `${u.metric} (${u.where})`);
 

@@ -3,7 +3,7 @@ import { join, resolve } from 'node:path';
 import { parse } from 'yaml';
 
 /**
- * Issue 17: the chart's README documents every value of values.yaml. A value is documented when a table row of the
+ * The chart's README documents every value of values.yaml. A value is documented when a table row of the
  * README names it, or an object around it, in its first column; `<component>` stands for api, billing, processor
  * and webhooks. And no row names a value that does not exist.
  */
@@ -28,7 +28,7 @@ function namesOf(path: string): string[] {
   return COMPONENTS.includes(head) ? [path, ['<component>', ...rest].join('.')] : [path];
 }
 
-describe("the chart's README documents every value (issue 17)", () => {
+describe("the chart's README documents every value", () => {
   const values = parse(readFileSync(join(CHART, 'values.yaml'), 'utf8'));
   const documented = documentedPaths(readFileSync(join(CHART, 'README.md'), 'utf8'));
   const leaves = leafPaths(values);

@@ -1,1 +1,1 @@
-"""Training pipeline for the upscaling service's own super-resolution networks (issue 6)."""
+"""Training pipeline for the upscaling service's own super-resolution networks."""

@@ -13,7 +13,7 @@ from upscaler import _generate, types
 
 @pytest.mark.skipif(
     not _generate.DOCS_OPENAPI.exists(),
-    reason="docs/openapi.json is not in the repository yet (issue 16, item 1 commits it); "
+    reason="docs/openapi.json is missing; "
     "types.py was rendered from the built service's document (python -m upscaler._generate --source dist)",
 )
 def test_types_py_is_a_fresh_render_of_docs_openapi_json() -> None:

@@ -111,7 +111,7 @@ def test_wait_sends_prefer_wait_and_polls_get_jobs_until_final(service: Service,
 
 
 def test_the_service_holds_each_wait_request_so_the_client_never_pauses_and_progress_reaches_1(service: Service, account: AccountKey) -> None:
-    # Prefer: wait=N is applied by the service (issue 16, item 2): Preference-Applied on every answer
+    # Prefer: wait=N is applied by the service: Preference-Applied on every answer
     exchanges: list[list[object]] = []
     hooks = {
         "request": [lambda r: exchanges.append([time.monotonic(), r.headers.get("prefer")])],

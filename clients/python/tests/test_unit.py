@@ -254,7 +254,7 @@ def test_a_text_mode_file_object_is_refused(tmp_path) -> None:
         Script().client().upscale(f)  # type: ignore[arg-type]
 
 
-# --- the content hint (issue 18) ------------------------------------------------------------------
+# --- the content hint ------------------------------------------------------------------
 
 
 def test_content_is_sent_as_a_form_field_and_in_the_json_body_only_when_given() -> None:

@@ -29,7 +29,7 @@ import {
 
 /** The standalone's default address (docs/api.md, Conventions). */
 export const DEFAULT_BASE_URL = 'http://127.0.0.1:8080/api/v1';
-/** The longest `Prefer: wait=N` the service honours (issue 16, item 2). */
+/** The longest `Prefer: wait=N` the service honours. */
 export const MAX_WAIT_SECONDS = 60;
 
 export interface UpscalerOptions extends RetryOptions {

@@ -70,7 +70,7 @@ export function isFinal(job: { status: JobStatus }): boolean {
 }
 
 /**
- * Wait and progress (issue 16, item 2) add started_at, progress (0..1) and pixel sizes to the job; until the
+ * Wait and progress add started_at, progress (0..1) and pixel sizes to the job; until the
  * document lists them these are read as optional.
  */
 export interface JobProgressFields {

@@ -15,7 +15,7 @@ import {
 } from '@upscaler/testing';
 
 /**
- * The `upscaler` CLI (issue 16, item 5) end to end against a real standalone: a folder tree of 12 images in four
+ * The `upscaler` CLI end to end against a real standalone: a folder tree of 12 images in four
  * formats, one of them corrupt, upscaled with --concurrency 3, interrupted with SIGINT halfway and run again with
  * the same arguments. The built bin runs as a child process (`npm run build` first), exactly as `npx upscaler` does.
  */

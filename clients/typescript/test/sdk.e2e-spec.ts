@@ -30,7 +30,7 @@ import {
 } from '@upscaler/testing';
 
 /**
- * The TypeScript SDK (issue 16, item 3) against a real standalone: every call over real HTTP. Webhook deliveries go
+ * The TypeScript SDK against a real standalone: every call over real HTTP. Webhook deliveries go
  * to an HTTPS receiver (loopback; the node's address in cluster mode) whose certificate comes from a CA the service trusts; the
  * same receiver serves an image for the image_url input.
  */

@@ -45,14 +45,14 @@ export function isFinalStatus(s: JobStatus): boolean {
 
 /**
  * Quality tiers (additive request field `quality`); each maps to a network in the engine registry. `fast`,
- * `balanced` and `best` are fidelity tiers (PSNR); `sharp` (issue 18) runs a generative network, Real-ESRGAN,
+ * `balanced` and `best` are fidelity tiers (PSNR); `sharp` runs a generative network, Real-ESRGAN,
  * which synthesises texture and hard edges, at a much higher CPU cost (docs/engine.md).
  */
 export const QUALITY_TIERS = ['fast', 'balanced', 'best', 'sharp'] as const;
 export type QualityTier = (typeof QUALITY_TIERS)[number];
 
 /**
- * The content hint (issue 18; additive request field `content`): what the image shows. `illustration` (drawings,
+ * The content hint (additive request field `content`): what the image shows. `illustration` (drawings,
  * line art, screenshots, text) runs an illustration network at the tiers where one measured better
  * (docs/engine.md, "The content hint"); everywhere else it runs what `photo` runs. Jobs stored without it are photo.
  */

@@ -10,16 +10,16 @@ export interface JobView {
   filename: string | null;
   credits: number;
   error: { code: string; message: string } | null;
-  /** width and height: additive (issue 16, item 2), the oriented pixel size. */
+  /** width and height: additive, the oriented pixel size. */
   source: { bytes: number; content_type: string; width: number; height: number } | null;
   result: { bytes: number; content_type: string; url: string; width: number; height: number } | null;
   created_at: string;
   finished_at: string | null;
   duration_ms: number | null;
-  /** Additive (issue 16, item 2): when the latest processing attempt started; null before any. */
+  /** Additive: when the latest processing attempt started; null before any. */
   started_at: string | null;
   /**
-   * Additive (issue 16, item 2): the share of the image's tiles through the network, 0 to 1: 0 while queued or
+   * Additive: the share of the image's tiles through the network, 0 to 1: 0 while queued or
    * pending, rising while processing, 1 once succeeded; null for a failed or cancelled job.
    */
   progress: number | null;
@@ -27,7 +27,7 @@ export interface JobView {
   format: OutputFormat;
   quality: QualityTier;
   requested_target: Target;
-  /** Additive (issue 18): the content hint the job runs with; photo for jobs stored before it existed. */
+  /** Additive: the content hint the job runs with; photo for jobs stored before it existed. */
   content: ContentHint;
   /** Additive: the pixel size the request asked for instead of a target; null when it gave a target. */
   size: RequestedSize | null;
@@ -95,7 +95,7 @@ export interface WebhookEndpointView {
   description: string | null;
   status: 'enabled' | 'disabled';
   created_at: string;
-  /** Additive (issue 16, item 7): why it is disabled; null while enabled. Only a `gone` one can be enabled again. */
+  /** Additive: why it is disabled; null while enabled. Only a `gone` one can be enabled again. */
   disabled_reason: 'gone' | 'deleted' | null;
   /** When the secret was last rotated; null if never. */
   secret_rotated_at: string | null;
@@ -112,7 +112,7 @@ export interface DeliveryAttemptView {
   event_type: DeliveryEventType;
   /** null for a test event (`webhook.test`). */
   job_id: string | null;
-  /** Additive (issue 16, item 7): the `webhook-id` of its attempts (the delivery id, or a re-delivery's original's). */
+  /** Additive: the `webhook-id` of its attempts (the delivery id, or a re-delivery's original's). */
   message_id: string;
   /** The delivery this one re-sends; null for an original delivery. */
   redelivery_of: string | null;
@@ -125,7 +125,7 @@ export interface DeliveryAttemptView {
 }
 
 /**
- * A delivery just scheduled on demand (POST …/test, POST …/deliveries/{id}/redeliver; issue 16, item 7): its
+ * A delivery just scheduled on demand (POST …/test, POST …/deliveries/{id}/redeliver): its
  * attempts then appear in the endpoint's delivery log under `delivery_id` = `id`.
  */
 export interface WebhookDeliveryView {

@@ -21,7 +21,7 @@ export interface UpscaleRequest {
   format: OutputFormat;
   quality: QualityTier;
   /**
-   * The content hint (issue 18): illustration runs the tier's illustration network where the registry lists one
+   * The content hint: illustration runs the tier's illustration network where the registry lists one
    * (docs/engine.md, "The content hint"). Default photo.
    */
   content?: ContentHint;
@@ -33,8 +33,8 @@ export interface UpscaleRequest {
   /** Aborting stops the job between tiles with `EngineCancelledError`. */
   signal?: AbortSignal;
   /**
-   * Hears the share of tiles through the network so far (0 < fraction <= 1), after each tile: the job's progress
-   * (issue 16, item 2). Decoding comes before the first call; alpha and encoding after the last.
+   * Hears the share of tiles through the network so far (0 < fraction <= 1), after each tile: the job's progress.
+   * Decoding comes before the first call; alpha and encoding after the last.
    */
   onProgress?: (fraction: number, tilesDone: number, tilesTotal: number) => void;
 }
@@ -61,7 +61,7 @@ export interface UpscaleEngine {
   upscale(req: UpscaleRequest): Promise<UpscaleResult>;
   /**
    * The default tier, the precision the engine runs at, the network each tier runs at each scale (at that
-   * precision), and where an illustration runs another network (issue 18).
+   * precision), and where an illustration runs another network.
    */
   describe(): {
     defaultQuality: QualityTier;

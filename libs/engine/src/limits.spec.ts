@@ -19,7 +19,7 @@ describe('acceptedTargets (spec 1: refusal rule)', () => {
     expect(DEFAULT_MAX_INPUT_PIXELS).toBe(50_000_000);
   });
 
-  it("accepts nothing above a tier's input limit, whatever the output limit (sharp, issue 18)", () => {
+  it("accepts nothing above a tier's input limit, whatever the output limit (sharp)", () => {
     expect(acceptedTargets(316, 316, DEFAULT_MAX_OUTPUT_PIXELS, 100_000)).toEqual(['2k', '3k', '4k']);
     expect(acceptedTargets(317, 316, DEFAULT_MAX_OUTPUT_PIXELS, 100_000)).toEqual([]);
   });

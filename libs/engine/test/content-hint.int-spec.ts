@@ -5,7 +5,7 @@ import { createEngine, DEFAULT_REGISTRY, type UpscaleEngine } from '@upscaler/en
 import { noiseImage } from './onnx-helpers';
 
 /**
- * Issue 18, the content hint: `content: illustration` runs the illustration network where it measured better (the
+ * The content hint: `content: illustration` runs the illustration network where it measured better (the
  * sharp tier: realesrgan-x4plus-anime) and exactly what a photo runs everywhere else (docs/engine.md, "The content
  * hint"; the measurements: docs/benchmarks.md, "Illustrations").
  */
@@ -19,7 +19,7 @@ async function drawing(w: number, h: number): Promise<Buffer> {
   return sharp(Buffer.from(svg)).removeAlpha().png().toBuffer();
 }
 
-describe('the content hint (issue 18): the illustration network only where it wins', () => {
+describe('the content hint: the illustration network only where it wins', () => {
   let engine: UpscaleEngine;
   beforeAll(async () => {
     engine = await createEngine();

@@ -11,7 +11,7 @@ const { convertAll } = require('../../../scripts/convert/convert-all');
 const H = 24;
 const W = 20;
 
-describe('TF.js -> ONNX conversion (issue 2: converted output equals TF.js wasm within 1e-3 on 0-255)', () => {
+describe('TF.js -> ONNX conversion (converted output equals TF.js wasm within 1e-3 on 0-255)', () => {
   const cases = (['slim', 'medium', 'thick'] as const).flatMap((n) => [2, 3, 4].map((s) => [n, s] as const));
   it.each(cases)('esrgan-%s x%i matches TF.js on a 24x20 image', async (network, scale) => {
     const rgb = noiseImage(H, W, 7 * scale);

@@ -175,7 +175,7 @@ describe('engine: images as users expect (docs/design.md §4)', () => {
           best: { 2: 'ours-blend-x2-int8-ensemble', 3: 'ours-balanced-x3-int8-ensemble', 4: 'ours-blend-x4-int8-ensemble' },
           sharp: { 2: 'realesrgan-x4plus-to-x2', 3: 'realesrgan-x4plus-to-x3', 4: 'realesrgan-x4plus' },
         },
-        // content: illustration (issue 18): only the sharp tier runs another network.
+        // content: illustration: only the sharp tier runs another network.
         illustration: {
           sharp: { 2: 'realesrgan-x4plus-anime-to-x2', 3: 'realesrgan-x4plus-anime-to-x3', 4: 'realesrgan-x4plus-anime' },
         },
@@ -437,7 +437,7 @@ describe('engine: images as users expect (docs/design.md §4)', () => {
         });
         const fullMs = performance.now() - started;
         expect(whole.tiles).toBe(100);
-        // progress (issue 16, item 2): after every tile, in order, ending at 1
+        // progress: after every tile, in order, ending at 1
         expect(heard).toEqual(Array.from({ length: 100 }, (_, i) => [(i + 1) / 100, i + 1, 100]));
         const ac = new AbortController();
         const t0 = performance.now();

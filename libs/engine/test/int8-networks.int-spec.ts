@@ -15,7 +15,7 @@ import {
 } from '@upscaler/engine';
 
 /**
- * Issue 15: every int8 network of the registry against its float32 parent, both run by the engine as the service
+ * Every int8 network of the registry against its float32 parent, both run by the engine as the service
  * runs them (PNG in, 256-pixel tiles, PNG out), on real photographs: Set5 and the first five images of Set14
  * (sorted by name), downscaled with MATLAB bicubic. The stated tolerance (docs/engine.md, "Precision"):
  * - per image, the int8 output is at least 42 dB PSNR from the float32 output (RGB, all pixels): quantization

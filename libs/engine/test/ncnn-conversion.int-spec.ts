@@ -47,7 +47,7 @@ async function againstNcnn(id: string): Promise<{ maxDiff: number; maxAbs: numbe
 
 const NETWORKS = ['realesrgan-x4plus', 'realesrgan-x4plus-anime', 'realesr-animevideov3-x4'];
 
-describe('ncnn -> ONNX conversion of the Real-ESRGAN networks (issue 18: each equals ncnn within 1e-3 on 0-255)', () => {
+describe('ncnn -> ONNX conversion of the Real-ESRGAN networks (each equals ncnn within 1e-3 on 0-255)', () => {
   // Measured: 3.2e-4 (x4plus), 2.7e-4 (x4plus-anime), 1.5e-4 (animevideov3): float32 sums in another order.
   it.each(NETWORKS)('the ONNX graph of %s reproduces ncnn (CPU, float32) on a 20x16 image within 1e-3', async (id) => {
     const { maxDiff, maxAbs } = await againstNcnn(id);

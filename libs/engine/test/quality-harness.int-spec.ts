@@ -6,7 +6,7 @@ import { imresizeBicubic, modcrop, scoreY } from '@upscaler/engine';
 
 const SET5 = join(__dirname, '..', '..', '..', '..', 'shared', 'datasets', 'Set5');
 
-describe('quality harness (issue 2: right only if its bicubic row matches the published one within 0.05 dB)', () => {
+describe('quality harness (right only if its bicubic row matches the published one within 0.05 dB)', () => {
   it.each([
     [2, 33.66],
     [3, 30.39],

@@ -21,7 +21,7 @@ async function rgbaPng(h: number, w: number): Promise<{ png: Buffer; alpha: Buff
   };
 }
 
-describe('the sharp tier (issue 18: Real-ESRGAN x4plus; 2k and 3k run x4 and resize down with Lanczos-3)', () => {
+describe('the sharp tier (Real-ESRGAN x4plus; 2k and 3k run x4 and resize down with Lanczos-3)', () => {
   let engine: UpscaleEngine;
   beforeAll(async () => {
     engine = await createEngine();

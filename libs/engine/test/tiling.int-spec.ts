@@ -35,7 +35,7 @@ async function pixels(png: Buffer): Promise<Buffer> {
   return sharp(png).raw().toBuffer();
 }
 
-describe('exact tiling (issue 2: tiled == full-frame, bit-identical)', () => {
+describe('exact tiling (tiled == full-frame, bit-identical)', () => {
   // Every network but thick (whose 154-pixel halo needs a wider image: next test), each run directly: the int8
   // ones too (precision 'int8', so on every CPU; their quantization scales are static, so a pixel's value cannot
   // depend on the tile it was computed in).

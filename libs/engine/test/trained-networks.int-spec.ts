@@ -5,7 +5,7 @@ import sharp from 'sharp';
 import { createEngine, DEFAULT_REGISTRY, imresizeBicubic, modcrop, networkAtPrecision, scoreY, type UpscaleEngine } from '@upscaler/engine';
 
 /**
- * Issue 6: our trained networks, run by the engine exactly as the service runs them (PNG in, tiles,
+ * Our trained networks, run by the engine exactly as the service runs them (PNG in, tiles,
  * PNG out), reproduce the Set5 PSNR recorded in their model cards (docs/model-cards/, written by
  * training/release.py from the engine's quality harness on whole images) within 0.05 dB: deterministic given the
  * committed weights.
@@ -186,7 +186,7 @@ describe('trained networks in the engine', () => {
         fast: { 2: 'ours-fast-x2-int8', 3: 'ours-fast-x3-int8', 4: 'ours-fast-x4-int8' },
         balanced: { 2: 'ours-balanced-x2-int8-pair', 3: 'ours-balanced-x3-int8', 4: 'ours-balanced-x4-int8-pair' },
         best: { 2: 'ours-blend-x2-int8-ensemble', 3: 'ours-balanced-x3-int8-ensemble', 4: 'ours-blend-x4-int8-ensemble' },
-        // Not in the file (written before issue 18): the built-in sharp tier (load-registry.ts, withDefaultTiers).
+        // Not in the file (written before the sharp tier existed): the built-in sharp tier (load-registry.ts, withDefaultTiers).
         sharp: { 2: 'realesrgan-x4plus-to-x2', 3: 'realesrgan-x4plus-to-x3', 4: 'realesrgan-x4plus' },
       });
       // The built-in registry's tiers, the same entries with paths into training/exports/.

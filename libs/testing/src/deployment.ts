@@ -8,7 +8,7 @@ import { startTestMinio, type TestMinio } from './minio';
 import { startService, type StartedService, type StartOptions } from './standalone';
 
 /**
- * A distributed deployment (docs/design.md §3, issue 4) for end-to-end tests: real Kafka (KRaft), MinIO and
+ * A distributed deployment (docs/design.md §3) for end-to-end tests: real Kafka (KRaft), MinIO and
  * Postgres started from packages, and the services as separate processes: api, billing, webhooks and
  * `processors` processors. Everything is fresh per deployment, so deployments never share topics,
  * consumer groups or buckets.

@@ -1,4 +1,4 @@
-// The deployment artifacts (issue 5), validated offline: no cluster, no Docker. Runs
+// The deployment artifacts, validated offline: no cluster, no Docker. Runs
 // scripts/deploy/validate.sh (helm lint/template per ci/ values file, Kubernetes JSON schemas,
 // kustomize, compose-spec schema, policies) and proves that each check can fail.
 // The first run builds helm and kustomize with `go install` (several minutes on 2 cores; cached after).
@@ -61,7 +61,7 @@ afterAll(() => {
   if (work) rmSync(work, { recursive: true, force: true });
 });
 
-describe("deployment artifacts (issue 5)", () => {
+describe("deployment artifacts", () => {
   it("validate.sh passes: every ci/ values file, the kustomize overlays and docker-compose.yml", () => {
     const result = run("bash", [join(deploy, "validate.sh")]);
     const out = result.stdout;
@@ -76,7 +76,7 @@ describe("deployment artifacts (issue 5)", () => {
       expect(out).toContain(`ok   helm lint --strict -f ci/${values}.yaml`);
       expect(out).toContain(`ok   chart policies: ci/${values}.yaml`);
     }
-    // Issue 17: every option on, the operator's kinds against its CRDs, the alerts linted and unit-tested.
+    // Every option on, the operator's kinds against its CRDs, the alerts linted and unit-tested.
     expect(out).toMatch(
       /^ok {3}helm template -f ci\/everything-values\.yaml \(\d+ objects: .*NetworkPolicy,Pod,.*PrometheusRule,.*ServiceMonitor\)$/m,
     );

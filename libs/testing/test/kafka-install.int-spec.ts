@@ -6,7 +6,7 @@ import { Kafka, logLevel } from 'kafkajs';
 import { INFRA_SCRIPTS_DIR, makeTempDir, runInfraScript, startInfraServer } from '../src/infra-scripts';
 
 /**
- * A fresh machine (issue 17): the first `start-kafka.sh` must work on an empty cache, where install-kafka.sh
+ * A fresh machine: the first `start-kafka.sh` must work on an empty cache, where install-kafka.sh
  * fetches the jars with Maven and then prints the Kafka home that start-kafka.sh takes as its result. Maven
  * 3.8 printed colour codes on stdout there, so the first start got a path with ESC[0m in it and failed; CI
  * never saw it because its cache was warm. Each test gets its own empty UPSCALE_INFRA_CACHE (the local Maven

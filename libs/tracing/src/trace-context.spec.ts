@@ -6,7 +6,7 @@ import { currentTraceCarrier, inSpan, startProducerSpan, tracer, untraced } from
 
 const PARENT = { traceparent: '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01', tracestate: 'vendor=x' };
 
-describe('producer spans of a batched Kafka send (the relay, issue 17)', () => {
+describe('producer spans of a batched Kafka send (the relay)', () => {
   it('while tracing is off, a message carries the context of the event that made it, unchanged', () => {
     expect(startProducerSpan('send upscale.job-events.v1', {}, PARENT)).toEqual({ span: undefined, headers: PARENT });
     expect(startProducerSpan('send upscale.job-events.v1', {}, { traceparent: PARENT.traceparent })).toEqual({

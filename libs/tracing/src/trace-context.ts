@@ -2,7 +2,7 @@ import { context, propagation, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, ty
 import { suppressTracing } from '@opentelemetry/core';
 
 /**
- * Trace context travels with the work (issue 5): in event metadata (`traceparent`, `tracestate`),
+ * Trace context travels with the work: in event metadata (`traceparent`, `tracestate`),
  * in Kafka headers (the relay copies them), and in request/reply payloads. These helpers are no-ops
  * while tracing is off.
  */

@@ -8,7 +8,7 @@ export interface JobProgressLog {
 }
 
 /**
- * The latest progress of every running job, as one process sees it (issue 16, item 2): fed by the processors'
+ * The latest progress of every running job, as one process sees it: fed by the processors'
  * `upscale_progress` notifications on a dedicated LISTEN connection, caught up from `work_queue` after every
  * (re)connect (notifications sent while disconnected are lost), and reconciled with it every `reconcileMs`, which
  * also forgets jobs that ended (their rows are gone). Reading is a map lookup: the hot path never waits on it.

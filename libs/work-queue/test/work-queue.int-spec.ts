@@ -199,7 +199,7 @@ describe('work queue', () => {
     expect((await store.readStream(streams.job(jobId))).map((e) => e.type)).toEqual(['JobQueued', 'JobStarted']);
   });
 
-  describe('progress of running jobs (issue 16, item 2)', () => {
+  describe('progress of running jobs', () => {
     const silent = { warn: () => undefined };
     const until = async (check: () => boolean, what: string) => {
       const deadline = Date.now() + 10_000;

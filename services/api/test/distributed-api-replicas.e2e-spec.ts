@@ -2,7 +2,7 @@ import { ApiClient, gradientImage, startDeployment, type Deployment, type Starte
 import { sleep } from './jobs-harness';
 
 /**
- * Two api replicas on one Postgres (issue 17, item 3; docs/api.md "Rate limits" and "Authentication and scopes").
+ * Two api replicas on one Postgres (docs/api.md "Rate limits" and "Authentication and scopes").
  * Each replica counts rate limits in memory and settles with the shared counters every 100 ms, and keeps API keys
  * and job views in memory until the event log shows them changed. Proves: a key's requests split between the two
  * stay within its limit (no replica's window is its own), a key revoked through one replica is refused by the

@@ -5,7 +5,7 @@ import { useDeployment } from './distributed-harness';
 import { eventually, expectError, isFinal, ledger, newAccount, settledLedger, waitForJob } from './jobs-harness';
 
 /**
- * Issue 4, distributed mode: billing is a separate process answering reservations over Kafka
+ * Distributed mode: billing is a separate process answering reservations over Kafka
  * request/reply (docs/design.md §2: "with a timeout and a clear 503 when billing does not answer"). With
  * billing stopped, POST /upscale answers 503 billing_unavailable after UPSCALE_BILLING_TIMEOUT_MS and
  * reserves nothing; the requests it left in the topic are past their expiry when billing comes back,

@@ -3,7 +3,7 @@ import { eventCountsByJob, useDeployment } from './distributed-harness';
 import { expectError, isFinal, newAccount, settledLedger, sleep, waitForJob } from './jobs-harness';
 
 /**
- * Issue 4, distributed mode: the Kafka broker goes away while jobs flow and comes back on the same
+ * Distributed mode: the Kafka broker goes away while jobs flow and comes back on the same
  * data. Jobs accepted before and during the outage all succeed; a submit during the outage either
  * gets 202 or 503 billing_unavailable, and a 503 reserves nothing; the log holds exactly one
  * reservation and one JobSucceeded (its charge) per accepted job, and nothing is lost (docs/design.md §2:

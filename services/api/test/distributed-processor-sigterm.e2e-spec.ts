@@ -2,7 +2,7 @@ import { createAccountWithKey, gradientImage, waitFor, writeSlowX3RegistryFile }
 import { useDeployment } from './distributed-harness';
 
 /**
- * Issue 5, shutdown: SIGTERM to a busy processor process (distributed mode). The processor stops
+ * Shutdown: SIGTERM to a busy processor process (distributed mode). The processor stops
  * taking work, and when its grace period (UPSCALE_SHUTDOWN_GRACE_MS) runs out before the job ends it
  * stops between tiles and hands the job back (JobAttemptLost, no backoff). It exits 0; the next
  * processor finishes the job once and it is charged once.

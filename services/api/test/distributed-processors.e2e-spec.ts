@@ -3,7 +3,7 @@ import { ApiClient, gradientImage, startDeployment, writeSlowX3RegistryFile, typ
 import { isFinal, newAccount, sleep, waitForJob, type TestAccount } from './jobs-harness';
 
 /**
- * Issue 14, distributed mode: processors as separate processes claiming from the Postgres work queue
+ * Distributed mode: processors as separate processes claiming from the Postgres work queue
  * (docs/distributed.md, "The work queue"), independent of Kafka partitions. Proves: no job waits
  * behind another while a processor is idle (1 long + 12 tiny on 2 processors); scaling up and down
  * during a long job stalls nothing and repeats nothing; a SIGTERMed busy processor hands its job back

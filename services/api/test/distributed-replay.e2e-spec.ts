@@ -6,7 +6,7 @@ import { CheckedClient, eventually, isFinal, newAccount, settledLedger, waitForJ
 import { useDeployment } from './distributed-harness';
 
 /**
- * Issue 4, distributed mode: every consumer replayed from offset 0 changes nothing (docs/design.md §2:
+ * Distributed mode: every consumer replayed from offset 0 changes nothing (docs/design.md §2:
  * "consumers are idempotent: an event delivered twice changes nothing"). After real jobs (succeeded
  * and cancelled, with webhook deliveries), every service is stopped, every consumer group is reset to
  * the earliest offset and the relay's checkpoint is deleted, so the relay publishes the whole log a

@@ -14,7 +14,7 @@ import {
 } from './jobs-harness';
 
 /**
- * Issue 18, item 2, proof through the API: `content: illustration` at `sharp`, the tier where the illustration
+ * Proof through the API: `content: illustration` at `sharp`, the tier where the illustration
  * network won (docs/engine.md, "The content hint"), runs Real-ESRGAN x4plus anime at 2k, 3k and 4k, with the
  * target's output size; JobSucceeded records that network; the job view shows the hint; elsewhere the hint changes
  * nothing; a value other than photo or illustration answers 400 invalid_request in both request forms.

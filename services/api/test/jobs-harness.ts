@@ -234,7 +234,7 @@ export async function eventually<T>(check: () => Promise<T | undefined>, what: s
 /**
  * GET /account once, right after every job of the account was seen final (or cancelled): nothing may
  * still be reserved, since a final state and its charge or refund are one transaction (settled on
- * final, issue 14). No polling: a settlement that lagged the final view fails here. Checks the
+ * final). No polling: a settlement that lagged the final view fails here. Checks the
  * invariant as `ledger` does.
  */
 export async function settledLedger(acct: TestAccount): Promise<{ balance: number; reserved: number; charged: number }> {

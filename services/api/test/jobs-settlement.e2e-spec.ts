@@ -3,7 +3,7 @@ import { gradientImage } from '@upscaler/testing';
 import { isFinal, ledger, newAccount, sleep, useJobsService } from './jobs-harness';
 
 /**
- * Issue 14, settled on final (docs/design.md §2), in both modes: the moment any answer shows a job final —
+ * Settled on final (docs/design.md §2), in both modes: the moment any answer shows a job final —
  * DELETE answering 200, GET /jobs/{id}, the list — GET /account already holds its refund or charge.
  * Rounds of concurrent cancels and finishes; the account is read right after each final view, and
  * must never hold credits reserved for a job already seen final, nor miss a charge already seen.

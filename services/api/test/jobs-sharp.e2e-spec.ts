@@ -2,7 +2,7 @@ import sharp from 'sharp';
 import { downloadResult, expectError, isFinal, newAccount, useJobsService, waitForJob } from './jobs-harness';
 
 /**
- * Issue 18, proof: `quality: sharp` jobs through the API at 2k, 3k and 4k (Real-ESRGAN x4plus; 2k and 3k resized
+ * Proof: `quality: sharp` jobs through the API at 2k, 3k and 4k (Real-ESRGAN x4plus; 2k and 3k resized
  * down from its x4 output), alpha kept; an input above the tier's 100,000-pixel bound refused at submit.
  */
 

@@ -12,7 +12,7 @@ import {
 } from './jobs-harness';
 
 /**
- * Wait and progress (issue 16, item 2): `Prefer: wait=N` on POST /upscale and GET /jobs/{id} answers once the
+ * Wait and progress: `Prefer: wait=N` on POST /upscale and GET /jobs/{id} answers once the
  * job is final or N seconds (at most 60) have passed, and says so in Preference-Applied; the retrieve view
  * carries started_at, progress (0 to 1, from tiles done) and the source and result pixel sizes. Every answer is
  * also checked against the OpenAPI document (CheckedClient), Vary: Prefer included.

@@ -16,7 +16,7 @@ import {
 } from '@upscaler/testing';
 
 /**
- * Issue 5, proven on a running service: /metrics after real jobs, one trace per job across api,
+ * Proven on a running service: /metrics after real jobs, one trace per job across api,
  * billing, processor and webhooks, JSON logs with request/job/trace ids, readiness following Postgres.
  */
 function corruptPng(png: Buffer): Buffer {
@@ -109,7 +109,7 @@ describe('observability of a running service', () => {
     ca?.cleanup();
   });
 
-  it('scrapes the series of issue 5 with the values of the jobs that ran, traces each job end to end, and logs ids', async () => {
+  it('scrapes the series the service documents, with the values of the jobs that ran, traces each job end to end, and logs ids', async () => {
     const { client } = await createAccountWithKey(svc.apiUrl, svc.operatorToken, { credits: 30 });
     const ep = await client.post('/webhook_endpoints', { url: `${receiver.url}/hook` });
     expect(ep.status).toBe(201);
@@ -141,7 +141,7 @@ describe('observability of a running service', () => {
     expect(all).toMatch(/upscaler_http_request_duration_seconds_bucket\{[^}]*route="\/api\/v1\/upscale"/);
     expect(all).toMatch(/upscaler_engine_duration_seconds_count\{[^}]*network="[a-z0-9-]+"[^}]*scale="2"[^}]*\} 1/);
     expect(all).toMatch(/upscaler_consumer_lag_events\{[^}]*consumer="/);
-    // Issue 17: the process and Node.js series under their standard names, once per process, labelled with the
+    // The process and Node.js series under their standard names, once per process, labelled with the
     // service that process runs (the standalone's four services share one process, hence one set).
     const services = e2eMode() === 'standalone' ? ['standalone'] : ['api', 'billing', 'webhooks', 'processor', 'processor'];
     for (const name of ['process_cpu_seconds_total', 'process_resident_memory_bytes', 'nodejs_eventloop_lag_p99_seconds', 'nodejs_heap_size_used_bytes']) {
@@ -168,7 +168,7 @@ describe('observability of a running service', () => {
     expect(spans.find((s) => s.name === 'api.submit').parentSpanId).toBe(server.spanId);
     expect(spans.find((s) => s.name === 'processor.job').attributes['upscaler.job_id']).toBe(ok.body.id);
 
-    // Issue 17: Postgres spans from the pg instrumentation, joined to the request: the submit's queries in the api's
+    // Postgres spans from the pg instrumentation, joined to the request: the submit's queries in the api's
     // process (the event append among them) descend from the HTTP server span; so do billing's for the reserve.
     const byId = new Map(spans.map((s) => [s.spanId, s]));
     const descendsFrom = (s: any, ancestor: any): boolean => {

@@ -3,7 +3,7 @@ import { ApiClient, createAccountWithKey, gradientImage, registerEndpoint, waitF
 import { ALL_SCOPES, RETRY_SCHEDULE_MS, useWebhooksService, submit, finalAttempts, expectedSignature } from './webhooks-harness';
 
 /**
- * Webhook ergonomics end to end (issue 16, item 7; docs/api.md "Webhooks", docs/design.md §4): secret rotation
+ * Webhook ergonomics end to end (docs/api.md "Webhooks", docs/design.md §4): secret rotation
  * with an overlap, re-enabling an endpoint a 410 disabled, the test event and re-delivery, against a real
  * service delivering to a loopback HTTPS receiver (test CA trusted through NODE_EXTRA_CA_CERTS). Retries use a
  * short schedule (200, 400, 800 ms) and an account may have 3 enabled endpoints.

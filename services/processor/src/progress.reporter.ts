@@ -1,5 +1,5 @@
 /**
- * Writes a running job's progress (issue 16, item 2) at most once per `intervalMs`: the engine reports after every
+ * Writes a running job's progress at most once per `intervalMs`: the engine reports after every
  * tile (hundreds for a large image), the store needs a few values a second for a progress bar. The latest value
  * wins, one write is in flight at a time, and `close()` waits for it. A failed write is only logged: progress is a
  * hint, never a reason to fail the job.

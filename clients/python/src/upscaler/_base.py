@@ -28,7 +28,7 @@ DEFAULT_TIMEOUT = 60.0
 DEFAULT_MAX_RETRIES = 3
 #: A Retry-After longer than this is not waited for: the error is raised (a rate-limit window is 60 s).
 DEFAULT_MAX_RETRY_AFTER = 60.0
-#: The server holds a `Prefer: wait=N` request for at most 60 s (issue 16, item 2).
+#: The server holds a `Prefer: wait=N` request for at most 60 s.
 MAX_PREFER_WAIT = 60
 #: With on_progress, a held request lasts at most this many seconds: the callback hears progress that often.
 PROGRESS_HOLD = 2

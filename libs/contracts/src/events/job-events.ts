@@ -41,7 +41,7 @@ export interface JobQueuedData {
   requestedTarget: Target;
   format: OutputFormat;
   quality: QualityTier;
-  /** The content hint (issue 18). Absent on events written before it existed: those jobs are photo (contentOf). */
+  /** The content hint. Absent on events written before it existed: those jobs are photo (contentOf). */
   content?: ContentHint;
   filename: string | null;
   credits: number;

@@ -99,7 +99,7 @@ export function startedAtOf(state: JobState): string | null {
   return state.startedAt ?? state.running?.startedAt ?? null;
 }
 
-/** The job's content hint (issue 18); a JobQueued written before the hint existed carries none and is photo. */
+/** The job's content hint; a JobQueued written before the hint existed carries none and is photo. */
 export function contentOf(job: JobQueuedData): ContentHint {
   return job.content ?? DEFAULT_CONTENT;
 }

@@ -24,7 +24,7 @@ const queuedView = {
   format: 'png',
   quality: 'balanced',
   requested_target: '2k',
-  // The fixture's JobQueued carries no content hint, as every event written before issue 18: read as photo.
+  // The fixture's JobQueued carries no content hint, as every event written before the hint existed: read as photo.
   content: 'photo',
   // asked for by target
   size: null,
@@ -70,7 +70,7 @@ describe('job views (spec 2, Job table)', () => {
     expect([view.status, view.progress, view.started_at]).toEqual(['pending', 0, at(1_000)]);
   });
 
-  it('progress (issue 16, item 2): the running share while processing (clamped to 0..1, 0 when none came), null once failed or cancelled', () => {
+  it('progress: the running share while processing (clamped to 0..1, 0 when none came), null once failed or cancelled', () => {
     const running = stateOf([ev.queued(), ev.started(1, 1_000)]);
     expect([0.25, undefined, 1.5, -1].map((p) => toJobView(running, undefined, p).progress)).toEqual([0.25, 0, 1, 0]);
     expect(toJobView(running).started_at).toBe(at(1_000));
@@ -83,7 +83,7 @@ describe('job views (spec 2, Job table)', () => {
     ]);
   });
 
-  it('content (issue 18): the hint the job was queued with; a JobQueued written before the hint existed reads as photo', () => {
+  it('content: the hint the job was queued with; a JobQueued written before the hint existed reads as photo', () => {
     expect(toJobView(stateOf([ev.queued({ content: 'illustration' })])).content).toBe('illustration');
     expect(toJobView(stateOf([ev.queued({ content: 'photo' })])).content).toBe('photo');
     const older = ev.queued();

@@ -14,7 +14,7 @@ export function resultPath(jobId: string): string {
  * duration_ms is the recorded wall-clock processing time once final. While processing, and only when
  * `now` is given, it is the time elapsed so far in the running attempt; otherwise null.
  *
- * progress (issue 16, item 2): 0 while queued or pending, `runningProgress` (the processor's share of tiles done,
+ * progress: 0 while queued or pending, `runningProgress` (the processor's share of tiles done,
  * kept outside the job's stream) while processing, 1 once succeeded, null for failed and cancelled jobs.
  */
 export function toJobView(state: JobState, now?: string, runningProgress?: number): JobView {

@@ -64,7 +64,7 @@ const original: DeliveryEvent[] = [
   },
 ];
 
-describe('test event (issue 16, item 7)', () => {
+describe('test event', () => {
   it('schedules webhook.test with the endpoint id, due at once, to an endpoint that did not subscribe to it', () => {
     const command = scheduleTestDelivery(endpoint(), { deliveryId: TEST, now: at(5_000) });
     const state = DeciderSpecification.for(deliveryDecider)
@@ -102,7 +102,7 @@ describe('test event (issue 16, item 7)', () => {
   });
 });
 
-describe('re-delivery (issue 16, item 7)', () => {
+describe('re-delivery', () => {
   it('an abandoned delivery is sent again: same body and event type, the original webhook-id, due now', () => {
     const command = scheduleRedelivery(endpoint(), foldEvents(deliveryDecider, original), { deliveryId: REDELIVERY, now: at(9_000) });
     const state = DeciderSpecification.for(deliveryDecider)

@@ -5,7 +5,7 @@ import type { DeliveryState } from './delivery.state';
 import type { WebhookEndpointState } from './webhook-endpoint.state';
 
 /**
- * Deliveries an account owner asks for (issue 16, item 7; docs/api.md "Test events" and "Re-delivery"): a test
+ * Deliveries an account owner asks for (docs/api.md "Test events" and "Re-delivery"): a test
  * event, or one more delivery of an earlier one. Each is a new `delivery-…` stream, signed and retried like any
  * other; only an enabled endpoint gets one. `deliveryId` and `now` come from the caller.
  */

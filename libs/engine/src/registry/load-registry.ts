@@ -20,7 +20,7 @@ export function readRegistry(path?: string): NetworkRegistry {
 }
 
 /**
- * A registry that lists no network for a tier added after it was written (`sharp`, issue 18: an additive request
+ * A registry that lists no network for a tier added after it was written (`sharp`: an additive request
  * value) runs that tier as the built-in registry does, with the built-in entries of its networks (where the
  * registry does not define the same ids itself), and with the built-in illustration networks of that tier (the
  * `content` hint). The tiers the registry lists run its own choice for illustrations too: its `illustration`

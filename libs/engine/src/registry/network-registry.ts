@@ -63,14 +63,14 @@ export interface NetworkRegistry {
   /** tier -> scale -> network id */
   tiers: Record<QualityTier, Record<number, string>>;
   /**
-   * Optional networks for camera-like inputs (issue 6's photo variants, trained on JPEG-compressed, noisy,
+   * Optional networks for camera-like inputs (the photo variants, trained on JPEG-compressed, noisy,
    * slightly blurred images): tier -> scale -> variant. A JPEG input whose estimated quality
    * (image/jpeg-quality.ts) is at most `maxJpegQuality` runs `network` instead of the tier's own network;
    * every other input (PNG, WebP, AVIF, JPEGs saved at a higher quality) runs the tier's network.
    */
   jpegVariants?: Partial<Record<QualityTier, Record<number, JpegVariant>>>;
   /**
-   * The networks a job with `content: illustration` runs (issue 18): tier -> scale -> network id, listed only where
+   * The networks a job with `content: illustration` runs: tier -> scale -> network id, listed only where
    * an illustration network measured better than the tier's own (docs/engine.md, "The content hint"). Where a tier
    * or scale is not listed, an illustration runs what a photo runs (the tier's network or its JPEG variant).
    */

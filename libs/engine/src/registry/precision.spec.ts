@@ -3,7 +3,7 @@ import type { NetworkRegistry } from './network-registry';
 
 const cpu = (...flagLines: string[]) => flagLines.map((f, i) => `processor\t: ${i}\nmodel name\t: X\nflags\t\t: ${f}\n`).join('\n');
 
-describe('precision (issue 15: int8 where the CPU has VNNI, float32 parents elsewhere)', () => {
+describe('precision (int8 where the CPU has VNNI, float32 parents elsewhere)', () => {
   it('finds an int8 dot-product instruction only when every core lists AVX512-VNNI, AVX-VNNI or AMX-INT8', () => {
     expect(hasInt8DotProduct(cpu('fpu sse2 avx2 avx512f avx512_vnni avx512_bf16', 'fpu sse2 avx2 avx512f avx512_vnni avx512_bf16'))).toBe(
       true,

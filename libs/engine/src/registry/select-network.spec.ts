@@ -49,7 +49,7 @@ describe('selectNetwork', () => {
   });
 });
 
-describe('selectNetwork by content (issue 18: the illustration network only where it wins)', () => {
+describe('selectNetwork by content (the illustration network only where it wins)', () => {
   it('an illustration runs the illustration network of its tier and scale, whatever the format', () => {
     expect(selectNetwork(registry, 'sharp', 4, { format: 'png', content: 'illustration' })).toBe('anime4');
     expect(selectNetwork(registry, 'sharp', 2, { format: 'webp', content: 'illustration' })).toBe('anime2');

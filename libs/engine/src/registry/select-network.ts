@@ -9,7 +9,7 @@ export interface InputTraits {
   format: InputFormat;
   /** Estimated IJG quality of a JPEG input (image/jpeg-quality.ts); undefined when unknown or not a JPEG. */
   jpegQuality?: number;
-  /** The job's content hint (issue 18); default photo. */
+  /** The job's content hint; default photo. */
   content?: ContentHint;
 }
 

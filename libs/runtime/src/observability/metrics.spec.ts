@@ -6,7 +6,7 @@ function samples(text: string, name: string): string[] {
   return text.split('\n').filter((l) => l.startsWith(`${name}{`) || l.startsWith(`${name} `));
 }
 
-describe('Metrics (issue 17: series that stock tools understand)', () => {
+describe('Metrics (series that stock tools understand)', () => {
   it('exports the default process and Node.js series under their standard names, with the service label', async () => {
     const text = await new Metrics('billing').registry.metrics();
     for (const name of [

@@ -1,7 +1,7 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * A running job's progress (issue 16, item 2): the share of its tiles through the network, written by the
+ * A running job's progress: the share of its tiles through the network, written by the
  * processor that holds the lease (a few times a second at most) and announced on `upscale_progress`. Not an
  * event: it is a hint for a progress bar, worth nothing once the job is final (the row goes with it).
  */

@@ -129,7 +129,7 @@ function render(job: Job): void {
   if (job.size) facts.push(` for ${job.size.width ?? 'auto'}x${job.size.height ?? 'auto'}${job.size.width && job.size.height ? ` ${job.size.fit}` : ''}`);
   if (job.format) facts.push(` · ${job.format}`);
   if (job.quality) facts.push(` · ${job.quality}`);
-  // The content hint only where it is not the default (issue 18), so a photo job reads as before.
+  // The content hint only where it is not the default, so a photo job reads as before.
   if (job.content && job.content !== 'photo') facts.push(` · ${job.content}`);
   facts.push(` · ${job.credits} credits`);
   byId('job-facts').replaceChildren(...facts);

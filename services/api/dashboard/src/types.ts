@@ -1,6 +1,6 @@
 /**
  * The shapes this page reads from the API (docs/api.md). Only the fields it uses; the API may add more
- * (docs/spec/upscaling-api-v1.md §9), and the fields marked "additive, issue 16" may still be absent.
+ * (docs/spec/upscaling-api-v1.md §9), and the fields marked "additive" may be absent (answers of an older service).
  */
 import type { JobStatus } from '../../../../libs/contracts/src/job';
 
@@ -22,7 +22,7 @@ export interface Account {
 export interface ImageInfo {
   bytes: number;
   content_type: string;
-  /** additive (issue 16, item 2): pixel size */
+  /** additive: pixel size */
   width?: number;
   height?: number;
 }
@@ -43,10 +43,10 @@ export interface Job {
   format?: string;
   quality?: string;
   requested_target?: string;
-  /** additive (issue 16, item 2): when the latest attempt started, and its share of tiles done (0..1) */
+  /** additive: when the latest attempt started, and its share of tiles done (0..1) */
   started_at?: string | null;
   progress?: number | null;
-  /** additive (issue 18): the content hint, photo or illustration */
+  /** additive: the content hint, photo or illustration */
   content?: string;
   /** additive: the pixel size asked for instead of a target (docs/api.md, "Output by pixel size") */
   size?: { width: number | null; height: number | null; fit: string } | null;
@@ -93,6 +93,6 @@ export interface DeliveryAttempt {
   outcome: string;
   attempted_at: string;
   next_attempt_at: string | null;
-  /** additive (issue 16, item 7): the delivery this one re-sends */
+  /** additive: the delivery this one re-sends */
   redelivery_of?: string | null;
 }

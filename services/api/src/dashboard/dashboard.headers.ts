@@ -8,7 +8,7 @@
  *   before/after comparison. The key is never sent anywhere but this service's API;
  * - images from this origin (and the object store's, where the job list's thumbnail links point in distributed mode)
  *   and from blob: URLs only. blob: is the one relaxation of the page's original
- *   policy (issue 16, item 6): the upscale form previews the user's own file from memory, and the before/after
+ *   policy: the upscale form previews the user's own file from memory, and the before/after
  *   comparison shows the source and the result, fetched from this origin (connect-src 'self') and handed to
  *   <img> as object URLs. A blob: URL can only be made by a script of this page (script-src 'self'), so it
  *   adds no way in; data: and other origins stay refused;

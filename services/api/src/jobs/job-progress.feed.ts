@@ -4,7 +4,7 @@ import { LOGGER } from '@upscaler/runtime';
 import { JobProgress, WorkQueueRepository } from '@upscaler/work-queue';
 
 /**
- * This replica's view of running jobs' progress (issue 16, item 2): libs/work-queue's JobProgress, started with the
+ * This replica's view of running jobs' progress: libs/work-queue's JobProgress, started with the
  * module and stopped with it. Its own LISTEN connection; reading it is a map lookup.
  */
 @Injectable()

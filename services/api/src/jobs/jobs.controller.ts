@@ -138,7 +138,7 @@ export class JobsController {
     return this.jobs.cancel(p, id);
   }
 
-  /** Prefer: wait=N (issue 16, item 2): the seconds to wait, said back in Preference-Applied; answers vary by Prefer. */
+  /** Prefer: wait=N: the seconds to wait, said back in Preference-Applied; answers vary by Prefer. */
   private preferredWait(prefer: string | undefined, res: Response): number | undefined {
     res.vary('Prefer');
     const wait = preferredWaitSeconds(prefer);

@@ -375,7 +375,7 @@ export const IdempotencyKeyHeader = z
     },
   });
 /**
- * Prefer: wait=N (RFC 7240; issue 16, item 2): answer once the job is final or N seconds (at most 60) have passed.
+ * Prefer: wait=N (RFC 7240): answer once the job is final or N seconds (at most 60) have passed.
  * Read by prefer-wait.ts; an unusable preference is ignored, as RFC 7240 asks, so the schema only documents it.
  */
 export const PreferHeader = z

@@ -1,4 +1,4 @@
-/** The longest wait a client may ask for (issue 16, item 2): longer asks are served as this. */
+/** The longest wait a client may ask for: longer asks are served as this. */
 export const MAX_WAIT_SECONDS = 60;
 
 /**

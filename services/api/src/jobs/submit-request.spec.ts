@@ -33,7 +33,7 @@ describe('POST /upscale fields (spec 4.1)', () => {
     });
     expect(parseSubmitFields({ quality: 'sharp', content: 'photo' })).toMatchObject({ quality: 'sharp', content: 'photo' });
   });
-  it('content (issue 18): photo when left out, null or empty (a multipart form sends ""), else one of photo, illustration', () => {
+  it('content: photo when left out, null or empty (a multipart form sends ""), else one of photo, illustration', () => {
     for (const content of [undefined, null, '']) expect(parseSubmitFields({ content }).content).toBe('photo');
     for (const bad of ['drawing', 'Illustration', 1, ['photo']]) {
       expect(() => parseSubmitFields({ content: bad })).toThrow(

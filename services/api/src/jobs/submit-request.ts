@@ -7,7 +7,7 @@ export interface SubmitFields {
   target: Target;
   format: OutputFormat;
   quality: QualityTier | undefined;
-  /** The content hint (issue 18); photo when the request leaves it out. */
+  /** The content hint; photo when the request leaves it out. */
   content: ContentHint;
   filename: string | undefined;
   /** A pixel size instead of a target (width and/or height; docs/api.md "Output by pixel size"). */

@@ -205,7 +205,7 @@ function registerDelivery(registry: OpenAPIRegistry, type: WebhookEventType): vo
   });
 }
 
-/** Issue 16, item 7 (docs/api.md "Webhooks"; docs/design.md §4): rotation, re-enabling, test event, re-delivery. */
+/** Webhook ergonomics (docs/api.md "Webhooks"; docs/design.md §4): rotation, re-enabling, test event, re-delivery. */
 function registerEndpointActions(registry: OpenAPIRegistry): void {
   const notFound = (what = 'No webhook endpoint with that id in this account.') => errorResponse(404, ['not_found'], 'always', what);
   const deleted = 'webhook_endpoint_deleted: the endpoint was deleted (it stays listed, disabled_reason deleted); register a new one.';

@@ -152,7 +152,7 @@ export const DELIVERIES_QUERY_ERRORS = {
 };
 
 // ---------------------------------------------------------------------------------------------
-// Webhook ergonomics (issue 16, item 7; docs/api.md "Webhooks"): rotation, test event, re-delivery
+// Webhook ergonomics (docs/api.md "Webhooks"): rotation, test event, re-delivery
 
 const deliveryIdSchema = (description: string) =>
   z
