@@ -42,7 +42,8 @@ module.exports = {
     { ...common, ...convertedNetworks, displayName: 'integration', testMatch: ['<rootDir>/{libs,services}/*/test/**/*.int-spec.ts'] },
     {
       ...common,
-      ...convertedNetworks,
+      // end-to-end tests run dist/: the build is brought up to date first (then the converted networks)
+      globalSetup: '<rootDir>/scripts/e2e-setup.js',
       displayName: 'e2e',
       testMatch: ['<rootDir>/{libs,services}/*/test/**/*.e2e-spec.ts', '<rootDir>/clients/typescript/test/**/*.e2e-spec.ts'],
     },
