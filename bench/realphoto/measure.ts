@@ -197,7 +197,7 @@ async function main(): Promise<void> {
     mkdirSync(galleryDir, { recursive: true });
     for (const s of sheets) {
       const window = galleryCrop(s.outputs.get('original')!, s.outputs.get('bicubic')!, [...tiers].map((t) => s.outputs.get(t)!));
-      const file = join(galleryDir, `x${s.scale}-${s.input}.png`);
+      const file = join(galleryDir, `x${s.scale}-${s.input}.jpg`);
       await writeSheet(file, s.outputs, ['original', 'bicubic', ...tiers], window, `x${s.scale}, input ${s.input === 'clean' ? 'clean' : `JPEG q${s.input}`}: ${s.image.set} ${s.image.name}, worst tier ${s.worst >= 0 ? '+' : ''}${s.worst.toFixed(2)} dB vs bicubic`);
       console.log(`gallery: ${file}`);
     }
