@@ -39,15 +39,21 @@ function isStale(root = ROOT) {
   return INPUTS.some((input) => newestMtime(path.join(root, input)) > built);
 }
 
-module.exports = { isStale, newestMtime };
+/** Runs `npm run build` when the build is stale; true when it built. */
+function ensureBuilt() {
+  if (!isStale()) return false;
+  process.stdout.write('a source is newer than the build (dist/.build-stamp): npm run build\n');
+  execFileSync('npm', ['run', '-s', 'build'], { cwd: ROOT, stdio: 'inherit' });
+  return true;
+}
+
+module.exports = { ensureBuilt, isStale, newestMtime };
 
 if (require.main === module) {
   if (process.argv.includes('--stamp')) {
     fs.mkdirSync(path.dirname(STAMP), { recursive: true });
     fs.writeFileSync(STAMP, `${new Date().toISOString()}\n`);
-  } else if (isStale()) {
-    execFileSync('npm', ['run', '-s', 'build'], { cwd: ROOT, stdio: 'inherit' });
-  } else {
+  } else if (!ensureBuilt()) {
     process.stdout.write('build is up to date (no source newer than dist/.build-stamp); starting\n');
   }
 }

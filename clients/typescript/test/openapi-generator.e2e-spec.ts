@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
-import { createAccountWithKey, e2eMode, gradientImage, REPO_ROOT, startService, type StartedService } from '@upscaler/testing';
+import { createAccountWithKey, describeStandalone, gradientImage, REPO_ROOT, startService, type StartedService } from '@upscaler/testing';
 
 /**
  * The contract as a Java shop sees it (docs/api.md, "Generating your own client"): openapi-generator's
@@ -15,7 +15,6 @@ import { createAccountWithKey, e2eMode, gradientImage, REPO_ROOT, startService, 
  * only in the embedded storage.
  */
 const VERSION = '7.25.0';
-const describeStandalone = e2eMode() === 'standalone' ? describe : describe.skip;
 jest.setTimeout(300_000);
 
 /** The generator's jar: Maven resolves it once from Maven Central (Maven is already needed for Kafka). */

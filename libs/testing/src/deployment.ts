@@ -122,6 +122,12 @@ export function e2eMode(): 'standalone' | 'distributed' | 'cluster' {
 }
 
 /**
+ * A describe for what only the standalone shows (one processor running one job at a time, signed links served by the
+ * api itself); skipped in the other modes, where the same file's other tests still run.
+ */
+export const describeStandalone: jest.Describe = e2eMode() === 'standalone' ? describe : describe.skip;
+
+/**
  * `startService()` for the standalone, in distributed mode: the whole deployment behind one handle
  * whose api address, operator token, logs, stop and kill cover every process.
  */

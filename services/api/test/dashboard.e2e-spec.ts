@@ -682,13 +682,14 @@ describeInChromium('account dashboard (GET /dashboard) in Chromium', () => {
     expect([again.event_type, again.job_id, again.redelivery_of]).toEqual(['job.succeeded', jobId, delivery]);
     // The page re-reads the log: the new delivery is there, marked as a re-send of the first.
     await panel('webhooks').getByRole('button', { name: 'Refresh' }).click();
-    const row = log.locator(`tbody tr[data-delivery-id="${resent}"]`);
-    // The row can be found in the log as rendered before the refresh and read while the refresh replaces it (CI
-    // once read no cells at all), so read until the refreshed row has its cells.
-    const resentCells = await waitFor('the re-sent delivery in the page log', async () => {
-      const c = await cells(row);
-      return c.length > 1 && c;
-    });
+    // A row can be found in the log as rendered before the refresh and read while the refresh replaces it (CI once
+    // read no cells at all), so each is read until the refreshed row has its cells.
+    const refreshedCells = (deliveryId: string, what: string) =>
+      waitFor(what, async () => {
+        const c = await cells(log.locator(`tbody tr[data-delivery-id="${deliveryId}"]`));
+        return c.length > 1 && c;
+      });
+    const resentCells = await refreshedCells(resent, 'the re-sent delivery in the page log');
     expect(resentCells[1]).toBe(`job.succeededre-send of ${delivery}`);
 
     const endpointRow = panel('webhooks').locator(`tr[data-webhook-id="${endpointId}"]`);
@@ -702,12 +703,7 @@ describeInChromium('account dashboard (GET /dashboard) in Chromium', () => {
     const ping = await attemptWhere((a) => a.delivery_id === testId, 'the test event in the log');
     expect([ping.event_type, ping.job_id]).toEqual(['webhook.test', null]);
     await panel('webhooks').getByRole('button', { name: 'Refresh' }).click();
-    const pingRow = log.locator(`tbody tr[data-delivery-id="${testId}"]`);
-    // read until the refreshed row has its cells, as for the re-sent one above (the distributed run once read none)
-    const pingCells = await waitFor('the test event in the page log', async () => {
-      const c = await cells(pingRow);
-      return c.length > 1 && c;
-    });
+    const pingCells = await refreshedCells(testId, 'the test event in the page log');
     expect(pingCells.slice(1, 3)).toEqual(['webhook.test', '—']);
     expect(await panelError('webhooks').isHidden()).toBe(true);
   });

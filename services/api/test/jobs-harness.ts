@@ -30,7 +30,7 @@ export interface JobsService extends StartedService {
  * queued), and signed URLs served by the api itself.
  */
 export const STANDALONE = e2eMode() === 'standalone';
-export const describeStandalone = STANDALONE ? describe : describe.skip;
+export { describeStandalone } from '@upscaler/testing';
 export const testStandalone = STANDALONE ? test : test.skip;
 
 /** Starts the service; the rate limit is raised (to the most a key may have, as the cluster runs) unless the caller sets it (polling would hit 60/min). */

@@ -89,6 +89,12 @@ export function filesExpireAt(state: JobState): string | null {
   return Date.parse(deleted) < Date.parse(promised) ? deleted : promised;
 }
 
+/** Whether the job's files are gone (or due to go: the sweep may not have run yet) at `now`: from files_expire_at on. */
+export function filesExpired(state: JobState, now: string): boolean {
+  const expiresAt = filesExpireAt(state);
+  return expiresAt !== null && Date.parse(expiresAt) <= Date.parse(now);
+}
+
 /** A pending job whose backoff is over may be requeued (the scheduler's question; decide does not check it). */
 export function isDueForRequeue(state: JobState, now: string): boolean {
   return state.status === 'pending' && state.retryAt !== null && Date.parse(state.retryAt) <= Date.parse(now);

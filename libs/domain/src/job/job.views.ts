@@ -1,6 +1,6 @@
 import { DomainError, type ThumbnailObject, type JobCancelView, type JobCreateView, type JobListItemView, type JobView } from '@upscaler/contracts';
 import { elapsedMs } from '../shared/time';
-import { contentOf, filesExpireAt, startedAtOf, type JobState } from './job.state';
+import { contentOf, filesExpireAt, filesExpired, startedAtOf, type JobState } from './job.state';
 
 /** Spec 2: the result is fetched through the api, never from storage directly. */
 export function resultPath(jobId: string): string {
@@ -97,9 +97,7 @@ export function toListItemView(state: JobState, thumbnailUrl: string | null = nu
 /** The job's stored thumbnail while its files are kept (none once deleted or past files_expire_at at `now`). */
 export function thumbnailOf(state: JobState, now: string): ThumbnailObject | null {
   const thumb = state.job?.source.thumbnail;
-  if (!thumb || state.filesDeletedAt) return null;
-  const expiresAt = filesExpireAt(state);
-  return expiresAt !== null && Date.parse(expiresAt) <= Date.parse(now) ? null : thumb;
+  return !thumb || filesExpired(state, now) ? null : thumb;
 }
 
 /** Spec 2, cancel response (200). */

@@ -17,7 +17,7 @@ import {
   type ListView,
   type ResultLinkView,
 } from '@upscaler/contracts';
-import { chooseTarget, filesExpireAt, jobDecider, targetForSize, toCancelView, toCreateView, toListItemView, thumbnailOf, type JobState } from '@upscaler/domain';
+import { chooseTarget, filesExpireAt, filesExpired, jobDecider, targetForSize, toCancelView, toCreateView, toListItemView, thumbnailOf, type JobState } from '@upscaler/domain';
 import { handleCommand, type EventStore } from '@upscaler/eventstore';
 import { RequestTimeoutError, TOPICS, type EventTransport } from '@upscaler/messaging';
 import { balanceGuards, ReadModelRepository } from '@upscaler/read-models';
@@ -230,9 +230,8 @@ export class JobsService {
     const job = state.job!;
     // Retention (docs/operations.md): from files_expire_at on, the files are gone (or about to be: the sweep runs
     // every few seconds), and both assets say so, whether or not the sweep got to them yet.
-    const expiresAt = filesExpireAt(state);
-    if (expiresAt !== null && Date.parse(expiresAt) <= this.clock.now().getTime()) {
-      throw new DomainError('files_expired', `This job's files were deleted at ${expiresAt}.`);
+    if (filesExpired(state, this.clock.now().toISOString())) {
+      throw new DomainError('files_expired', `This job's files were deleted at ${filesExpireAt(state)}.`);
     }
     const stem = (job.filename ?? jobId).replace(/\.[A-Za-z0-9]{1,5}$/, '');
     if (asset === 'source') {
