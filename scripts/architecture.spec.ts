@@ -19,7 +19,9 @@ function files(dir: string): string[] {
 function imports(file: string): string[] {
   const src = readFileSync(file, 'utf8');
   const found: string[] = [];
-  for (const m of src.matchAll(/(?:^|\n)\s*(?:import|export)\s[^'"]*?from\s+['"]([^'"]+)['"]|(?:import|require)\(\s*['"]([^'"]+)['"]\s*\)|(?:^|\n)\s*import\s+['"]([^'"]+)['"]/g)) {
+  for (const m of src.matchAll(
+    /(?:^|\n)\s*(?:import|export)\s[^'"]*?from\s+['"]([^'"]+)['"]|(?:import|require)\(\s*['"]([^'"]+)['"]\s*\)|(?:^|\n)\s*import\s+['"]([^'"]+)['"]/g,
+  )) {
     found.push(m[1] ?? m[2] ?? m[3]);
   }
   return found;
@@ -35,7 +37,8 @@ describe('architecture (docs/design.md §1, contributing/STYLE.md)', () => {
       for (const f of sources(`services/${service}/src`)) {
         for (const i of imports(f)) {
           const target = i.startsWith('.') ? rel(resolve(f, '..', i)) : i;
-          if (/^services\/(?!\w+\/)/.test(target) || (target.startsWith('services/') && !target.startsWith(`services/${service}/`))) offenders.push(`${rel(f)} -> ${i}`);
+          if (/^services\/(?!\w+\/)/.test(target) || (target.startsWith('services/') && !target.startsWith(`services/${service}/`)))
+            offenders.push(`${rel(f)} -> ${i}`);
           if (/^@upscaler\/service-/.test(i)) offenders.push(`${rel(f)} -> ${i}`);
         }
       }

@@ -10,8 +10,17 @@ const path = require('node:path');
 const ROOT = path.resolve(__dirname, '..');
 const STAMP = path.join(ROOT, 'dist', '.build-stamp');
 /** What the build reads: every workspace's sources, the dashboard, the configs, the lock file, the OpenAPI document. */
-const INPUTS = ['libs', 'services', 'clients/typescript/src', 'clients/typescript/package.json', 'package.json', 'package-lock.json',
-  'tsconfig.base.json', 'tsconfig.build.json', 'docs/openapi.json'];
+const INPUTS = [
+  'libs',
+  'services',
+  'clients/typescript/src',
+  'clients/typescript/package.json',
+  'package.json',
+  'package-lock.json',
+  'tsconfig.base.json',
+  'tsconfig.build.json',
+  'docs/openapi.json',
+];
 const SKIP = new Set(['node_modules', 'dist', 'test', 'generated', '.venv']);
 
 /** The newest modification time (ms) under `p`, skipping tests and outputs; 0 when `p` does not exist. */

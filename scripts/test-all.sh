@@ -19,10 +19,11 @@ KAFKA_VERSION="$KAFKA_NEXT_VERSION" bash scripts/infra/install-kafka.sh >/dev/nu
 bash scripts/infra/install-minio.sh >/dev/null || { echo "MinIO install failed"; exit 1; }
 bash scripts/deploy/install-tools.sh >/dev/null || { echo "deployment tools install failed"; exit 1; }
 
-step "build, type check, lint"
+step "build, type check, lint, format"
 npm run -s build || { echo "build failed"; exit 1; }
 npm run -s typecheck || { echo "type check failed"; status=1; }
-npx eslint . || { echo "lint failed"; status=1; }
+npx eslint . --max-warnings 0 || { echo "lint failed"; status=1; }
+npx prettier --check . --log-level warn || { echo "format check failed (npm run format)"; status=1; }
 # The converted UpscalerJS networks (tests and benchmarks only, not installed): made on demand, cached. jest's
 # integration and e2e projects do it too (globalSetup); here a failure stops the run with its own message.
 node scripts/convert-models.js || { echo "model conversion failed"; exit 1; }

@@ -30,12 +30,18 @@ async function child(): Promise<void> {
   const engine = await createEngine({ threads: 1 });
   await engine.upscale({ input: noise, target, format: 'png', quality: 'fast' });
   process.send?.({ ready: true });
-  process.once('message', async () => {
+  const measure = async (): Promise<void> => {
     const engineMs: number[] = [];
     for (let i = 0; i < jobs; i++) engineMs.push((await engine.upscale({ input: noise, target, format: 'png', quality: 'fast' })).engineMs);
     process.send?.({ engineMs });
     await engine.close();
     process.exit(0);
+  };
+  process.once('message', () => {
+    measure().catch((err: unknown) => {
+      console.error(err);
+      process.exit(1);
+    });
   });
 }
 

@@ -38,7 +38,10 @@ async function writeHistory(db: DataSource, accountId: string, jobs: number): Pr
      SELECT ${job}, $1::text, ${PRICE}, 'charged', now(), now() FROM generate_series(1, $2::int) g`,
     [accountId, jobs],
   );
-  await db.query(`UPDATE account_balances SET granted = granted + $2, charged = charged + $2 WHERE account_id = $1`, [accountId, jobs * PRICE]);
+  await db.query(`UPDATE account_balances SET granted = granted + $2, charged = charged + $2 WHERE account_id = $1`, [
+    accountId,
+    jobs * PRICE,
+  ]);
 }
 
 async function msPer(samples: number, run: () => Promise<void>): Promise<number> {
@@ -63,7 +66,9 @@ async function main(): Promise<void> {
       await writeHistory(db, accountId, history);
       const written = Date.now() - t0;
       await db.query('ANALYZE');
-      const [{ n }]: Array<{ n: string }> = await db.query(`SELECT count(*) AS n FROM events WHERE stream_id = $1`, [streams.account(accountId)]);
+      const [{ n }]: Array<{ n: string }> = await db.query(`SELECT count(*) AS n FROM events WHERE stream_id = $1`, [
+        streams.account(accountId),
+      ]);
       // cold: a fresh store per submit (what the first submit after a process start sees)
       const cold = await msPer(samples, () => submit(accountId, log.freshStore()));
       const warm = await msPer(samples, () => submit(accountId));
@@ -72,7 +77,14 @@ async function main(): Promise<void> {
     }
     console.log(machineLine());
     printTable(
-      ['jobs in the account\'s history', 'account stream events', 'history written (s)', 'ms per submit (cold)', 'ms per submit (warm)', 'ms per GET /account read'],
+      [
+        "jobs in the account's history",
+        'account stream events',
+        'history written (s)',
+        'ms per submit (cold)',
+        'ms per submit (warm)',
+        'ms per GET /account read',
+      ],
       rows,
     );
 

@@ -47,7 +47,16 @@ export function flatDetail(img: Plane, blocks: ReadonlyArray<readonly [number, n
         const yy = by + j;
         if (x < 1 || yy < 1 || x >= w - 1 || yy >= img.height - 1) continue;
         const c = y[yy * w + x];
-        const lap = 8 * c - (y[(yy - 1) * w + x - 1] + y[(yy - 1) * w + x] + y[(yy - 1) * w + x + 1] + y[yy * w + x - 1] + y[yy * w + x + 1] + y[(yy + 1) * w + x - 1] + y[(yy + 1) * w + x] + y[(yy + 1) * w + x + 1]);
+        const lap =
+          8 * c -
+          (y[(yy - 1) * w + x - 1] +
+            y[(yy - 1) * w + x] +
+            y[(yy - 1) * w + x + 1] +
+            y[yy * w + x - 1] +
+            y[yy * w + x + 1] +
+            y[(yy + 1) * w + x - 1] +
+            y[(yy + 1) * w + x] +
+            y[(yy + 1) * w + x + 1]);
         sum += Math.abs(lap) / 8;
         n++;
       }

@@ -55,7 +55,15 @@ function text(width: number, height: number, label: string, size: number): Buffe
 export async function writeSheet(file: string, outputs: Map<string, Plane>, order: string[], at: Window, caption: string): Promise<void> {
   const cell = CROP * ZOOM;
   const width = cell * order.length + 4 * (order.length - 1);
-  const parts: OverlayOptions[] = [{ input: await sharp(text(width, CAPTION_H, caption, 14)).png().toBuffer(), left: 0, top: 0 }];
+  const parts: OverlayOptions[] = [
+    {
+      input: await sharp(text(width, CAPTION_H, caption, 14))
+        .png()
+        .toBuffer(),
+      left: 0,
+      top: 0,
+    },
+  ];
   for (const [k, method] of order.entries()) {
     const p = outputs.get(method)!;
     const tile = await sharp(Buffer.from(p.data), { raw: { width: p.width, height: p.height, channels: p.channels as 3 } })
@@ -64,7 +72,13 @@ export async function writeSheet(file: string, outputs: Map<string, Plane>, orde
       .png()
       .toBuffer();
     const left = k * (cell + 4);
-    parts.push({ input: await sharp(text(cell, LABEL_H, method, 13)).png().toBuffer(), left, top: CAPTION_H });
+    parts.push({
+      input: await sharp(text(cell, LABEL_H, method, 13))
+        .png()
+        .toBuffer(),
+      left,
+      top: CAPTION_H,
+    });
     parts.push({ input: tile, left, top: CAPTION_H + LABEL_H });
   }
   await sharp({ create: { width, height: CAPTION_H + LABEL_H + cell, channels: 3, background: '#ffffff' } })

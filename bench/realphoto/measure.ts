@@ -56,7 +56,8 @@ async function rgbPlane(input: string | Buffer): Promise<Plane> {
 
 function crop(p: Plane, x: number, y: number, w: number, h: number): Plane {
   const out = new Uint8Array(w * h * p.channels);
-  for (let j = 0; j < h; j++) out.set(p.data.subarray(((y + j) * p.width + x) * p.channels, ((y + j) * p.width + x + w) * p.channels), j * w * p.channels);
+  for (let j = 0; j < h; j++)
+    out.set(p.data.subarray(((y + j) * p.width + x) * p.channels, ((y + j) * p.width + x + w) * p.channels), j * w * p.channels);
   return { width: w, height: h, channels: p.channels, data: out };
 }
 
@@ -68,7 +69,9 @@ async function holdoutImages(size: number): Promise<TestImage[]> {
     return [];
   }
   const images: TestImage[] = [];
-  for (const file of readdirSync(dir).filter((f) => f.endsWith('.png')).sort()) {
+  for (const file of readdirSync(dir)
+    .filter((f) => f.endsWith('.png'))
+    .sort()) {
     const full = await rgbPlane(join(dir, file));
     const stem = basename(file, '.png');
     if (full.width < 2 * size || full.height < 2 * size) {
@@ -88,14 +91,18 @@ async function holdoutImages(size: number): Promise<TestImage[]> {
 
 async function setImages(set: string): Promise<TestImage[]> {
   const dir = join(DATASETS, set);
-  const files = readdirSync(dir).filter((f) => f.endsWith('.png')).sort();
+  const files = readdirSync(dir)
+    .filter((f) => f.endsWith('.png'))
+    .sort();
   return Promise.all(files.map(async (f) => ({ set, name: basename(f, '.png'), hr: await rgbPlane(join(dir, f)) })));
 }
 
 async function encodeInput(lr: Plane, input: string): Promise<Buffer> {
   const raw = { width: lr.width, height: lr.height, channels: 3 as const };
   if (input === 'clean') return sharp(Buffer.from(lr.data), { raw }).png().toBuffer();
-  return sharp(Buffer.from(lr.data), { raw }).jpeg({ quality: Number(input), chromaSubsampling: '4:2:0' }).toBuffer();
+  return sharp(Buffer.from(lr.data), { raw })
+    .jpeg({ quality: Number(input), chromaSubsampling: '4:2:0' })
+    .toBuffer();
 }
 
 const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
@@ -137,15 +144,32 @@ async function main(): Promise<void> {
           const bytes = await encodeInput(lr, input);
           const bicubic = imresizeBicubic(await rgbPlane(bytes), scale);
           const base = scoreY(bicubic, hr, scale);
-          push('bicubic', { image: img.name, psnr: base.psnr, ssim: base.ssim, gain: 0, flat: flatDetail(bicubic, blocks), network: 'bicubic' });
+          push('bicubic', {
+            image: img.name,
+            psnr: base.psnr,
+            ssim: base.ssim,
+            gain: 0,
+            flat: flatDetail(bicubic, blocks),
+            network: 'bicubic',
+          });
           push('original', { image: img.name, psnr: Infinity, ssim: 1, gain: 0, flat: flatDetail(hr, blocks), network: 'original' });
-          const outputs = new Map<string, Plane>([['original', hr], ['bicubic', bicubic]]);
+          const outputs = new Map<string, Plane>([
+            ['original', hr],
+            ['bicubic', bicubic],
+          ]);
           let worst = Infinity;
           for (const tier of tiers) {
             const r = await engine.upscale({ input: bytes, target: TARGET_OF[scale], format: 'png', quality: tier });
             const out = await rgbPlane(r.output);
             const s = scoreY(out, hr, scale);
-            push(tier, { image: img.name, psnr: s.psnr, ssim: s.ssim, gain: s.psnr - base.psnr, flat: flatDetail(out, blocks), network: r.network });
+            push(tier, {
+              image: img.name,
+              psnr: s.psnr,
+              ssim: s.ssim,
+              gain: s.psnr - base.psnr,
+              flat: flatDetail(out, blocks),
+              network: r.network,
+            });
             outputs.set(tier, out);
             worst = Math.min(worst, s.psnr - base.psnr);
           }
@@ -180,7 +204,9 @@ async function main(): Promise<void> {
           rows.push([
             input,
             method,
-            method === 'bicubic' ? mean(scores.map((s) => s.psnr)).toFixed(2) : (mean(scores.map((s) => s.gain)) >= 0 ? '+' : '') + mean(scores.map((s) => s.gain)).toFixed(2),
+            method === 'bicubic'
+              ? mean(scores.map((s) => s.psnr)).toFixed(2)
+              : (mean(scores.map((s) => s.gain)) >= 0 ? '+' : '') + mean(scores.map((s) => s.gain)).toFixed(2),
             method === 'bicubic' ? '' : `${worst.gain >= 0 ? '+' : ''}${worst.gain.toFixed(2)} (${worst.image})`,
             mean(scores.map((s) => s.ssim)).toFixed(4),
             flat,
@@ -189,16 +215,29 @@ async function main(): Promise<void> {
         }
       }
       console.log(`\n### ${set} x${scale} (${results.get(`${set}|${scale}|${inputs[0]}`)?.get('bicubic')?.length ?? 0} images)\n`);
-      printTable(['input', 'method', 'Y-PSNR (bicubic) / mean gain dB', 'worst gain dB (image)', 'SSIM', 'flat-area detail', 'networks'], rows);
+      printTable(
+        ['input', 'method', 'Y-PSNR (bicubic) / mean gain dB', 'worst gain dB (image)', 'SSIM', 'flat-area detail', 'networks'],
+        rows,
+      );
     }
   }
 
   if (galleryDir) {
     mkdirSync(galleryDir, { recursive: true });
     for (const s of sheets) {
-      const window = galleryCrop(s.outputs.get('original')!, s.outputs.get('bicubic')!, [...tiers].map((t) => s.outputs.get(t)!));
+      const window = galleryCrop(
+        s.outputs.get('original')!,
+        s.outputs.get('bicubic')!,
+        [...tiers].map((t) => s.outputs.get(t)!),
+      );
       const file = join(galleryDir, `x${s.scale}-${s.input}.jpg`);
-      await writeSheet(file, s.outputs, ['original', 'bicubic', ...tiers], window, `x${s.scale}, input ${s.input === 'clean' ? 'clean' : `JPEG q${s.input}`}: ${s.image.set} ${s.image.name}, worst tier ${s.worst >= 0 ? '+' : ''}${s.worst.toFixed(2)} dB vs bicubic`);
+      await writeSheet(
+        file,
+        s.outputs,
+        ['original', 'bicubic', ...tiers],
+        window,
+        `x${s.scale}, input ${s.input === 'clean' ? 'clean' : `JPEG q${s.input}`}: ${s.image.set} ${s.image.name}, worst tier ${s.worst >= 0 ? '+' : ''}${s.worst.toFixed(2)} dB vs bicubic`,
+      );
       console.log(`gallery: ${file}`);
     }
   }

@@ -20,7 +20,9 @@ function sha256(...buffers) {
 }
 
 function converterHash() {
-  const files = readdirSync(__dirname).sort().filter((f) => /\.(js|proto)$/.test(f));
+  const files = readdirSync(__dirname)
+    .sort()
+    .filter((f) => /\.(js|proto)$/.test(f));
   return sha256(...files.map((f) => `${f}\0`).map(Buffer.from), ...files.map((f) => readFileSync(join(__dirname, f))));
 }
 

@@ -269,14 +269,21 @@ describe('upscaler installed from its package, outside the repository', () => {
     const dir = mkdtempSync(join(tmpdir(), 'upscaler-cli-install-'));
     try {
       const npm = (args: string[], cwd: string) => {
-        const r = spawnSync('npm', args, { cwd, encoding: 'utf8', env: { ...process.env, npm_config_audit: 'false', npm_config_fund: 'false' } });
+        const r = spawnSync('npm', args, {
+          cwd,
+          encoding: 'utf8',
+          env: { ...process.env, npm_config_audit: 'false', npm_config_fund: 'false' },
+        });
         if (r.status !== 0) throw new Error(`npm ${args.join(' ')}: ${r.status}\n${r.stderr}`);
         return r.stdout.trim();
       };
       // what README "CLI and SDKs" tells people to run (the package is built by npm run build)
-      const tarball = npm(['pack', join(REPO_ROOT, 'clients', 'typescript'), '--pack-destination', dir], dir).split('\n').at(-1)!;
+      const tarball = npm(['pack', join(REPO_ROOT, 'clients', 'typescript'), '--pack-destination', dir], dir)
+        .split('\n')
+        .at(-1)!;
       npm(['install', '-g', '--prefix', join(dir, 'prefix'), join(dir, tarball)], dir);
-      const upscaler = (args: string[]) => spawnSync(join(dir, 'prefix', 'bin', 'upscaler'), args, { cwd: dir, encoding: 'utf8', env: { ...process.env, ...env } });
+      const upscaler = (args: string[]) =>
+        spawnSync(join(dir, 'prefix', 'bin', 'upscaler'), args, { cwd: dir, encoding: 'utf8', env: { ...process.env, ...env } });
       const r = upscaler(['account', '--json']);
       expect([r.status, JSON.parse(r.stdout).object]).toEqual([0, 'account']);
       // output by pixel size: a.png is 40x30, so width 100 runs 3k and the file is 100x75

@@ -39,7 +39,10 @@ export interface JobView {
 }
 export type JobCreateView = Pick<JobView, 'id' | 'object' | 'status' | 'target' | 'filename' | 'credits' | 'source' | 'created_at'>;
 /** The list item: enough to tell jobs apart (which file, what output, why it failed) without a GET per job. */
-export type JobListItemView = Pick<JobView, 'id' | 'object' | 'status' | 'target' | 'credits' | 'created_at' | 'filename' | 'format' | 'quality' | 'error'> & {
+export type JobListItemView = Pick<
+  JobView,
+  'id' | 'object' | 'status' | 'target' | 'credits' | 'created_at' | 'filename' | 'format' | 'quality' | 'error'
+> & {
   /** Additive: a small WebP of the source (a signed link, as the result's), or null (none made, or files deleted). */
   thumbnail: ThumbnailView | null;
 };

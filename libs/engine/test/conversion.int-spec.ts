@@ -49,7 +49,9 @@ describe('convert-models (on demand, for tests and benchmarks)', () => {
       const forced = convertAll({ modelsDir: dir, only: ['esrgan-slim-x2'], log, force: true });
       expect(forced.converted).toEqual(['esrgan-slim-x2']);
       // Deterministic: the same sources give the same bytes.
-      expect(JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8')).models['esrgan-slim-x2'].sha256).toBe(manifest.models['esrgan-slim-x2'].sha256);
+      expect(JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8')).models['esrgan-slim-x2'].sha256).toBe(
+        manifest.models['esrgan-slim-x2'].sha256,
+      );
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -241,10 +241,22 @@ describe('engine: images as users expect (docs/design.md §4)', () => {
         .composite([{ input: { create: { width: 20, height: 20, channels: 4, background: '#ff0000' } }, left: 10, top: 5 }])
         .png()
         .toBuffer();
-      const fill = await engine.upscale({ input, target: '3k', format: 'png', quality: 'fast', size: { width: 100, height: 75, resize: 'fill' } });
+      const fill = await engine.upscale({
+        input,
+        target: '3k',
+        format: 'png',
+        quality: 'fast',
+        size: { width: 100, height: 75, resize: 'fill' },
+      });
       const fm = await sharp(fill.output).metadata();
       expect([fill.width, fill.height, fm.width, fm.height, fm.channels, fill.scale]).toEqual([100, 75, 100, 75, 4, 3]);
-      const cover = await engine.upscale({ input, target: '2k', format: 'jpeg', quality: 'fast', size: { width: 30, height: 60, resize: 'cover' } });
+      const cover = await engine.upscale({
+        input,
+        target: '2k',
+        format: 'jpeg',
+        quality: 'fast',
+        size: { width: 30, height: 60, resize: 'cover' },
+      });
       const { data, info } = await sharp(cover.output).raw().toBuffer({ resolveWithObject: true });
       // 40x30 covered into 30x60 is 80x60 cropped to its middle 30 columns: all of them inside the red square (x 20-60).
       const px = (x: number, y: number) => Array.from(data.subarray((y * 30 + x) * 3, (y * 30 + x) * 3 + 3));
@@ -344,7 +356,9 @@ describe('engine: images as users expect (docs/design.md §4)', () => {
       const rgba = Buffer.alloc(W * W * 4);
       for (let y = 0; y < W; y++)
         for (let x = 0; x < W; x++) if ((x - 48) ** 2 + (y - 48) ** 2 < 30 ** 2) rgba.set([200, 60, 40, 255], (y * W + x) * 4);
-      const input = await sharp(rgba, { raw: { width: W, height: W, channels: 4 } }).png().toBuffer();
+      const input = await sharp(rgba, { raw: { width: W, height: W, channels: 4 } })
+        .png()
+        .toBuffer();
       /** The darkest luma on the disc's edge: from 2.5 px inside it to 2.5 px outside (input pixels). */
       const darkestOnEdge = async (image: ReturnType<typeof sharp>) => {
         const { data, info } = await image.greyscale().raw().toBuffer({ resolveWithObject: true });

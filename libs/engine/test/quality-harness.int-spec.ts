@@ -13,7 +13,9 @@ describe('quality harness (right only if its bicubic row matches the published o
     [4, 28.42],
   ])('Set5 x%i bicubic averages %f dB on Y', async (scale, published) => {
     let total = 0;
-    const files = readdirSync(SET5).filter((f) => f.endsWith('.png')).sort();
+    const files = readdirSync(SET5)
+      .filter((f) => f.endsWith('.png'))
+      .sort();
     expect(files).toEqual(['baby.png', 'bird.png', 'butterfly.png', 'head.png', 'woman.png']);
     for (const f of files) {
       const { data, info } = await sharp(join(SET5, f)).raw().toBuffer({ resolveWithObject: true });

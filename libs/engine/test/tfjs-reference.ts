@@ -18,7 +18,8 @@ export function useWasmBackend(): Promise<void> {
 
 function packageDir(pkg: string): string {
   let dir = dirname(require.resolve(pkg));
-  while (!(existsSync(join(dir, 'package.json')) && readFileSync(join(dir, 'package.json'), 'utf8').includes(`"name": "${pkg}"`))) dir = dirname(dir);
+  while (!(existsSync(join(dir, 'package.json')) && readFileSync(join(dir, 'package.json'), 'utf8').includes(`"name": "${pkg}"`)))
+    dir = dirname(dir);
   return dir;
 }
 
@@ -36,7 +37,9 @@ export async function loadTfjsNetwork(network: 'slim' | 'medium' | 'thick', scal
   def.setup?.({ ...tf, layers: tfl.layers, serialization: tf.serialization });
   const dir = join(packageDir(pkg), 'models', `x${scale}`);
   const modelJson = JSON.parse(readFileSync(join(dir, 'model.json'), 'utf8'));
-  const weights = Buffer.concat(modelJson.weightsManifest.flatMap((g: { paths: string[] }) => g.paths.map((p) => readFileSync(join(dir, p)))));
+  const weights = Buffer.concat(
+    modelJson.weightsManifest.flatMap((g: { paths: string[] }) => g.paths.map((p) => readFileSync(join(dir, p)))),
+  );
   const model = await tfl.loadLayersModel({
     load: async () => ({
       modelTopology: modelJson.modelTopology,

@@ -34,7 +34,10 @@ export interface EventTransport {
 }
 
 export class RequestTimeoutError extends Error {
-  constructor(readonly topic: string, readonly timeoutMs: number) {
+  constructor(
+    readonly topic: string,
+    readonly timeoutMs: number,
+  ) {
     super(`No reply on ${topic} within ${timeoutMs} ms`);
     this.name = 'RequestTimeoutError';
   }

@@ -29,7 +29,14 @@ describe('InProcessTransport', () => {
   beforeEach(() => {
     logged.length = 0;
     // Polling is slowed down so that only the onAppended wake-ups can explain prompt delivery.
-    transport = new InProcessTransport({ store, checkpoints, log, batchSize: 3, pollIntervalMs: 60_000, retry: { initialMs: 10, maxMs: 40 } });
+    transport = new InProcessTransport({
+      store,
+      checkpoints,
+      log,
+      batchSize: 3,
+      pollIntervalMs: 60_000,
+      retry: { initialMs: 10, maxMs: 40 },
+    });
   });
   afterEach(async () => {
     await transport.close();
@@ -45,7 +52,10 @@ describe('InProcessTransport', () => {
     await store.append('account-s1', 'no_stream', [{ type: 'CreditsGranted', data: {} }]);
     const got: StoredEvent[] = [];
     const sub = await transport.subscribe({ consumer: 'test-order', categories: ['job'], handle: async (e) => void got.push(e) });
-    await store.append('job-s1', 1, [{ type: 'JobStarted', data: {} }, { type: 'JobProgressed', data: {} }]);
+    await store.append('job-s1', 1, [
+      { type: 'JobStarted', data: {} },
+      { type: 'JobProgressed', data: {} },
+    ]);
     await store.append('job-s2', 'no_stream', [{ type: 'JobSubmitted', data: {} }]);
     const last = await store.append('webhook-s1', 'no_stream', [{ type: 'EndpointCreated', data: {} }]);
 
@@ -60,8 +70,15 @@ describe('InProcessTransport', () => {
 
   it('resumes after its checkpoint: a restarted consumer gets only what it has not handled', async () => {
     const first: string[] = [];
-    let sub = await transport.subscribe({ consumer: 'test-resume', categories: ['delivery'], handle: async (e) => void first.push(e.type) });
-    const a = await store.append('delivery-r1', 'no_stream', [{ type: 'One', data: {} }, { type: 'Two', data: {} }]);
+    let sub = await transport.subscribe({
+      consumer: 'test-resume',
+      categories: ['delivery'],
+      handle: async (e) => void first.push(e.type),
+    });
+    const a = await store.append('delivery-r1', 'no_stream', [
+      { type: 'One', data: {} },
+      { type: 'Two', data: {} },
+    ]);
     await waitForCatchUp(sub, a.lastPosition, 10_000);
     await sub.stop();
 
@@ -85,7 +102,11 @@ describe('InProcessTransport', () => {
         if (e.type === 'Second' && failuresLeft-- > 0) throw new Error('projection table locked');
       },
     });
-    const r = await store.append('apikey-x1', 'no_stream', [{ type: 'First', data: {} }, { type: 'Second', data: {} }, { type: 'Third', data: {} }]);
+    const r = await store.append('apikey-x1', 'no_stream', [
+      { type: 'First', data: {} },
+      { type: 'Second', data: {} },
+      { type: 'Third', data: {} },
+    ]);
     await waitForCatchUp(sub, r.lastPosition, 10_000);
     await sub.stop();
     expect(attempts).toEqual(['First', 'Second', 'Second', 'Second', 'Third']);
@@ -110,7 +131,10 @@ describe('InProcessTransport', () => {
         seen.push(`end ${e.type}`);
       },
     });
-    const r = await store.append('idempotency-t1', 'no_stream', [{ type: 'Slow', data: {} }, { type: 'Next', data: {} }]);
+    const r = await store.append('idempotency-t1', 'no_stream', [
+      { type: 'Slow', data: {} },
+      { type: 'Next', data: {} },
+    ]);
     while (!seen.includes('start Slow')) await new Promise((res) => setTimeout(res, 5));
     const stopped = sub.stop();
     release();
@@ -132,13 +156,20 @@ describe('InProcessTransport', () => {
         }
       },
     });
-    const r = await store.append('webhook-u1', 'no_stream', [{ type: 'Fine', data: {} }, { type: 'Broken', data: {} }]);
+    const r = await store.append('webhook-u1', 'no_stream', [
+      { type: 'Fine', data: {} },
+      { type: 'Broken', data: {} },
+    ]);
     while (attempts < 2) await new Promise((res) => setTimeout(res, 5));
     await sub.stop();
     expect(await checkpoints.load('test-stop-failing')).toBe(r.events[0].position);
 
     const seen: string[] = [];
-    sub = await transport.subscribe({ consumer: 'test-stop-failing', categories: ['webhook'], handle: async (e) => void seen.push(e.type) });
+    sub = await transport.subscribe({
+      consumer: 'test-stop-failing',
+      categories: ['webhook'],
+      handle: async (e) => void seen.push(e.type),
+    });
     await waitForCatchUp(sub, r.lastPosition, 10_000);
     expect(seen).toEqual(['Broken']);
   });
@@ -154,7 +185,9 @@ describe('InProcessTransport', () => {
     const sub = await transport.subscribe({ consumer: 'test-wait', categories: ['job'], handle: async () => undefined });
     const head = await store.headPosition();
     await waitForCatchUp(sub, head, 10_000);
-    await expect(waitForCatchUp(sub, head + 1000, 50)).rejects.toThrow(`subscription reached position ${head}, not ${head + 1000}, within 50 ms`);
+    await expect(waitForCatchUp(sub, head + 1000, 50)).rejects.toThrow(
+      `subscription reached position ${head}, not ${head + 1000}, within 50 ms`,
+    );
   });
 
   it('request/reply answers through a JSON wire', async () => {
@@ -163,7 +196,10 @@ describe('InProcessTransport', () => {
       at: String(req.at),
     }));
     const at = new Date('2026-01-02T03:04:05.000Z');
-    expect(await transport.request(TOPICS.billingReserve, { jobId: 'job_1', at }, 1_000)).toEqual({ reserved: 4, at: '2026-01-02T03:04:05.000Z' });
+    expect(await transport.request(TOPICS.billingReserve, { jobId: 'job_1', at }, 1_000)).toEqual({
+      reserved: 4,
+      at: '2026-01-02T03:04:05.000Z',
+    });
   });
 
   it('a handler error reaches the requester as RemoteHandlerError with its code', async () => {
@@ -172,7 +208,12 @@ describe('InProcessTransport', () => {
     });
     const err = await transport.request(TOPICS.billingReserve, {}, 1_000).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(RemoteHandlerError);
-    expect(err).toMatchObject({ topic: TOPICS.billingReserve, remoteName: 'DomainError', message: 'balance too low', code: 'insufficient_credits' });
+    expect(err).toMatchObject({
+      topic: TOPICS.billingReserve,
+      remoteName: 'DomainError',
+      message: 'balance too low',
+      code: 'insufficient_credits',
+    });
   });
 
   it('with nobody answering (billing down) a request rejects with RequestTimeoutError', async () => {
@@ -181,7 +222,11 @@ describe('InProcessTransport', () => {
     transport.removeReply(TOPICS.billingReserve);
     const err = await transport.request(TOPICS.billingReserve, {}, 30).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(RequestTimeoutError);
-    expect(err).toMatchObject({ topic: TOPICS.billingReserve, timeoutMs: 30, message: `No reply on ${TOPICS.billingReserve} within 30 ms` });
+    expect(err).toMatchObject({
+      topic: TOPICS.billingReserve,
+      timeoutMs: 30,
+      message: `No reply on ${TOPICS.billingReserve} within 30 ms`,
+    });
   });
 
   it('a handler slower than the timeout also times out', async () => {

@@ -83,7 +83,11 @@ describe('KafkaTransport subscribe', () => {
 
     await publish(producer, 'resume', eventsFor('resume', 3, 5, 11));
     const second: number[] = [];
-    const sub2 = await transport().subscribe({ consumer: 'resume-test', categories: ['resume'], handle: async (e) => void second.push(e.position) });
+    const sub2 = await transport().subscribe({
+      consumer: 'resume-test',
+      categories: ['resume'],
+      handle: async (e) => void second.push(e.position),
+    });
     await waitFor('next 5', () => second.length >= 5);
     await sleep(1_000);
     expect(second.sort((a, b) => a - b)).toEqual([11, 12, 13, 14, 15]);
@@ -93,7 +97,11 @@ describe('KafkaTransport subscribe', () => {
   it('two members of one consumer group share the partitions and each event is handled once', async () => {
     const byMember: number[][] = [[], []];
     for (const i of [0, 1]) {
-      await transport().subscribe({ consumer: 'group-test', categories: ['shared'], handle: async (e) => void byMember[i]!.push(e.position) });
+      await transport().subscribe({
+        consumer: 'group-test',
+        categories: ['shared'],
+        handle: async (e) => void byMember[i]!.push(e.position),
+      });
     }
     await waitFor('group of two stable', () => groupIsStable('group-test', 2));
     const { groups } = await admin.describeGroups(['group-test']);
@@ -156,7 +164,11 @@ describe('KafkaTransport request/reply', () => {
     const responder = transport();
     await responder.reply<{ credits: number }, { reserved: number }>('upscale.test.reserve.v1', async (p) => ({ reserved: p.credits * 2 }));
     const requester = transport();
-    const answers = await Promise.all([1, 2, 3].map((credits) => requester.request<{ credits: number }, { reserved: number }>('upscale.test.reserve.v1', { credits }, 20_000)));
+    const answers = await Promise.all(
+      [1, 2, 3].map((credits) =>
+        requester.request<{ credits: number }, { reserved: number }>('upscale.test.reserve.v1', { credits }, 20_000),
+      ),
+    );
     expect(answers).toEqual([{ reserved: 2 }, { reserved: 4 }, { reserved: 6 }]);
   });
 
@@ -165,7 +177,9 @@ describe('KafkaTransport request/reply', () => {
     await responder.reply('upscale.test.fail.v1', async () => {
       throw Object.assign(new Error('balance too low'), { name: 'DomainError', code: 'insufficient_credits' });
     });
-    const err = await transport().request('upscale.test.fail.v1', {}, 20_000).catch((e: unknown) => e);
+    const err = await transport()
+      .request('upscale.test.fail.v1', {}, 20_000)
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(RemoteHandlerError);
     expect(err).toMatchObject({ remoteName: 'DomainError', message: 'balance too low', code: 'insufficient_credits' });
   });

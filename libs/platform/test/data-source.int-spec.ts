@@ -66,7 +66,9 @@ describe('createDataSource / runMigrations', () => {
     expect(ds.options).toMatchObject({ type: 'postgres', synchronize: false, migrationsRun: false, poolSize: 10 });
     await ds.initialize();
     try {
-      const tables: Array<{ n: string }> = await ds.query(`SELECT count(*)::text AS n FROM information_schema.tables WHERE table_schema = 'public'`);
+      const tables: Array<{ n: string }> = await ds.query(
+        `SELECT count(*)::text AS n FROM information_schema.tables WHERE table_schema = 'public'`,
+      );
       expect(tables[0].n).toBe('0');
     } finally {
       await ds.destroy();

@@ -17,9 +17,13 @@ interface ChildReport {
 }
 
 function runChild(dataDir: string, ...args: string[]): { child: ChildProcess; report: Promise<ChildReport> } {
-  const child = spawn(process.execPath, ['-r', path.join(FIXTURES, 'register-ts.js'), path.join(FIXTURES, 'postgres-child.ts'), dataDir, ...args], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    ['-r', path.join(FIXTURES, 'register-ts.js'), path.join(FIXTURES, 'postgres-child.ts'), dataDir, ...args],
+    {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   let out = '';
   let err = '';
   child.stderr!.on('data', (c: Buffer) => (err += c.toString()));

@@ -5,7 +5,10 @@ export interface ProjectionDef<S = unknown> {
   category: string;
   initialState(): S;
   evolve(state: S, event: { type: string; data: unknown }): S;
-  columns(state: S, streamId: string): {
+  columns(
+    state: S,
+    streamId: string,
+  ): {
     entityId: string;
     accountId: string | null;
     parentId?: string | null;

@@ -33,9 +33,10 @@ export class Projector implements InlineProjection {
   private async applyOne(tx: SqlTx, event: StoredEvent): Promise<void> {
     const def = this.defs.get(categoryOf(event.streamId));
     if (!def) return;
-    const rows = await tx.query<{ state: unknown; version: number }>(`SELECT state, version FROM read_models WHERE stream_id = $1 FOR UPDATE`, [
-      event.streamId,
-    ]);
+    const rows = await tx.query<{ state: unknown; version: number }>(
+      `SELECT state, version FROM read_models WHERE stream_id = $1 FOR UPDATE`,
+      [event.streamId],
+    );
     const row = rows[0];
     if (row && event.version <= row.version) return;
     let state: unknown;

@@ -63,10 +63,10 @@ export class ReadModelRepository {
   }
 
   async byLookup<S>(category: string, lookup: string): Promise<ReadModelRow<S> | null> {
-    const rows: RawRow[] = await this.db.query(
-      `SELECT ${COLUMNS} FROM read_models WHERE category = $1 AND lookup = $2`,
-      [category, lookup],
-    );
+    const rows: RawRow[] = await this.db.query(`SELECT ${COLUMNS} FROM read_models WHERE category = $1 AND lookup = $2`, [
+      category,
+      lookup,
+    ]);
     return rows[0] ? toRow<S>(rows[0]) : null;
   }
 
@@ -127,7 +127,11 @@ export class ReadModelRepository {
    * anyone's second, and so on, oldest first within a turn. An endpoint with thousands due thus fills at most its
    * share of the page, and every other account's oldest due row comes back however long that backlog is.
    */
-  async dueInTurns<S>(category: string, now: Date, q: { perParent: number; perAccount: number; limit: number }): Promise<ReadModelRow<S>[]> {
+  async dueInTurns<S>(
+    category: string,
+    now: Date,
+    q: { perParent: number; perAccount: number; limit: number },
+  ): Promise<ReadModelRow<S>[]> {
     const rows: RawRow[] = await this.db.query(
       `WITH due AS (
          SELECT stream_id, account_id, next_at,
@@ -138,7 +142,9 @@ export class ReadModelRepository {
                 row_number() OVER (PARTITION BY account_id ORDER BY parent_turn, next_at, stream_id) AS account_turn
          FROM due WHERE parent_turn <= $3
        )
-       SELECT ${COLUMNS.split(', ').map((c) => `r.${c}`).join(', ')}
+       SELECT ${COLUMNS.split(', ')
+         .map((c) => `r.${c}`)
+         .join(', ')}
        FROM kept JOIN read_models r USING (stream_id)
        WHERE kept.account_turn <= $4
        ORDER BY kept.account_turn, kept.next_at, kept.stream_id LIMIT $5`,

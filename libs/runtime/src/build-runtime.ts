@@ -23,7 +23,13 @@ import { registerSystemGauges } from './observability/system-gauges';
 import type { Runtime } from './runtime';
 
 /** Every migration of the system, in order (explicit files, never synchronised schemas). */
-export const ALL_MIGRATIONS = [...EVENT_STORE_MIGRATIONS, ReadModels1732200000100, Balances1764000000000, WorkQueue1764000000100, WorkQueueProgress1764100000000];
+export const ALL_MIGRATIONS = [
+  ...EVENT_STORE_MIGRATIONS,
+  ReadModels1732200000100,
+  Balances1764000000000,
+  WorkQueue1764000000100,
+  WorkQueueProgress1764100000000,
+];
 
 /**
  * Builds the adapters from configuration (docs/design.md §3): each of Postgres, transport and storage is

@@ -20,7 +20,12 @@ describe('RepeatingTask', () => {
   it('runs the first pass after the first delay, then each one the interval after the previous ended', async () => {
     const starts: number[] = [];
     const { logger } = errorLog();
-    const task = new RepeatingTask('sweep', async () => void starts.push(Date.now()), () => 1_000, logger);
+    const task = new RepeatingTask(
+      'sweep',
+      async () => void starts.push(Date.now()),
+      () => 1_000,
+      logger,
+    );
     const t0 = Date.now();
     task.start(300);
     await jest.advanceTimersByTimeAsync(299);

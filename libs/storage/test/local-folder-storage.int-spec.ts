@@ -34,7 +34,11 @@ describe('LocalFolderStorage', () => {
 
   it('stores bytes and content type, reads them back, and reports missing keys', async () => {
     const body = Buffer.from([0x89, 0x50, 0x4e, 0x47, 1, 2, 3]);
-    expect(await storage.put('results/job_1.png', body, 'image/png')).toEqual({ key: 'results/job_1.png', bytes: 7, contentType: 'image/png' });
+    expect(await storage.put('results/job_1.png', body, 'image/png')).toEqual({
+      key: 'results/job_1.png',
+      bytes: 7,
+      contentType: 'image/png',
+    });
     expect(await storage.get('results/job_1.png')).toEqual(body);
     expect(await storage.stat('results/job_1.png')).toEqual({ key: 'results/job_1.png', bytes: 7, contentType: 'image/png' });
     expect(await fs.readFile(path.join(dir, 'objects', 'results', 'job_1.png'))).toEqual(body);
@@ -169,7 +173,7 @@ describe('LocalFolderStorage', () => {
 
   it('serves the signed URL over real HTTP as the api mounts it', async () => {
     await storage.put('results/job_6.webp', Buffer.from('WEBPDATA'), 'image/webp');
-    const server = http.createServer(async (req, res) => {
+    const serve = async (req: http.IncomingMessage, res: http.ServerResponse): Promise<void> => {
       const opened = await storage.open(req.url ?? '');
       if (!opened) {
         res.writeHead(403).end();
@@ -177,7 +181,8 @@ describe('LocalFolderStorage', () => {
       }
       res.writeHead(200, { 'content-type': opened.contentType, 'content-length': opened.bytes });
       opened.stream.pipe(res);
-    });
+    };
+    const server = http.createServer((req, res) => void serve(req, res).catch(() => res.writeHead(500).end()));
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     try {
       const { port } = server.address() as AddressInfo;

@@ -26,14 +26,11 @@ const bucketName = () => `test-${randomBytes(4).toString('hex')}`;
 function getWithHost(url: string, host: string): Promise<{ status: number; body: Buffer }> {
   const u = new URL(url);
   return new Promise((resolve, reject) => {
-    const req = request(
-      { host: '127.0.0.1', port: minio.port, path: `${u.pathname}${u.search}`, headers: { host } },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks) }));
-      },
-    );
+    const req = request({ host: '127.0.0.1', port: minio.port, path: `${u.pathname}${u.search}`, headers: { host } }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks) }));
+    });
     req.on('error', reject);
     req.end();
   });
@@ -64,7 +61,11 @@ describe('S3Storage on MinIO', () => {
     const s = storage(bucketName());
     await s.ensureReady();
     const body = randomBytes(300_001);
-    expect(await s.put('results/job_1/out.png', body, 'image/png')).toEqual({ key: 'results/job_1/out.png', bytes: 300_001, contentType: 'image/png' });
+    expect(await s.put('results/job_1/out.png', body, 'image/png')).toEqual({
+      key: 'results/job_1/out.png',
+      bytes: 300_001,
+      contentType: 'image/png',
+    });
     expect(await s.stat('results/job_1/out.png')).toEqual({ key: 'results/job_1/out.png', bytes: 300_001, contentType: 'image/png' });
     expect((await s.get('results/job_1/out.png')).equals(body)).toBe(true);
     expect(await s.stat('results/job_1/missing.png')).toBeNull();
@@ -89,7 +90,9 @@ describe('S3Storage on MinIO', () => {
     const res = await fetch(url);
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('image/png');
-    expect(res.headers.get('content-disposition')).toBe(`attachment; filename="photo 4k (1).png"; filename*=UTF-8''photo%204k%20%281%29.png`);
+    expect(res.headers.get('content-disposition')).toBe(
+      `attachment; filename="photo 4k (1).png"; filename*=UTF-8''photo%204k%20%281%29.png`,
+    );
     expect(Buffer.from(await res.arrayBuffer()).equals(body)).toBe(true);
   });
 
@@ -121,7 +124,10 @@ describe('S3Storage on MinIO', () => {
     expect(await s.signedUrl('thumbs/job_1', 10, { contentType: 'image/webp', signedAt })).toBe(url);
     const params = new URL(url).searchParams;
     expect([params.get('X-Amz-Date'), params.get('X-Amz-Expires')]).toEqual([
-      signedAt.toISOString().replace(/[-:]/g, '').replace(/\.\d{3}/, ''),
+      signedAt
+        .toISOString()
+        .replace(/[-:]/g, '')
+        .replace(/\.\d{3}/, ''),
       '10',
     ]);
     const res = await fetch(url);

@@ -44,7 +44,8 @@ export async function startDeployment(opts: { processors?: number; env?: Record<
   chmodSync(root, 0o755);
   const pgDir = join(root, 'postgres');
   mkdirSync(pgDir, { mode: 0o755 });
-  const startPostgres = (port?: number) => startEmbeddedPostgres({ dataDir: pgDir, port, initdbFlags: ['--no-sync'], postgresFlags: ['-c', 'fsync=off'] });
+  const startPostgres = (port?: number) =>
+    startEmbeddedPostgres({ dataDir: pgDir, port, initdbFlags: ['--no-sync'], postgresFlags: ['-c', 'fsync=off'] });
   const [kafka, minio, firstPostgres] = await Promise.all([startTestKafka({ partitions: 4 }), startTestMinio(), startPostgres()]);
   let postgres = firstPostgres;
   const env: Record<string, string> = {

@@ -32,9 +32,11 @@ export async function startTestMinio(): Promise<TestMinio> {
   const [port, consolePort] = ports as [number, number];
   const stop = () => runInfraScript('stop-minio.sh', [dataDir], { timeoutMs: 60_000 }).then(() => undefined);
   const start = () =>
-    retryOnAddressInUse(() => runInfraScript('start-minio.sh', [dataDir, String(port), String(consolePort)], { timeoutMs: 120_000, env }), 5, 2_000).then(
-      () => undefined,
-    );
+    retryOnAddressInUse(
+      () => runInfraScript('start-minio.sh', [dataDir, String(port), String(consolePort)], { timeoutMs: 120_000, env }),
+      5,
+      2_000,
+    ).then(() => undefined);
   return {
     endpoint: `http://127.0.0.1:${port}`,
     port,

@@ -71,7 +71,7 @@ export async function startTestPostgres(): Promise<TestPostgres> {
       return ds;
     },
     async stop() {
-      await Promise.all(dataSources.map((ds) => (ds.isInitialized ? ds.destroy() : undefined)));
+      await Promise.all(dataSources.map((ds) => (ds.isInitialized ? ds.destroy() : Promise.resolve())));
       await server.stop();
       await fs.rm(dataDir, { recursive: true, force: true });
     },
@@ -121,7 +121,12 @@ async function ensureTemplate(): Promise<string> {
   // Build aside and rename into place, so concurrent test files never see a half-made template.
   const scratch = await fs.mkdtemp(`${template}.build-`);
   await fs.chmod(scratch, 0o755);
-  const server = await startEmbeddedPostgres({ dataDir: scratch, database: 'postgres', initdbFlags: ['--no-sync'], postgresFlags: TEST_POSTGRES_FLAGS });
+  const server = await startEmbeddedPostgres({
+    dataDir: scratch,
+    database: 'postgres',
+    initdbFlags: ['--no-sync'],
+    postgresFlags: TEST_POSTGRES_FLAGS,
+  });
   await server.stop();
   await fs.rm(path.join(scratch, 'postgres-port'), { force: true });
   await fs.rm(path.join(scratch, 'postgres.log'), { force: true });
@@ -130,6 +135,7 @@ async function ensureTemplate(): Promise<string> {
   } catch {
     await fs.rm(scratch, { recursive: true, force: true }); // another file built it first
   }
-  if (!existsSync(path.join(template, 'postgres', 'PG_VERSION'))) throw new Error(`test Postgres template ${template} is broken; delete it`);
+  if (!existsSync(path.join(template, 'postgres', 'PG_VERSION')))
+    throw new Error(`test Postgres template ${template} is broken; delete it`);
   return template;
 }

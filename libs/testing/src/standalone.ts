@@ -94,7 +94,8 @@ export async function startService(opts: StartOptions = {}): Promise<StartedServ
     throw new Error(`${service} did not become ready:\n${out.text}`);
   };
   // A port drawn for us may be drawn by another test process too: then start again on a fresh one.
-  const { port, child, out, exited } = opts.port !== undefined ? await launch(opts.port) : await withFreshPortsOnConflict(1, ([p]) => launch(p!));
+  const { port, child, out, exited } =
+    opts.port !== undefined ? await launch(opts.port) : await withFreshPortsOnConflict(1, ([p]) => launch(p!));
   const baseUrl = `http://127.0.0.1:${port}`;
   const tokenFile = join(dataDir, 'operator-token');
   const operatorToken = opts.env?.UPSCALE_OPERATOR_TOKEN ?? (existsSync(tokenFile) ? readFileSync(tokenFile, 'utf8').trim() : '');

@@ -1,4 +1,14 @@
-import { context, propagation, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Attributes, type Context, type Span } from '@opentelemetry/api';
+import {
+  context,
+  propagation,
+  ROOT_CONTEXT,
+  SpanKind,
+  SpanStatusCode,
+  trace,
+  type Attributes,
+  type Context,
+  type Span,
+} from '@opentelemetry/api';
 import { suppressTracing } from '@opentelemetry/core';
 
 /**
@@ -34,7 +44,12 @@ export function currentTraceId(): string {
 }
 
 /** Runs `fn` in a new span, child of `parent` (event metadata) or of the active span. */
-export async function inSpan<T>(name: string, attributes: Attributes, parent: TraceCarrier | undefined | null, fn: () => Promise<T>): Promise<T> {
+export async function inSpan<T>(
+  name: string,
+  attributes: Attributes,
+  parent: TraceCarrier | undefined | null,
+  fn: () => Promise<T>,
+): Promise<T> {
   return tracer.startActiveSpan(name, { attributes }, contextFrom(parent), async (span) => {
     try {
       return await fn();
@@ -74,7 +89,10 @@ export function startProducerSpan(
   propagation.inject(trace.setSpan(context.active(), span), carrier);
   if (!carrier.traceparent) {
     span.end();
-    return { span: undefined, headers: { traceparent: parent.traceparent, ...(parent.tracestate ? { tracestate: parent.tracestate } : {}) } };
+    return {
+      span: undefined,
+      headers: { traceparent: parent.traceparent, ...(parent.tracestate ? { tracestate: parent.tracestate } : {}) },
+    };
   }
   return { span, headers: { traceparent: carrier.traceparent, ...(carrier.tracestate ? { tracestate: carrier.tracestate } : {}) } };
 }

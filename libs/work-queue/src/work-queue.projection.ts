@@ -2,7 +2,16 @@ import { categoryOf, type StoredEvent } from '@upscaler/contracts';
 import type { InlineProjection, SqlTx } from '@upscaler/eventstore';
 import { READY, WORK_CHANNEL, stopMessage } from './channel';
 
-const HANDLED = new Set(['JobQueued', 'JobStarted', 'JobAttemptLost', 'JobRequeued', 'JobSucceeded', 'JobFailed', 'JobCancelled', 'AccountLimitsSet']);
+const HANDLED = new Set([
+  'JobQueued',
+  'JobStarted',
+  'JobAttemptLost',
+  'JobRequeued',
+  'JobSucceeded',
+  'JobFailed',
+  'JobCancelled',
+  'AccountLimitsSet',
+]);
 
 /**
  * Keeps `work_queue` in step with the job streams, inside each job event's transaction: a job is

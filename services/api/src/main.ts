@@ -5,4 +5,6 @@ import { JobPollFastPath } from './jobs/job-poll.fast-path';
 import { UnkeyedErrorRateLimit } from './rate-limit/unkeyed-rate-limit';
 
 /** Distributed entry point (docs/design.md §3): this service alone, configured from the environment. */
-runService({ service: 'api', modules: [ApiModule], errorResponseHook: UnkeyedErrorRateLimit, fastPaths: [JobPollFastPath] }).catch(exitOnStartFailure);
+runService({ service: 'api', modules: [ApiModule], errorResponseHook: UnkeyedErrorRateLimit, fastPaths: [JobPollFastPath] }).catch(
+  exitOnStartFailure,
+);

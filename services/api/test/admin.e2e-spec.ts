@@ -118,7 +118,7 @@ describe('credits', () => {
     expect((await client.waitForFinal(job.body.id)).status).toBe('succeeded');
     // Billing settles from the job log, just after the job view turns final: wait for the charge.
     let after = await operator.get(`/admin/accounts/${acct.id}`);
-    for (const deadline = Date.now() + 60_000; after.body.reserved !== 0 && Date.now() < deadline; ) {
+    for (const deadline = Date.now() + 60_000; after.body.reserved !== 0 && Date.now() < deadline;) {
       expect(after.body.balance + after.body.reserved + after.body.charged).toBe(4);
       await new Promise((r) => setTimeout(r, 100));
       after = await operator.get(`/admin/accounts/${acct.id}`);
@@ -131,12 +131,18 @@ describe('credits', () => {
   it('PATCH /admin/accounts/{id} sets and clears the concurrent-job limit; bad values 400, unknown 404', async () => {
     const { body: acct } = await operator.post('/admin/accounts', { name: 'limited' });
     const set = await operator.request('PATCH', `/admin/accounts/${acct.id}`, { json: { max_concurrent_jobs: 2 } });
-    expect([set.status, set.body.max_concurrent_jobs, (await operator.get(`/admin/accounts/${acct.id}`)).body.max_concurrent_jobs]).toEqual([200, 2, 2]);
-    const bad = await Promise.all([0, 1001, 1.5, '2'].map((v) => operator.request('PATCH', `/admin/accounts/${acct.id}`, { json: { max_concurrent_jobs: v } })));
+    expect([set.status, set.body.max_concurrent_jobs, (await operator.get(`/admin/accounts/${acct.id}`)).body.max_concurrent_jobs]).toEqual(
+      [200, 2, 2],
+    );
+    const bad = await Promise.all(
+      [0, 1001, 1.5, '2'].map((v) => operator.request('PATCH', `/admin/accounts/${acct.id}`, { json: { max_concurrent_jobs: v } })),
+    );
     expect(bad.map((r) => [r.status, r.body.error.code])).toEqual(Array(4).fill([400, 'invalid_request']));
     const cleared = await operator.request('PATCH', `/admin/accounts/${acct.id}`, { json: { max_concurrent_jobs: null } });
     expect([cleared.status, cleared.body.max_concurrent_jobs]).toEqual([200, null]);
-    const unknown = await operator.request('PATCH', '/admin/accounts/acct_0190a1b2c3d47e8f9a0b1c2d3e4f5a6c', { json: { max_concurrent_jobs: 2 } });
+    const unknown = await operator.request('PATCH', '/admin/accounts/acct_0190a1b2c3d47e8f9a0b1c2d3e4f5a6c', {
+      json: { max_concurrent_jobs: 2 },
+    });
     expect([unknown.status, unknown.body.error.code]).toEqual([404, 'not_found']);
   });
 });
@@ -151,14 +157,20 @@ describe('keys', () => {
     expect(key).toMatch(/^usk_[A-Za-z0-9_-]{32}$/);
     expect(key.startsWith(prefix)).toBe(true);
     expect(Number.isNaN(Date.parse(created_at))).toBe(false);
-    expect(rest).toEqual({ object: 'api_key', name: 'default', scopes: ['jobs:read', 'jobs:write'], rate_limit_per_minute: null, revoked_at: null });
+    expect(rest).toEqual({
+      object: 'api_key',
+      name: 'default',
+      scopes: ['jobs:read', 'jobs:write'],
+      rate_limit_per_minute: null,
+      revoked_at: null,
+    });
     const me = await new ApiClient(svc.apiUrl, key).get('/account');
     expect([me.status, me.body.id]).toEqual([200, acct.id]);
     // The default limit applies when none is set.
     expect(me.headers.get('x-ratelimit-limit')).toBe('10000');
   });
 
-  it('rate_limit_per_minute is the key\'s own limit: reported in X-RateLimit-Limit and enforced with 429', async () => {
+  it("rate_limit_per_minute is the key's own limit: reported in X-RateLimit-Limit and enforced with 429", async () => {
     const acct = await newAccount();
     const r = await operator.post(`/admin/accounts/${acct.id}/keys`, { scopes: ['jobs:read'], rate_limit_per_minute: 3 });
     expect([r.status, r.body.rate_limit_per_minute]).toEqual([201, 3]);
@@ -257,7 +269,13 @@ describe('operator authentication', () => {
     for (const headers of tokens) {
       for (const [method, path, json] of calls(accountId, keyId)) {
         const r = await anon.request(method, path, { json, headers });
-        expect([headers.authorization, method, path, r.status, r.body?.error?.code]).toEqual([headers.authorization, method, path, 401, 'unauthorized']);
+        expect([headers.authorization, method, path, r.status, r.body?.error?.code]).toEqual([
+          headers.authorization,
+          method,
+          path,
+          401,
+          'unauthorized',
+        ]);
       }
     }
     expect((await operator.get(`/admin/accounts/${accountId}`)).body.balance).toBe(5);

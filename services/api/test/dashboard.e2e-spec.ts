@@ -108,7 +108,12 @@ describeInChromium('account dashboard (GET /dashboard) in Chromium', () => {
     });
     page = context.pages()[0] ?? (await context.newPage());
     page.on('request', (r) =>
-      requested.push({ url: r.url(), authorization: r.headers()['authorization'], prefer: r.headers()['prefer'], ifNoneMatch: r.headers()['if-none-match'] }),
+      requested.push({
+        url: r.url(),
+        authorization: r.headers()['authorization'],
+        prefer: r.headers()['prefer'],
+        ifNoneMatch: r.headers()['if-none-match'],
+      }),
     );
     page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
     // Failed loads are judged by their response below (the API's 401/403/404 are expected in this suite).
@@ -405,58 +410,55 @@ describeInChromium('account dashboard (GET /dashboard) in Chromium', () => {
     expect(await page.locator('.stats dd:not(.hint)').allTextContents()).toEqual(['1,225', '0', '9']);
   });
 
-  it(
-    'comparison: before (the source at the result size) and after; the divider moves by drag and by arrow keys, the clip follows',
-    async () => {
-      const compare = page.locator('#compare');
-      await compare.waitFor({ state: 'visible' });
-      // Both images are object URLs of bytes fetched from this origin; the result is exactly 4x the source.
-      for (const id of ['compare-before', 'compare-after']) expect(await page.locator(`#${id}`).getAttribute('src')).toMatch(/^blob:/);
-      await page.waitForFunction(() => (globalThis as any).document.getElementById('compare-after').naturalWidth > 0);
-      const natural = (id: string) => page.locator(`#${id}`).evaluate((i) => [(i as any).naturalWidth, (i as any).naturalHeight]);
-      expect(await natural('compare-before')).toEqual([48, 32]);
-      expect(await natural('compare-after')).toEqual([192, 128]);
-      expect(await textOf('#compare-info')).toMatch(/^48×32 → 192×128 px · \d+(\.\d)? (B|KiB) image\/png$/);
-      // Both are drawn at the same size: the stage's (inside its 1px border).
-      await page.locator('#compare').scrollIntoViewIfNeeded();
-      const stage = (await page.locator('#compare-stage').boundingBox())!;
-      for (const id of ['compare-before', 'compare-after']) {
-        const box = (await page.locator(`#${id}`).boundingBox())!;
-        expect([Math.round(box.width), Math.round(box.height)]).toEqual([Math.round(stage.width) - 2, Math.round(stage.height) - 2]);
-      }
-      expect(Math.abs(stage.width / stage.height - 1.5)).toBeLessThan(0.02);
+  it('comparison: before (the source at the result size) and after; the divider moves by drag and by arrow keys, the clip follows', async () => {
+    const compare = page.locator('#compare');
+    await compare.waitFor({ state: 'visible' });
+    // Both images are object URLs of bytes fetched from this origin; the result is exactly 4x the source.
+    for (const id of ['compare-before', 'compare-after']) expect(await page.locator(`#${id}`).getAttribute('src')).toMatch(/^blob:/);
+    await page.waitForFunction(() => (globalThis as any).document.getElementById('compare-after').naturalWidth > 0);
+    const natural = (id: string) => page.locator(`#${id}`).evaluate((i) => [(i as any).naturalWidth, (i as any).naturalHeight]);
+    expect(await natural('compare-before')).toEqual([48, 32]);
+    expect(await natural('compare-after')).toEqual([192, 128]);
+    expect(await textOf('#compare-info')).toMatch(/^48×32 → 192×128 px · \d+(\.\d)? (B|KiB) image\/png$/);
+    // Both are drawn at the same size: the stage's (inside its 1px border).
+    await page.locator('#compare').scrollIntoViewIfNeeded();
+    const stage = (await page.locator('#compare-stage').boundingBox())!;
+    for (const id of ['compare-before', 'compare-after']) {
+      const box = (await page.locator(`#${id}`).boundingBox())!;
+      expect([Math.round(box.width), Math.round(box.height)]).toEqual([Math.round(stage.width) - 2, Math.round(stage.height) - 2]);
+    }
+    expect(Math.abs(stage.width / stage.height - 1.5)).toBeLessThan(0.02);
 
-      const divider = page.getByRole('slider', { name: 'Before and after divider' });
-      const clip = () => page.locator('#compare-after-layer').evaluate((l) => (l as any).style.clipPath);
-      expect([await divider.getAttribute('aria-valuenow'), await clip()]).toEqual(['50', 'inset(0px 0px 0px 50%)']);
+    const divider = page.getByRole('slider', { name: 'Before and after divider' });
+    const clip = () => page.locator('#compare-after-layer').evaluate((l) => (l as any).style.clipPath);
+    expect([await divider.getAttribute('aria-valuenow'), await clip()]).toEqual(['50', 'inset(0px 0px 0px 50%)']);
 
-      // Drag the divider from the middle to a quarter of the width.
-      const handle = (await divider.boundingBox())!;
-      await page.mouse.move(handle.x + handle.width / 2, handle.y + handle.height / 2);
-      await page.mouse.down();
-      await page.mouse.move(stage.x + stage.width * 0.25, stage.y + stage.height / 2, { steps: 8 });
-      await page.mouse.up();
-      const afterDrag = Number(await divider.getAttribute('aria-valuenow'));
-      expect(Math.abs(afterDrag - 25)).toBeLessThanOrEqual(0.5);
-      expect(await clip()).toBe(`inset(0px 0px 0px ${afterDrag}%)`);
-      const line = (await divider.boundingBox())!;
-      expect(Math.abs(line.x + line.width / 2 - (stage.x + stage.width * 0.25))).toBeLessThanOrEqual(2);
+    // Drag the divider from the middle to a quarter of the width.
+    const handle = (await divider.boundingBox())!;
+    await page.mouse.move(handle.x + handle.width / 2, handle.y + handle.height / 2);
+    await page.mouse.down();
+    await page.mouse.move(stage.x + stage.width * 0.25, stage.y + stage.height / 2, { steps: 8 });
+    await page.mouse.up();
+    const afterDrag = Number(await divider.getAttribute('aria-valuenow'));
+    expect(Math.abs(afterDrag - 25)).toBeLessThanOrEqual(0.5);
+    expect(await clip()).toBe(`inset(0px 0px 0px ${afterDrag}%)`);
+    const line = (await divider.boundingBox())!;
+    expect(Math.abs(line.x + line.width / 2 - (stage.x + stage.width * 0.25))).toBeLessThanOrEqual(2);
 
-      // Keyboard: the divider is focusable; arrows move it by 1, Shift+arrow by 10, Home/End to the ends.
-      await divider.focus();
-      await page.keyboard.press('ArrowRight');
-      await page.keyboard.press('ArrowRight');
-      expect(Number(await divider.getAttribute('aria-valuenow'))).toBeCloseTo(afterDrag + 2, 5);
-      await page.keyboard.press('Shift+ArrowRight');
-      expect(Number(await divider.getAttribute('aria-valuenow'))).toBeCloseTo(afterDrag + 12, 5);
-      await page.keyboard.press('Home');
-      expect([await divider.getAttribute('aria-valuenow'), await clip()]).toEqual(['0', 'inset(0px 0px 0px 0%)']);
-      await page.keyboard.press('End');
-      expect([await divider.getAttribute('aria-valuenow'), await clip()]).toEqual(['100', 'inset(0px 0px 0px 100%)']);
-      for (let i = 0; i < 6; i++) await page.keyboard.press('Shift+ArrowLeft');
-      expect([await divider.getAttribute('aria-valuenow'), await clip()]).toEqual(['40', 'inset(0px 0px 0px 40%)']);
-    },
-  );
+    // Keyboard: the divider is focusable; arrows move it by 1, Shift+arrow by 10, Home/End to the ends.
+    await divider.focus();
+    await page.keyboard.press('ArrowRight');
+    await page.keyboard.press('ArrowRight');
+    expect(Number(await divider.getAttribute('aria-valuenow'))).toBeCloseTo(afterDrag + 2, 5);
+    await page.keyboard.press('Shift+ArrowRight');
+    expect(Number(await divider.getAttribute('aria-valuenow'))).toBeCloseTo(afterDrag + 12, 5);
+    await page.keyboard.press('Home');
+    expect([await divider.getAttribute('aria-valuenow'), await clip()]).toEqual(['0', 'inset(0px 0px 0px 0%)']);
+    await page.keyboard.press('End');
+    expect([await divider.getAttribute('aria-valuenow'), await clip()]).toEqual(['100', 'inset(0px 0px 0px 100%)']);
+    for (let i = 0; i < 6; i++) await page.keyboard.press('Shift+ArrowLeft');
+    expect([await divider.getAttribute('aria-valuenow'), await clip()]).toEqual(['40', 'inset(0px 0px 0px 40%)']);
+  });
 
   it('zoom: buttons and the wheel zoom both images together (1x to 8x), a drag pans, Fit returns to 1x', async () => {
     const transform = (id: string) => page.locator(`#${id}`).evaluate((i) => (i as any).style.transform as string);
@@ -501,24 +503,21 @@ describeInChromium('account dashboard (GET /dashboard) in Chromium', () => {
     await page.getByRole('button', { name: 'Fit' }).click();
   });
 
-  it(
-    'download: the result is saved from the bytes already fetched, named by the service, exactly 4x the source (192x128)',
-    async () => {
-      const job = (await owner.client.get(`/jobs/${jobId}`)).body;
-      // The name the service gives the file (Content-Disposition of its signed link).
-      const link = await owner.client.get(`/jobs/${jobId}/result?redirect=false`);
-      const signed = await fetch(link.body.url);
-      const name = decodeURIComponent(/filename\*=UTF-8''([^;]+)/.exec(signed.headers.get('content-disposition')!)![1]);
-      const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download result' }).click()]);
-      expect(download.suggestedFilename()).toBe(name);
-      expect(name).toMatch(/^tiny.*\.png$/);
-      const file = readFileSync((await download.path())!);
-      expect(file.length).toBe(job.result.bytes);
-      expect(file.equals(Buffer.from(await signed.arrayBuffer()))).toBe(true);
-      const meta = await sharp(file).metadata();
-      expect([meta.format, meta.width, meta.height]).toEqual(['png', 48 * 4, 32 * 4]);
-    },
-  );
+  it('download: the result is saved from the bytes already fetched, named by the service, exactly 4x the source (192x128)', async () => {
+    const job = (await owner.client.get(`/jobs/${jobId}`)).body;
+    // The name the service gives the file (Content-Disposition of its signed link).
+    const link = await owner.client.get(`/jobs/${jobId}/result?redirect=false`);
+    const signed = await fetch(link.body.url);
+    const name = decodeURIComponent(/filename\*=UTF-8''([^;]+)/.exec(signed.headers.get('content-disposition')!)![1]);
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download result' }).click()]);
+    expect(download.suggestedFilename()).toBe(name);
+    expect(name).toMatch(/^tiny.*\.png$/);
+    const file = readFileSync((await download.path())!);
+    expect(file.length).toBe(job.result.bytes);
+    expect(file.equals(Buffer.from(await signed.arrayBuffer()))).toBe(true);
+    const meta = await sharp(file).metadata();
+    expect([meta.format, meta.width, meta.height]).toEqual(['png', 48 * 4, 32 * 4]);
+  });
 
   it('the job list: pages of 10 (Older / Newer) filtered by status, the same jobs the API lists', async () => {
     // 11 more succeeded jobs through the API: with the upload, 12 succeeded, two pages.
@@ -824,7 +823,11 @@ describeInChromium('account dashboard (GET /dashboard) in Chromium', () => {
   });
 
   it('a size in pixels: width 100 of a 48x32 image runs 3k (6 credits), the job says what it asked for, the result is 100x67', async () => {
-    const other = await createAccountWithKey(svc.apiUrl, svc.operatorToken, { credits: 6, scopes: ['jobs:read', 'jobs:write'], name: 'Sized' });
+    const other = await createAccountWithKey(svc.apiUrl, svc.operatorToken, {
+      credits: 6,
+      scopes: ['jobs:read', 'jobs:write'],
+      name: 'Sized',
+    });
     await page.getByRole('button', { name: 'Forget key' }).click();
     await openWith(other.key);
     await waitForText('#account-balance', '6');
@@ -837,7 +840,12 @@ describeInChromium('account dashboard (GET /dashboard) in Chromium', () => {
     await waitForText('#job-facts', 'sized.png · 3k for 100xauto · png · fast · 6 credits');
     const id = (await page.locator('#job-view').getAttribute('data-job-id'))!;
     const job = await other.client.waitForFinal(id);
-    expect([job.status, job.size, job.result.width, job.result.height]).toEqual(['succeeded', { width: 100, height: null, fit: 'within' }, 100, 67]);
+    expect([job.status, job.size, job.result.width, job.result.height]).toEqual([
+      'succeeded',
+      { width: 100, height: null, fit: 'within' },
+      100,
+      67,
+    ]);
   });
 
   it('the page talked only to its own origin (and to the object store for signed files, without the key), and met no CSP, Trusted Types or script error', async () => {

@@ -89,7 +89,9 @@ it('MinIO stopped for seconds while jobs run: a submit meanwhile is a 503 that r
   const outageMs = Date.now() - down;
 
   await expectNothingLost(acct, 60, jobs);
-  console.log(`MinIO down ${outageMs} ms mid-job: ${jobs.length}/${jobs.length} jobs succeeded, ${await lostAttempts(jobs)} attempts lost, charged once each`);
+  console.log(
+    `MinIO down ${outageMs} ms mid-job: ${jobs.length}/${jobs.length} jobs succeeded, ${await lostAttempts(jobs)} attempts lost, charged once each`,
+  );
   const after = await submit(acct);
   expect(after.status).toBe(202);
   await expectNothingLost(acct, 60, [...jobs, after.body.id]);
@@ -114,7 +116,9 @@ it('billing stopped while jobs finish: they settle without it; a submit meanwhil
     if (accepted.status !== 202) await sleep(500);
   } while (accepted.status !== 202 && Date.now() - back < 120_000);
   expect(accepted.status).toBe(202);
-  console.log(`billing down while ${jobs.length} jobs finished: all settled; a submit accepted ${Date.now() - back} ms after billing started`);
+  console.log(
+    `billing down while ${jobs.length} jobs finished: all settled; a submit accepted ${Date.now() - back} ms after billing started`,
+  );
   await expectNothingLost(acct, 60, [...jobs, accepted.body.id]);
   expect((await fetch(`${billing.baseUrl}/health/ready`)).status).toBe(200);
 }, 600_000);

@@ -1,5 +1,12 @@
 import { Client } from 'pg';
-import { ApiClient, gradientImage, startDeployment, writeSlowX3RegistryFile, type Deployment, type StartedService } from '@upscaler/testing';
+import {
+  ApiClient,
+  gradientImage,
+  startDeployment,
+  writeSlowX3RegistryFile,
+  type Deployment,
+  type StartedService,
+} from '@upscaler/testing';
 import { isFinal, newAccount, sleep, waitForJob, type TestAccount } from './jobs-harness';
 
 /**
@@ -85,8 +92,12 @@ async function eventCounts(type: string, jobIds: string[]): Promise<Record<strin
 
 /** When each event of `type` of the job was appended (ms since epoch), in log order. */
 async function appendedAt(type: string, jobId: string): Promise<number[]> {
-  const rows = (await db.query<{ t: Date }>(`SELECT created_at AS t FROM events WHERE type = $1 AND data->>'jobId' = $2 ORDER BY position`, [type, jobId]))
-    .rows;
+  const rows = (
+    await db.query<{ t: Date }>(`SELECT created_at AS t FROM events WHERE type = $1 AND data->>'jobId' = $2 ORDER BY position`, [
+      type,
+      jobId,
+    ])
+  ).rows;
   return rows.map((r) => r.t.getTime());
 }
 
@@ -109,7 +120,12 @@ async function submitLong(acct: TestAccount): Promise<string> {
 
 /** The processor process running `jobId` (JobStarted names its worker `<host>-<pid>`). */
 async function holderOf(jobId: string): Promise<StartedService> {
-  const rows = (await db.query<{ worker: string }>(`SELECT data->>'workerId' AS worker FROM events WHERE type = 'JobStarted' AND data->>'jobId' = $1 ORDER BY position DESC LIMIT 1`, [jobId])).rows;
+  const rows = (
+    await db.query<{ worker: string }>(
+      `SELECT data->>'workerId' AS worker FROM events WHERE type = 'JobStarted' AND data->>'jobId' = $1 ORDER BY position DESC LIMIT 1`,
+      [jobId],
+    )
+  ).rows;
   const pid = Number(rows[0].worker.split('-').pop());
   const p = d.processors.find((x) => x.process?.pid === pid);
   if (!p) throw new Error(`no processor with pid ${pid}`);
@@ -197,7 +213,10 @@ it(
     expect([job.status, account]).toMatchObject(['succeeded', { balance: 0, reserved: 0, charged: PRICE['3k'] }]);
     const [handedBack] = await appendedAt('JobAttemptLost', long);
     const starts = await appendedAt('JobStarted', long);
-    const lost = await db.query<{ reason: string }>(`SELECT data->>'reason' AS reason FROM events WHERE type = 'JobAttemptLost' AND data->>'jobId' = $1`, [long]);
+    const lost = await db.query<{ reason: string }>(
+      `SELECT data->>'reason' AS reason FROM events WHERE type = 'JobAttemptLost' AND data->>'jobId' = $1`,
+      [long],
+    );
     console.log(`handed back, started again ${starts[1] - handedBack} ms later`);
     expect([lost.rows, starts.length]).toEqual([[{ reason: 'handed back at shutdown' }], 2]);
     expect(starts[1] - handedBack).toBeLessThanOrEqual(1_000);
@@ -224,9 +243,16 @@ it(
     console.log(`restarted ${restartMs} ms after the SIGKILL (lease ${LEASE_MS} ms)`);
     expect(starts).toHaveLength(2);
     expect(restartMs).toBeLessThanOrEqual(LEASE_MS + 2_000);
-    const lost = await db.query<{ reason: string }>(`SELECT data->>'reason' AS reason FROM events WHERE type = 'JobAttemptLost' AND data->>'jobId' = $1`, [long]);
+    const lost = await db.query<{ reason: string }>(
+      `SELECT data->>'reason' AS reason FROM events WHERE type = 'JobAttemptLost' AND data->>'jobId' = $1`,
+      [long],
+    );
     expect(lost.rows).toEqual([{ reason: 'lease expired' }]);
-    expect(handledBy(survivor).filter((h) => h.jobId === long).map((h) => h.outcome)).toEqual(['succeeded']);
+    expect(
+      handledBy(survivor)
+        .filter((h) => h.jobId === long)
+        .map((h) => h.outcome),
+    ).toEqual(['succeeded']);
     expect(await eventCounts('JobSucceeded', [long])).toEqual({ [long]: 1 });
     d.processors.push(await d.startService('processor'));
   },
@@ -267,10 +293,19 @@ it(
     for (const id of ids) expect((await waitForJob(acct.client, id, isFinal, JOB_DEADLINE_MS)).status).toBe('succeeded');
     // Judged on the log, not on polled views: four GETs are not one snapshot (a job may end and the next start
     // between two of them), and a replica answers from views it keeps until it reads the change from the log.
-    const windows = await Promise.all(ids.map(async (id) => [(await appendedAt('JobStarted', id))[0], (await appendedAt('JobSucceeded', id))[0]]));
+    const windows = await Promise.all(
+      ids.map(async (id) => [(await appendedAt('JobStarted', id))[0], (await appendedAt('JobSucceeded', id))[0]]),
+    );
     windows.sort((a, b) => a[0] - b[0]);
-    const attempts = await Promise.all(ids.map(async (id) => ({ started: (await appendedAt('JobStarted', id)).length, lost: (await appendedAt('JobAttemptLost', id)).length })));
-    console.log(`per-account limit: windows ${JSON.stringify(windows.map(([a, b]) => [a - windows[0][0], b - windows[0][0]]))}; attempts ${JSON.stringify(attempts)}`);
+    const attempts = await Promise.all(
+      ids.map(async (id) => ({
+        started: (await appendedAt('JobStarted', id)).length,
+        lost: (await appendedAt('JobAttemptLost', id)).length,
+      })),
+    );
+    console.log(
+      `per-account limit: windows ${JSON.stringify(windows.map(([a, b]) => [a - windows[0][0], b - windows[0][0]]))}; attempts ${JSON.stringify(attempts)}`,
+    );
     // each job started only after the previous one succeeded: never two of them processing at once
     expect(windows.map((w, i) => i === 0 || w[0] >= windows[i - 1][1])).toEqual([true, true, true, true]);
   },

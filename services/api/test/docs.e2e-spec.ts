@@ -12,7 +12,6 @@ import { DOCS_CSP } from '../src/docs/docs.headers';
  * script error and no request outside the service.
  */
 
-
 describeInChromium('API reference page (GET /docs) in Chromium', () => {
   let svc: StartedService;
   let context: BrowserContext;

@@ -24,7 +24,10 @@ afterAll(async () => {
 });
 
 const code = (e: unknown) => (e instanceof DomainError ? e.code : String(e));
-const types = async (stream: string) => (await log.store.readStream(stream)).map((e) => `${e.type}${'reason' in (e.data as object) ? `:${(e.data as { reason: string }).reason}` : ''}`);
+const types = async (stream: string) =>
+  (await log.store.readStream(stream)).map(
+    (e) => `${e.type}${'reason' in (e.data as object) ? `:${(e.data as { reason: string }).reason}` : ''}`,
+  );
 
 /** A request that claims `key` for a new job id and dies before creating it. */
 async function claimAndDie(accountId: string, stream: string, fingerprint: string): Promise<KeyClaim> {

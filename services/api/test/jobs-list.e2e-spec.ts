@@ -1,7 +1,18 @@
 import sharp from 'sharp';
 import { THUMBNAIL_LINK_WINDOW_SECONDS } from '@upscaler/contracts';
 import { gradientImage } from '@upscaler/testing';
-import { ISO_UTC, JOB_ID, download, expectError, isFinal, newAccount, sleep, useJobsService, waitForJob, type TestAccount } from './jobs-harness';
+import {
+  ISO_UTC,
+  JOB_ID,
+  download,
+  expectError,
+  isFinal,
+  newAccount,
+  sleep,
+  useJobsService,
+  waitForJob,
+  type TestAccount,
+} from './jobs-harness';
 import { pngWithGarbledIdat } from './jobs-images';
 
 /** Spec 4.2 (GET /jobs/{id}), spec 4.3 (GET /jobs), spec 2 (job fields and partial views). */
@@ -133,7 +144,7 @@ describe('GET /jobs/{id} (spec 4.2)', () => {
 });
 
 describe('GET /jobs (spec 4.3)', () => {
-  test('newest first, as list items: the spec\'s fields plus filename, format, quality and error', async () => {
+  test("newest first, as list items: the spec's fields plus filename, format, quality and error", async () => {
     const acct = await newAccount(jobs.svc);
     const ids = await submitMany(acct, 3);
     const res = await acct.client.get('/jobs');

@@ -269,7 +269,11 @@ testStandalone('UPSCALE_TRUST_PROXY=false: X-Forwarded-For is ignored, so forgin
   const strict = await startJobsService({ UPSCALE_RATE_LIMIT_PER_MINUTE: '5', UPSCALE_TRUST_PROXY: 'false' });
   try {
     await roomInWindow();
-    const answers = [await unkeyedFrom(strict, '198.51.100.1'), await unkeyedFrom(strict, '198.51.100.2'), await unkeyedFrom(strict, '198.51.100.3')];
+    const answers = [
+      await unkeyedFrom(strict, '198.51.100.1'),
+      await unkeyedFrom(strict, '198.51.100.2'),
+      await unkeyedFrom(strict, '198.51.100.3'),
+    ];
     expect(answers).toEqual([
       [401, '4'],
       [401, '3'],

@@ -144,7 +144,12 @@ describe('observability of a running service', () => {
     // The process and Node.js series under their standard names, once per process, labelled with the
     // service that process runs (the standalone's four services share one process, hence one set).
     const services = e2eMode() === 'standalone' ? ['standalone'] : ['api', 'billing', 'webhooks', 'processor', 'processor'];
-    for (const name of ['process_cpu_seconds_total', 'process_resident_memory_bytes', 'nodejs_eventloop_lag_p99_seconds', 'nodejs_heap_size_used_bytes']) {
+    for (const name of [
+      'process_cpu_seconds_total',
+      'process_resident_memory_bytes',
+      'nodejs_eventloop_lag_p99_seconds',
+      'nodejs_heap_size_used_bytes',
+    ]) {
       const perProcess = texts.map((t) => t.split('\n').filter((l) => l.startsWith(`${name}{`)));
       expect(perProcess.map((lines) => lines.length)).toEqual(services.map(() => 1));
       expect(perProcess.map(([line]) => /service="([a-z]+)"/.exec(line!)?.[1]).sort()).toEqual([...services].sort());
@@ -154,7 +159,10 @@ describe('observability of a running service', () => {
     // One trace follows the successful job from the HTTP request to the webhook delivery.
     const spans = await eventually(async () => {
       if (!existsSync(tracesFile)) return undefined;
-      const all = readFileSync(tracesFile, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+      const all = readFileSync(tracesFile, 'utf8')
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l));
       const submit = all.find((s) => s.name === 'api.submit' && all.some((o) => o.traceId === s.traceId && o.name === 'webhooks.deliver'));
       return submit ? all.filter((s) => s.traceId === submit.traceId) : undefined;
     });
@@ -164,7 +172,11 @@ describe('observability of a running service', () => {
       expect(names).toContain(n);
     }
     const server = spans.find((s) => s.kind === 1 /* SERVER */);
-    expect(server?.attributes).toMatchObject({ 'http.request.method': 'POST', 'url.path': '/api/v1/upscale', 'http.response.status_code': 202 });
+    expect(server?.attributes).toMatchObject({
+      'http.request.method': 'POST',
+      'url.path': '/api/v1/upscale',
+      'http.response.status_code': 202,
+    });
     expect(spans.find((s) => s.name === 'api.submit').parentSpanId).toBe(server.spanId);
     expect(spans.find((s) => s.name === 'processor.job').attributes['upscaler.job_id']).toBe(ok.body.id);
 
@@ -200,8 +212,13 @@ describe('observability of a running service', () => {
       const submitted = spans.find((s) => s.name === 'send upscale.job-events.v1' && s.attributes['upscaler.event_type'] === 'JobQueued');
       expect(submitted).toMatchObject({ kind: 3 });
       expect(descendsFrom(submitted, server)).toBe(true);
-      const everySpan = readFileSync(tracesFile, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
-      const linked = everySpan.filter((s) => s.name === 'process upscale.job-events.v1' && s.links.some((l: any) => l.spanId === submitted.spanId));
+      const everySpan = readFileSync(tracesFile, 'utf8')
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l));
+      const linked = everySpan.filter(
+        (s) => s.name === 'process upscale.job-events.v1' && s.links.some((l: any) => l.spanId === submitted.spanId),
+      );
       expect(linked.length).toBeGreaterThan(0);
     }
 
@@ -240,6 +257,9 @@ describe('observability of a running service', () => {
       const r = await fetch(`${svc.baseUrl}/health/ready`);
       return r.status === 200 ? ((await r.json()) as { details: Record<string, { status: string }> }) : undefined;
     });
-    expect([ready.details.postgres.status, ready.details['work-queue']?.status]).toEqual(['up', e2eMode() === 'standalone' ? 'up' : undefined]);
+    expect([ready.details.postgres.status, ready.details['work-queue']?.status]).toEqual([
+      'up',
+      e2eMode() === 'standalone' ? 'up' : undefined,
+    ]);
   });
 });

@@ -1,7 +1,16 @@
 import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ApiClient, createAccountWithKey, gradientImage, mountSmallDisk, describeWithSmallDisk, startService, type SmallDisk, type StartedService } from '@upscaler/testing';
+import {
+  ApiClient,
+  createAccountWithKey,
+  gradientImage,
+  mountSmallDisk,
+  describeWithSmallDisk,
+  startService,
+  type SmallDisk,
+  type StartedService,
+} from '@upscaler/testing';
 import { describeStandalone } from './jobs-harness';
 
 /**
@@ -23,7 +32,10 @@ describeOnSmallDisk('storage full at submit', () => {
     chmodSync(dataDir, 0o711);
     disk = await mountSmallDisk(320 * 1024 * 1024, join(dataDir, 'disk'));
     chmodSync(disk.dir, 0o711);
-    svc = await startService({ dataDir: disk.dir, env: { UPSCALE_OPERATOR_TOKEN: OPERATOR_TOKEN, UPSCALE_RATE_LIMIT_PER_MINUTE: '10000' } });
+    svc = await startService({
+      dataDir: disk.dir,
+      env: { UPSCALE_OPERATOR_TOKEN: OPERATOR_TOKEN, UPSCALE_RATE_LIMIT_PER_MINUTE: '10000' },
+    });
     client = new ApiClient(svc.apiUrl, (await createAccountWithKey(svc.apiUrl, OPERATOR_TOKEN, { credits: 30 })).key);
   }, 240_000);
   afterAll(async () => {

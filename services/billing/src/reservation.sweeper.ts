@@ -25,7 +25,12 @@ export class ReservationSweeper implements OnApplicationBootstrap, OnApplication
     private readonly balances: BalanceRepository,
   ) {
     const every = Math.min(10_000, Math.max(500, Math.floor(config.reservationTimeoutMs / 4)));
-    this.task = new RepeatingTask('reservation sweep', async () => void (await this.sweep()), () => every, logger);
+    this.task = new RepeatingTask(
+      'reservation sweep',
+      async () => void (await this.sweep()),
+      () => every,
+      logger,
+    );
   }
 
   onApplicationBootstrap(): void {

@@ -80,7 +80,10 @@ it('the sweep releases a reservation whose job never appeared, and then refuses 
   const [{ held }] = await log.db.query(`SELECT count(*)::int AS held FROM credit_reservations WHERE status = 'held'`);
   expect([await sweeper.sweep(), await sweeper.sweep()]).toEqual([held, 0]);
   const refunds = (await log.store.readStream(`reservation-${orphan}`)).map((e) => [e.type, (e.data as { reason?: string }).reason]);
-  expect(refunds).toEqual([['CreditsReserved', undefined], ['CreditsRefunded', 'expired']]);
+  expect(refunds).toEqual([
+    ['CreditsReserved', undefined],
+    ['CreditsRefunded', 'expired'],
+  ]);
   expect(await log.balances.account(accountId)).toMatchObject({ balance: 6, reserved: 3 });
   // the api, far too slow, now tries to create the orphan's job: refused, nothing appended
   await expect(log.submitJob(accountId, { jobId: orphan })).rejects.toMatchObject({ code: 'billing_unavailable' });
@@ -94,11 +97,15 @@ it('a release request gives back only a reservation no job holds', async () => {
   await reserve(accountId, given);
   const job = await log.submitJob(accountId);
   const release = (jobId: string) => transport.request(TOPICS.billingRelease, { accountId, jobId }, TIMEOUT);
-  expect([await release(given), await release(given), await release(job)]).toEqual([{ released: true }, { released: false }, { released: false }]);
+  expect([await release(given), await release(given), await release(job)]).toEqual([
+    { released: true },
+    { released: false },
+    { released: false },
+  ]);
   expect(await log.balances.account(accountId)).toMatchObject({ balance: 3, reserved: 3 });
 });
 
-it('the job\'s final event is its settlement: charged on success, refunded on cancel, each once', async () => {
+it("the job's final event is its settlement: charged on success, refunded on cancel, each once", async () => {
   const accountId = await log.openAccount(9);
   const done = await log.submitJob(accountId);
   const cancelled = await log.submitJob(accountId);

@@ -73,9 +73,14 @@ export class ClaimLoop implements OnApplicationBootstrap, BeforeApplicationShutd
     this.stopping = true;
     this.poke();
     const running = this.runner.busyWith;
-    if (running) this.logger.info({ jobId: running, graceMs: this.config.shutdownGraceMs }, 'shutting down: the running job may finish within the grace period');
+    if (running)
+      this.logger.info(
+        { jobId: running, graceMs: this.config.shutdownGraceMs },
+        'shutting down: the running job may finish within the grace period',
+      );
     const handBack = setTimeout(() => {
-      if (this.runner.busyWith) this.logger.info({ jobId: this.runner.busyWith }, 'grace period over: handing the job back at the next tile');
+      if (this.runner.busyWith)
+        this.logger.info({ jobId: this.runner.busyWith }, 'grace period over: handing the job back at the next tile');
       this.runner.handBack();
     }, this.config.shutdownGraceMs);
     try {

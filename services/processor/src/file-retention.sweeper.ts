@@ -25,7 +25,12 @@ export class FileRetentionSweeper implements OnApplicationBootstrap, OnApplicati
     private readonly readModels: ReadModelRepository,
     private readonly files: JobFiles,
   ) {
-    this.task = new RepeatingTask('file retention sweep', async () => void (await this.sweep()), () => this.intervalMs, logger);
+    this.task = new RepeatingTask(
+      'file retention sweep',
+      async () => void (await this.sweep()),
+      () => this.intervalMs,
+      logger,
+    );
   }
 
   /** Also with retention off: jobs accepted while it was on keep their promise (their own fileRetentionSeconds). */

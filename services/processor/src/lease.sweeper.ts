@@ -29,7 +29,12 @@ export class LeaseSweeper implements OnApplicationBootstrap, OnApplicationShutdo
     private readonly metrics: Metrics,
     private readonly workQueue: WorkQueueRepository,
   ) {
-    this.task = new RepeatingTask('lease sweep', () => this.sweepThenNextDelay(), () => SWEEP_MS, logger);
+    this.task = new RepeatingTask(
+      'lease sweep',
+      () => this.sweepThenNextDelay(),
+      () => SWEEP_MS,
+      logger,
+    );
   }
 
   onApplicationBootstrap(): void {

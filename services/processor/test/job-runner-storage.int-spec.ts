@@ -1,7 +1,15 @@
 import { createLogger, loadConfig } from '@upscaler/platform';
 import { Metrics } from '@upscaler/runtime';
 import { LocalFolderStorage } from '@upscaler/storage';
-import { createTestEventLog, gradientImage, mountSmallDisk, describeWithSmallDisk, useTestPostgres, type SmallDisk, type TestEventLog } from '@upscaler/testing';
+import {
+  createTestEventLog,
+  gradientImage,
+  mountSmallDisk,
+  describeWithSmallDisk,
+  useTestPostgres,
+  type SmallDisk,
+  type TestEventLog,
+} from '@upscaler/testing';
 import { EngineProvider } from '../src/engine.provider';
 import { JobRunner, STORAGE_RETRY_MS } from '../src/job.runner';
 
@@ -28,7 +36,11 @@ onSmallDisk('the job runner when storage fills up', () => {
     disk = await mountSmallDisk(4 * 1024 * 1024);
     const config = loadConfig({ UPSCALE_RETRY_DELAY_MS: '300', UPSCALE_DEFAULT_QUALITY: 'fast', UPSCALE_ENGINE_THREADS: '1' });
     const logger = createLogger('silent', 'processor');
-    const storage = new LocalFolderStorage({ dir: disk.dir, publicBaseUrl: 'http://127.0.0.1:1', secret: 'a-test-secret-of-enough-bytes-0123' });
+    const storage = new LocalFolderStorage({
+      dir: disk.dir,
+      publicBaseUrl: 'http://127.0.0.1:1',
+      secret: 'a-test-secret-of-enough-bytes-0123',
+    });
     await storage.ensureReady();
     engines = new EngineProvider(config, logger);
     await engines.onModuleInit();
@@ -85,7 +97,10 @@ onSmallDisk('the job runner when storage fills up', () => {
     const events = await log.store.readStream(`job-${jobId}`);
     expect(events.map((e) => e.type)).toEqual(['JobQueued', 'JobStarted', 'JobAttemptLost']);
     const lost = events[2].data as { reason: string; lostAt: string; retryAt: string };
-    expect([lost.reason.startsWith('storage unavailable: ENOSPC'), Date.parse(lost.retryAt) - Date.parse(lost.lostAt)]).toEqual([true, 300]);
+    expect([lost.reason.startsWith('storage unavailable: ENOSPC'), Date.parse(lost.retryAt) - Date.parse(lost.lostAt)]).toEqual([
+      true,
+      300,
+    ]);
     expect((await log.readModels.byStream<{ status: string }>(`job-${jobId}`))!.state.status).toBe('pending');
     expect(await disk.files('tmp')).toEqual([]);
     const lostCounter = (await metrics.registry.getSingleMetric('upscaler_job_attempts_lost_total')!.get()).values;

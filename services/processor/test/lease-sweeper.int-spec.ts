@@ -19,7 +19,14 @@ const now = () => new Date().toISOString();
 beforeAll(async () => {
   log = await createTestEventLog(pg);
   metrics = new Metrics('test');
-  sweeper = new LeaseSweeper(log.store, log.clock, loadConfig({ UPSCALE_RETRY_DELAY_MS: '300' }), createLogger('silent', 'test'), metrics, log.workQueue);
+  sweeper = new LeaseSweeper(
+    log.store,
+    log.clock,
+    loadConfig({ UPSCALE_RETRY_DELAY_MS: '300' }),
+    createLogger('silent', 'test'),
+    metrics,
+    log.workQueue,
+  );
 });
 afterAll(async () => {
   await log?.close();
@@ -35,7 +42,8 @@ async function claimAndStart(): Promise<Lease> {
   return lease!;
 }
 
-const expire = (jobId: string) => log.db.query(`UPDATE work_queue SET lease_expires_at = clock_timestamp() - interval '1 ms' WHERE job_id = $1`, [jobId]);
+const expire = (jobId: string) =>
+  log.db.query(`UPDATE work_queue SET lease_expires_at = clock_timestamp() - interval '1 ms' WHERE job_id = $1`, [jobId]);
 const types = async (jobId: string) => (await log.store.readStream(`job-${jobId}`)).map((e) => e.type);
 const lostCount = async () => (await metrics.registry.getSingleMetric('upscaler_job_attempts_lost_total')!.get()).values[0]?.value ?? 0;
 
@@ -49,7 +57,11 @@ it('an expired lease is a lost attempt with backoff; once the backoff is over th
   expect(await sweeper.sweep()).toEqual({ lost: 1, released: 0, requeued: 0 });
   const [lost] = (await log.store.readStream(`job-${jobId}`)).filter((e) => e.type === 'JobAttemptLost');
   const data = lost.data as { reason: string; lostAt: string; retryAt: string };
-  expect([data.reason, Date.parse(data.retryAt) - Date.parse(data.lostAt), (await lostCount()) - before]).toEqual(['lease expired', 300, 1]);
+  expect([data.reason, Date.parse(data.retryAt) - Date.parse(data.lostAt), (await lostCount()) - before]).toEqual([
+    'lease expired',
+    300,
+    1,
+  ]);
   expect((await log.workQueue.claim('worker-2', 60_000, 0)).lease).toBeNull();
   await new Promise((r) => setTimeout(r, 350));
   expect(await sweeper.sweep()).toEqual({ lost: 0, released: 0, requeued: 1 });
@@ -60,7 +72,14 @@ it('an expired lease is a lost attempt with backoff; once the backoff is over th
 it('the third lost attempt fails the job with attempts_exhausted and refunds it in the same transaction', async () => {
   const accountId = await log.openAccount(3);
   const jobId = await log.submitJob(accountId);
-  const fast = new LeaseSweeper(log.store, log.clock, loadConfig({ UPSCALE_RETRY_DELAY_MS: '0' }), createLogger('silent', 'test'), metrics, log.workQueue);
+  const fast = new LeaseSweeper(
+    log.store,
+    log.clock,
+    loadConfig({ UPSCALE_RETRY_DELAY_MS: '0' }),
+    createLogger('silent', 'test'),
+    metrics,
+    log.workQueue,
+  );
   for (let attempt = 1; attempt <= 3; attempt++) {
     await claimAndStart();
     await expire(jobId);

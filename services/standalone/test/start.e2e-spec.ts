@@ -27,7 +27,9 @@ describe('npm start (the standalone)', () => {
       expect(svc.logs()).toContain(`Operator token:  in ${file}`);
       // where a new user goes next: the dashboard and the API reference
       expect(svc.logs()).toContain(`Dashboard:       http://127.0.0.1:${svc.port}/dashboard`);
-      expect(svc.logs()).toContain(`API reference:   http://127.0.0.1:${svc.port}/docs (OpenAPI: http://127.0.0.1:${svc.port}/api/v1/openapi.json)`);
+      expect(svc.logs()).toContain(
+        `API reference:   http://127.0.0.1:${svc.port}/docs (OpenAPI: http://127.0.0.1:${svc.port}/api/v1/openapi.json)`,
+      );
       // a second one on the same port says what to do, without a stack trace
       const second = spawnSync(process.execPath, [join(REPO_ROOT, 'dist/services/standalone/src/main.js')], {
         env: { ...process.env, PORT: String(svc.port), UPSCALE_HOST: '127.0.0.1', UPSCALE_DATA_DIR: dataDir(), LOG_LEVEL: 'warn' },
@@ -70,7 +72,9 @@ describe('npm start (the standalone)', () => {
     }
     const second = await startService({ dataDir: dir, env });
     try {
-      const r = await fetch(`${second.apiUrl}/admin/accounts/${accountId}`, { headers: { authorization: `Bearer ${env.UPSCALE_OPERATOR_TOKEN}` } });
+      const r = await fetch(`${second.apiUrl}/admin/accounts/${accountId}`, {
+        headers: { authorization: `Bearer ${env.UPSCALE_OPERATOR_TOKEN}` },
+      });
       expect(r.status).toBe(200);
       expect(await r.json()).toMatchObject({ id: accountId, name: 'kept', balance: 7, reserved: 0, charged: 0 });
     } finally {
@@ -79,9 +83,9 @@ describe('npm start (the standalone)', () => {
   });
 
   it('refuses a bad setting at start with a message naming the variable', async () => {
-    await expect(startService({ dataDir: dataDir(), env: { UPSCALE_RATE_LIMIT_PER_MINUTE: 'lots' }, readyTimeoutMs: 20_000 })).rejects.toThrow(
-      /UPSCALE_RATE_LIMIT_PER_MINUTE: must be an integer/,
-    );
+    await expect(
+      startService({ dataDir: dataDir(), env: { UPSCALE_RATE_LIMIT_PER_MINUTE: 'lots' }, readyTimeoutMs: 20_000 }),
+    ).rejects.toThrow(/UPSCALE_RATE_LIMIT_PER_MINUTE: must be an integer/);
   });
 
   it('UPSCALE_ENGINE_REGISTRY: the api takes its default tier, the processor its networks; a network file that is missing stops the start', async () => {
@@ -99,7 +103,10 @@ describe('npm start (the standalone)', () => {
       await svc.stop();
     }
     const broken = join(dir, 'broken.json');
-    const networks = { ...DEFAULT_REGISTRY.networks, 'ours-fast-x2': { ...DEFAULT_REGISTRY.networks['ours-fast-x2'], file: 'no-such-network.onnx' } };
+    const networks = {
+      ...DEFAULT_REGISTRY.networks,
+      'ours-fast-x2': { ...DEFAULT_REGISTRY.networks['ours-fast-x2'], file: 'no-such-network.onnx' },
+    };
     writeFileSync(broken, JSON.stringify({ ...DEFAULT_REGISTRY, networks }));
     await expect(startService({ dataDir: dataDir(), env: { UPSCALE_ENGINE_REGISTRY: broken }, readyTimeoutMs: 60_000 })).rejects.toThrow(
       /no-such-network\.onnx is missing/,

@@ -20,7 +20,10 @@ describe('which due webhook deliveries start (per endpoint, per account and in a
   it('stops at the process total, leaving the rest due (no share is full: they start at the next free slot)', () => {
     const due = [1, 2, 3, 4, 5, 6, 7, 8].map((n) => d(n, `we_${n}`, `acct_${n}`));
     const pick = pickDeliveries(due, [d(0, 'we_0', 'acct_0')], shares);
-    expect([ids(pick.start), pick.full]).toEqual([['delivery-1', 'delivery-2', 'delivery-3', 'delivery-4', 'delivery-5'], { endpoints: 0, accounts: 0 }]);
+    expect([ids(pick.start), pick.full]).toEqual([
+      ['delivery-1', 'delivery-2', 'delivery-3', 'delivery-4', 'delivery-5'],
+      { endpoints: 0, accounts: 0 },
+    ]);
   });
 
   it('starts nothing when every slot is taken', () => {

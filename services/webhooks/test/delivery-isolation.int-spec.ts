@@ -4,7 +4,14 @@ import { handleCommand } from '@upscaler/eventstore';
 import { sendWebhook } from '@upscaler/net';
 import { createLogger, loadConfig } from '@upscaler/platform';
 import { Metrics } from '@upscaler/runtime';
-import { createTestCa, createTestEventLog, startWebhookReceiver, useTestPostgres, type TestEventLog, type WebhookReceiver } from '@upscaler/testing';
+import {
+  createTestCa,
+  createTestEventLog,
+  startWebhookReceiver,
+  useTestPostgres,
+  type TestEventLog,
+  type WebhookReceiver,
+} from '@upscaler/testing';
 import { DeliveryWorker } from '../src/delivery.worker';
 import type { WebhookSender } from '../src/webhook-sender.port';
 
@@ -37,7 +44,15 @@ async function endpoint(accountId: string, path: string): Promise<string> {
   const endpointId = newId('we');
   await handleCommand(log.store, streams.webhookEndpoint(endpointId), webhookEndpointDecider, {
     type: 'CreateWebhookEndpoint',
-    data: { endpointId, accountId, url: `${receiver.url}${path}`, events: ['job.succeeded'], description: null, secret: 'whsec_dGVzdA==', now: now() },
+    data: {
+      endpointId,
+      accountId,
+      url: `${receiver.url}${path}`,
+      events: ['job.succeeded'],
+      description: null,
+      secret: 'whsec_dGVzdA==',
+      now: now(),
+    },
   });
   return endpointId;
 }
@@ -85,7 +100,9 @@ it("account B's webhooks go out within a second while A's hanging endpoint has 3
     await until("B's three deliveries", () => receiver.hits('/healthy').length === 3, 8_000);
     const delayMs = Date.now() - scheduledB;
     // (the figure for docs/operations.md: B's delay with A hanging and 296 more due)
-    console.log(`webhook isolation: B's 3 deliveries all received ${delayMs} ms after scheduling; A's endpoint got ${receiver.hits('/hangs').length} requests`);
+    console.log(
+      `webhook isolation: B's 3 deliveries all received ${delayMs} ms after scheduling; A's endpoint got ${receiver.hits('/hangs').length} requests`,
+    );
     expect(delayMs).toBeLessThan(2_000);
     // Before the first of A's attempts times out, A's endpoint has had exactly its share and no more.
     expect(receiver.hits('/hangs').length).toBe(4);

@@ -43,7 +43,9 @@ it('schedules one delivery per endpoint that wants the event, once, with the fin
   await scheduler.handle(queued);
   await scheduler.handle(cancelled);
   await scheduler.handle(cancelled);
-  const scheduled = await log.db.query(`SELECT stream_id, data FROM events WHERE type = 'DeliveryScheduled' AND data->>'jobId' = $1`, [jobId]);
+  const scheduled = await log.db.query(`SELECT stream_id, data FROM events WHERE type = 'DeliveryScheduled' AND data->>'jobId' = $1`, [
+    jobId,
+  ]);
   expect(scheduled.map((r: { data: { endpointId: string; eventType: string } }) => [r.data.endpointId, r.data.eventType])).toEqual([
     [wantsAll, 'job.cancelled'],
   ]);

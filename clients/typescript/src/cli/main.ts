@@ -165,7 +165,10 @@ async function compareCommand(args: string[], env: NodeJS.ProcessEnv): Promise<n
   if (values.help) return help();
   if (positionals.length !== 1) throw new UsageError('compare: give exactly one image');
   // Tiers are additive (as for upscale): a name this CLI does not know goes to the service, which judges it.
-  const qualities = (values.quality ?? QUALITIES.join(',')).split(',').map((q) => q.trim()).filter(Boolean);
+  const qualities = (values.quality ?? QUALITIES.join(','))
+    .split(',')
+    .map((q) => q.trim())
+    .filter(Boolean);
   if (qualities.length === 0) throw new UsageError('--quality: name at least one tier');
   const client = connect(values, env);
   const controller = new AbortController();
@@ -214,7 +217,10 @@ async function jobsCommand(args: string[], env: NodeJS.ProcessEnv): Promise<numb
         yield await client.listJobs(query);
       })();
   // One line a job, what tells jobs apart: the file, the output asked for, and why a failed one failed.
-  if (!values.json) process.stdout.write(`${'id'.padEnd(37)} ${'status'.padEnd(10)} target quality  format credits ${'created_at'.padEnd(24)} file (error)\n`);
+  if (!values.json)
+    process.stdout.write(
+      `${'id'.padEnd(37)} ${'status'.padEnd(10)} target quality  format credits ${'created_at'.padEnd(24)} file (error)\n`,
+    );
   for await (const page of pages) {
     for (const j of page.data) {
       if (values.json) process.stdout.write(`${JSON.stringify(j)}\n`);

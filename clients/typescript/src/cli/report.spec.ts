@@ -33,7 +33,18 @@ describe('the CLI on a terminal (bars)', () => {
       p.stage('done');
       reporter.finished(result(name), 100);
     }
-    reporter.end({ files: 2, succeeded: 2, failed: 0, skipped: 0, interrupted: 0, not_started: 0, credits: 6, credits_earlier_jobs: 0, elapsed_ms: 2400, exit_code: 0 });
+    reporter.end({
+      files: 2,
+      succeeded: 2,
+      failed: 0,
+      skipped: 0,
+      interrupted: 0,
+      not_started: 0,
+      credits: 6,
+      credits_earlier_jobs: 0,
+      elapsed_ms: 2400,
+      exit_code: 0,
+    });
     await new Promise((r) => setImmediate(r));
     const text = term.text();
     expect([text.includes('a.png'), text.includes('b.png') && /b\.png[^\n]*3 credits/.test(text)]).toEqual([true, true]);
@@ -46,7 +57,18 @@ describe('the CLI on a terminal (bars)', () => {
     const p = reporter.file('big.png', 1000);
     p.stage('processing', 0.6); // 10 + 0.6 x 75 = 55 % of the file
     const drawn = term.text();
-    reporter.end({ files: 1, succeeded: 0, failed: 0, skipped: 0, interrupted: 1, not_started: 0, credits: 0, credits_earlier_jobs: 0, elapsed_ms: 10, exit_code: 4 });
+    reporter.end({
+      files: 1,
+      succeeded: 0,
+      failed: 0,
+      skipped: 0,
+      interrupted: 1,
+      not_started: 0,
+      credits: 0,
+      credits_earlier_jobs: 0,
+      elapsed_ms: 10,
+      exit_code: 4,
+    });
     await new Promise((r) => setImmediate(r));
     expect(/ 55% 0\/1 jobs/.test(term.text()) || / 55% 0\/1 jobs/.test(drawn)).toBe(true);
   });

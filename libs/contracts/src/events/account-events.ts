@@ -84,9 +84,7 @@ export interface ApiKeyRevokedData {
   accountId: string;
   revokedAt: string;
 }
-export type ApiKeyEvent =
-  | { type: 'ApiKeyCreated'; data: ApiKeyCreatedData }
-  | { type: 'ApiKeyRevoked'; data: ApiKeyRevokedData };
+export type ApiKeyEvent = { type: 'ApiKeyCreated'; data: ApiKeyCreatedData } | { type: 'ApiKeyRevoked'; data: ApiKeyRevokedData };
 export const API_KEY_EVENT_TYPES: readonly ApiKeyEvent['type'][] = ['ApiKeyCreated', 'ApiKeyRevoked'];
 
 /** Events of an `idempotency-…` stream: the first claim of a key wins by optimistic concurrency. */
@@ -106,5 +104,4 @@ export interface IdempotencyKeyReleasedData {
   releasedAt: string;
 }
 export type IdempotencyEvent =
-  | { type: 'IdempotencyKeyClaimed'; data: IdempotencyKeyClaimedData }
-  | { type: 'IdempotencyKeyReleased'; data: IdempotencyKeyReleasedData };
+  { type: 'IdempotencyKeyClaimed'; data: IdempotencyKeyClaimedData } | { type: 'IdempotencyKeyReleased'; data: IdempotencyKeyReleasedData };

@@ -43,9 +43,13 @@ export type EventTypes<E extends { type: string }> = readonly E['type'][];
  * list here, the one place the log's events become typed, so no decider or projection ever folds an
  * event it does not know.
  */
-export function asEvents<E extends { type: string; data: unknown }>(types: EventTypes<E>, events: readonly { type: string; data: unknown }[]): E[] {
+export function asEvents<E extends { type: string; data: unknown }>(
+  types: EventTypes<E>,
+  events: readonly { type: string; data: unknown }[],
+): E[] {
   for (const e of events) {
-    if (!(types as readonly string[]).includes(e.type)) throw new Error(`unexpected event type ${e.type} (want one of ${types.join(', ')})`);
+    if (!(types as readonly string[]).includes(e.type))
+      throw new Error(`unexpected event type ${e.type} (want one of ${types.join(', ')})`);
   }
   // checked above, member by member
   return events as E[];

@@ -59,7 +59,10 @@ describe('api key decider (spec 5)', () => {
   });
 
   it.each([0, 10_001, 2.5])('a rate limit of %p is invalid', (rate) => {
-    spec.given([]).when(createCommand({ rateLimitPerMinute: rate })).thenThrows('invalid_request');
+    spec
+      .given([])
+      .when(createCommand({ rateLimitPerMinute: rate }))
+      .thenThrows('invalid_request');
   });
 
   it('an unknown scope is invalid', () => {
@@ -70,8 +73,14 @@ describe('api key decider (spec 5)', () => {
   });
 
   it('a prefix without usk_ or a hash that is not hex SHA-256 is invalid', () => {
-    spec.given([]).when(createCommand({ prefix: 'sk_1234' })).thenThrows('invalid_request');
-    spec.given([]).when(createCommand({ hash: 'usk_the_full_key' })).thenThrows('invalid_request');
+    spec
+      .given([])
+      .when(createCommand({ prefix: 'sk_1234' }))
+      .thenThrows('invalid_request');
+    spec
+      .given([])
+      .when(createCommand({ hash: 'usk_the_full_key' }))
+      .thenThrows('invalid_request');
   });
 
   it('creating an existing key is a conflict', () => {
@@ -79,15 +88,24 @@ describe('api key decider (spec 5)', () => {
   });
 
   it('RevokeApiKey revokes an active key', () => {
-    spec.given([created]).when({ type: 'RevokeApiKey', data: { now: at(60_000) } }).then([revoked]);
+    spec
+      .given([created])
+      .when({ type: 'RevokeApiKey', data: { now: at(60_000) } })
+      .then([revoked]);
   });
 
   it('revoking twice changes nothing', () => {
-    spec.given([created, revoked]).when({ type: 'RevokeApiKey', data: { now: at(90_000) } }).thenNothing();
+    spec
+      .given([created, revoked])
+      .when({ type: 'RevokeApiKey', data: { now: at(90_000) } })
+      .thenNothing();
   });
 
   it('revoking a key that does not exist is not_found', () => {
-    spec.given([]).when({ type: 'RevokeApiKey', data: { now: at(1) } }).thenThrows('not_found');
+    spec
+      .given([])
+      .when({ type: 'RevokeApiKey', data: { now: at(1) } })
+      .thenThrows('not_found');
   });
 
   it('the view shows the key in full only when given (the creation answer), and revoked_at once revoked', () => {

@@ -42,12 +42,18 @@ const finals: Array<[string, JobEvent[]]> = [
 describe('job decider: the state table (spec 3 and docs/job-states.md)', () => {
   describe('(none) -> queued', () => {
     it('POST /upscale accepted: SubmitJob on an empty stream appends JobQueued with the reserved credits', () => {
-      spec.given([]).when({ type: 'SubmitJob', data: aJobQueuedData() }).then([{ type: 'JobQueued', data: aJobQueuedData() }]);
+      spec
+        .given([])
+        .when({ type: 'SubmitJob', data: aJobQueuedData() })
+        .then([{ type: 'JobQueued', data: aJobQueuedData() }]);
     });
 
     it('records the fallen-back target and the credits of that target (spec 1 fallback)', () => {
       const data = aJobQueuedData({ target: '3k', requestedTarget: '4k', credits: 6 });
-      spec.given([]).when({ type: 'SubmitJob', data }).then([{ type: 'JobQueued', data }]);
+      spec
+        .given([])
+        .when({ type: 'SubmitJob', data })
+        .then([{ type: 'JobQueued', data }]);
     });
 
     it('writes queuedAt in canonical ISO form', () => {
@@ -89,7 +95,10 @@ describe('job decider: the state table (spec 3 and docs/job-states.md)', () => {
     });
 
     it('StartJob on a job already processing is a conflict (a second worker must not run it)', () => {
-      spec.given(processing).when(start(1_500, 'worker-2')).thenThrows('conflict', `Job ${JOB_ID} is processing; only a queued job can start.`);
+      spec
+        .given(processing)
+        .when(start(1_500, 'worker-2'))
+        .thenThrows('conflict', `Job ${JOB_ID} is processing; only a queued job can start.`);
     });
 
     it('StartJob on a pending job is a conflict: it waits for its backoff', () => {
@@ -128,7 +137,10 @@ describe('job decider: the state table (spec 3 and docs/job-states.md)', () => {
     });
 
     it('LoseAttempt naming an older attempt is stale: conflict', () => {
-      spec.given(processing2).when(lose(9_000, 4_000, 1)).thenThrows('conflict', `Attempt 1 of job ${JOB_ID} is stale: attempt 2 is running.`);
+      spec
+        .given(processing2)
+        .when(lose(9_000, 4_000, 1))
+        .thenThrows('conflict', `Attempt 1 of job ${JOB_ID} is stale: attempt 2 is running.`);
     });
 
     it.each([
@@ -143,7 +155,10 @@ describe('job decider: the state table (spec 3 and docs/job-states.md)', () => {
       const third = [...processing2, ev.lost(2, 9_000, 4_000), ev.requeued(3, 13_000), ev.started(3, 14_000, 'worker-3')];
       spec
         .given(third)
-        .when({ type: 'LoseAttempt', data: { attempt: 3, reason, now: at(20_000), retryDelayMs: 8_000, ...(exhausted ? { exhausted } : {}) } })
+        .when({
+          type: 'LoseAttempt',
+          data: { attempt: 3, reason, now: at(20_000), retryDelayMs: 8_000, ...(exhausted ? { exhausted } : {}) },
+        })
         .then([
           {
             type: 'JobFailed',
@@ -201,7 +216,15 @@ describe('job decider: the state table (spec 3 and docs/job-states.md)', () => {
         .then([
           {
             type: 'JobSucceeded',
-            data: { jobId: JOB_ID, attempt: 1, result: A_RESULT, engine: AN_ENGINE_REPORT, finishedAt: at(4_000), durationMs: 3_000, ...SETTLEMENT },
+            data: {
+              jobId: JOB_ID,
+              attempt: 1,
+              result: A_RESULT,
+              engine: AN_ENGINE_REPORT,
+              finishedAt: at(4_000),
+              durationMs: 3_000,
+              ...SETTLEMENT,
+            },
           },
         ]);
     });
@@ -213,21 +236,32 @@ describe('job decider: the state table (spec 3 and docs/job-states.md)', () => {
         .then([
           {
             type: 'JobSucceeded',
-            data: { jobId: JOB_ID, attempt: 2, result: A_RESULT, engine: AN_ENGINE_REPORT, finishedAt: at(10_500), durationMs: 2_500, ...SETTLEMENT },
+            data: {
+              jobId: JOB_ID,
+              attempt: 2,
+              result: A_RESULT,
+              engine: AN_ENGINE_REPORT,
+              finishedAt: at(10_500),
+              durationMs: 2_500,
+              ...SETTLEMENT,
+            },
           },
         ]);
     });
 
     it('CompleteJob for a stale attempt is a conflict', () => {
-      spec.given(processing2).when(complete(1, 10_000)).thenThrows('conflict', `Attempt 1 of job ${JOB_ID} is stale: attempt 2 is running.`);
+      spec
+        .given(processing2)
+        .when(complete(1, 10_000))
+        .thenThrows('conflict', `Attempt 1 of job ${JOB_ID} is stale: attempt 2 is running.`);
     });
 
-    it.each([['queued', queued], ['pending', pending]] as Array<[string, JobEvent[]]>)(
-      'CompleteJob on a %s job (its attempt was lost) is a conflict',
-      (_s, given) => {
-        spec.given(given).when(complete(1, 9_000)).thenThrows('conflict');
-      },
-    );
+    it.each([
+      ['queued', queued],
+      ['pending', pending],
+    ] as Array<[string, JobEvent[]]>)('CompleteJob on a %s job (its attempt was lost) is a conflict', (_s, given) => {
+      spec.given(given).when(complete(1, 9_000)).thenThrows('conflict');
+    });
 
     it('spec 3 rule 2: CompleteJob after the job was cancelled is a conflict, so the processor discards its result', () => {
       spec
@@ -247,7 +281,10 @@ describe('job decider: the state table (spec 3 and docs/job-states.md)', () => {
     it('a different success for a succeeded job is a conflict', () => {
       spec
         .given(succeeded)
-        .when({ type: 'CompleteJob', data: { attempt: 1, result: { ...A_RESULT, key: 'results/other.png' }, engine: AN_ENGINE_REPORT, now: at(4_100) } })
+        .when({
+          type: 'CompleteJob',
+          data: { attempt: 1, result: { ...A_RESULT, key: 'results/other.png' }, engine: AN_ENGINE_REPORT, now: at(4_100) },
+        })
         .thenThrows('conflict');
     });
   });
@@ -260,7 +297,14 @@ describe('job decider: the state table (spec 3 and docs/job-states.md)', () => {
         .then([
           {
             type: 'JobFailed',
-            data: { jobId: JOB_ID, attempt: 1, error: { code: 'corrupt_image', message: 'corrupt_image happened' }, finishedAt: at(3_500), durationMs: 2_500, ...SETTLEMENT },
+            data: {
+              jobId: JOB_ID,
+              attempt: 1,
+              error: { code: 'corrupt_image', message: 'corrupt_image happened' },
+              finishedAt: at(3_500),
+              durationMs: 2_500,
+              ...SETTLEMENT,
+            },
           },
         ]);
     });
@@ -272,7 +316,14 @@ describe('job decider: the state table (spec 3 and docs/job-states.md)', () => {
         .then([
           {
             type: 'JobFailed',
-            data: { jobId: JOB_ID, attempt: 1, error: { code: 'engine_error', message: 'engine_error happened' }, finishedAt: at(3_000), durationMs: 2_000, ...SETTLEMENT },
+            data: {
+              jobId: JOB_ID,
+              attempt: 1,
+              error: { code: 'engine_error', message: 'engine_error happened' },
+              finishedAt: at(3_000),
+              durationMs: 2_000,
+              ...SETTLEMENT,
+            },
           },
         ]);
     });
@@ -284,7 +335,14 @@ describe('job decider: the state table (spec 3 and docs/job-states.md)', () => {
         .then([
           {
             type: 'JobFailed',
-            data: { jobId: JOB_ID, attempt: 0, error: { code: 'engine_error', message: 'engine_error happened' }, finishedAt: at(800), durationMs: null, ...SETTLEMENT },
+            data: {
+              jobId: JOB_ID,
+              attempt: 0,
+              error: { code: 'engine_error', message: 'engine_error happened' },
+              finishedAt: at(800),
+              durationMs: null,
+              ...SETTLEMENT,
+            },
           },
         ]);
     });
@@ -296,7 +354,14 @@ describe('job decider: the state table (spec 3 and docs/job-states.md)', () => {
         .then([
           {
             type: 'JobFailed',
-            data: { jobId: JOB_ID, attempt: 1, error: { code: 'engine_error', message: 'engine_error happened' }, finishedAt: at(6_000), durationMs: null, ...SETTLEMENT },
+            data: {
+              jobId: JOB_ID,
+              attempt: 1,
+              error: { code: 'engine_error', message: 'engine_error happened' },
+              finishedAt: at(6_000),
+              durationMs: null,
+              ...SETTLEMENT,
+            },
           },
         ]);
     });
@@ -320,15 +385,24 @@ describe('job decider: the state table (spec 3 and docs/job-states.md)', () => {
 
   describe('non-final -> cancelled (DELETE /jobs/{id})', () => {
     it('cancelling a queued job records no duration', () => {
-      spec.given(queued).when(cancel(500)).then([{ type: 'JobCancelled', data: { jobId: JOB_ID, cancelledAt: at(500), durationMs: null, ...SETTLEMENT } }]);
+      spec
+        .given(queued)
+        .when(cancel(500))
+        .then([{ type: 'JobCancelled', data: { jobId: JOB_ID, cancelledAt: at(500), durationMs: null, ...SETTLEMENT } }]);
     });
 
     it('cancelling a pending job records no duration', () => {
-      spec.given(pending).when(cancel(6_000)).then([{ type: 'JobCancelled', data: { jobId: JOB_ID, cancelledAt: at(6_000), durationMs: null, ...SETTLEMENT } }]);
+      spec
+        .given(pending)
+        .when(cancel(6_000))
+        .then([{ type: 'JobCancelled', data: { jobId: JOB_ID, cancelledAt: at(6_000), durationMs: null, ...SETTLEMENT } }]);
     });
 
     it('cancelling a processing job records the time the running attempt worked', () => {
-      spec.given(processing2).when(cancel(9_250)).then([{ type: 'JobCancelled', data: { jobId: JOB_ID, cancelledAt: at(9_250), durationMs: 1_250, ...SETTLEMENT } }]);
+      spec
+        .given(processing2)
+        .when(cancel(9_250))
+        .then([{ type: 'JobCancelled', data: { jobId: JOB_ID, cancelledAt: at(9_250), durationMs: 1_250, ...SETTLEMENT } }]);
     });
 
     it.each(finals)('spec 3 rule 1: cancel of a %s job answers 409 conflict', (_s, given) => {
@@ -349,7 +423,10 @@ describe('job decider: the state table (spec 3 and docs/job-states.md)', () => {
 
   describe('times come with the command', () => {
     it('a `now` that is not an ISO 8601 time is invalid', () => {
-      spec.given(queued).when({ type: 'CancelJob', data: { now: 'yesterday' } }).thenThrows('invalid_request');
+      spec
+        .given(queued)
+        .when({ type: 'CancelJob', data: { now: 'yesterday' } })
+        .thenThrows('invalid_request');
     });
 
     it('a duration is never negative even when the finishing clock is behind the starting one', () => {
@@ -406,11 +483,17 @@ describe('retention: a final job\'s files are deleted (docs/operations.md "Reten
   });
 
   it.each(finals)('a %s job: DeleteJobFiles appends JobFilesDeleted with the reason and time', (_, given) => {
-    spec.given(given).when(deleteFiles(90_000, 'operator')).then([deleted(90_000, 'operator')]);
+    spec
+      .given(given)
+      .when(deleteFiles(90_000, 'operator'))
+      .then([deleted(90_000, 'operator')]);
   });
 
   it('a second deletion changes nothing', () => {
-    spec.given([...succeeded, deleted(90_000)]).when(deleteFiles(95_000)).then([]);
+    spec
+      .given([...succeeded, deleted(90_000)])
+      .when(deleteFiles(95_000))
+      .then([]);
   });
 
   it.each([
@@ -418,7 +501,10 @@ describe('retention: a final job\'s files are deleted (docs/operations.md "Reten
     ['processing', processing],
     ['pending', pending],
   ] as const)('a %s job keeps its files: conflict', (status, given) => {
-    spec.given(given).when(deleteFiles(90_000)).thenThrows('conflict', `Job ${JOB_ID} is ${status}; only a final job's files can be deleted.`);
+    spec
+      .given(given)
+      .when(deleteFiles(90_000))
+      .thenThrows('conflict', `Job ${JOB_ID} is ${status}; only a final job's files can be deleted.`);
   });
 
   it('files_expire_at: finish + the retention the job was accepted with, or an earlier deletion; null while unfinished or kept', () => {

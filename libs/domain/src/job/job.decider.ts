@@ -65,10 +65,7 @@ function submit({ data }: SubmitJob, state: JobState): JobEvent[] {
   if (state.status !== 'none') throw new DomainError('conflict', `Job ${data.jobId} already exists.`);
   // Spec 1: the job costs the credits of the target actually used (after the fallback).
   if (data.credits !== creditsFor(data.target)) {
-    throw new DomainError(
-      'invalid_request',
-      `A ${data.target} job costs ${creditsFor(data.target)} credits, not ${data.credits}.`,
-    );
+    throw new DomainError('invalid_request', `A ${data.target} job costs ${creditsFor(data.target)} credits, not ${data.credits}.`);
   }
   return [{ type: 'JobQueued', data: { ...data, queuedAt: canonicalInstant(data.queuedAt, 'queuedAt') } }];
 }
@@ -260,10 +257,7 @@ function runningAttempt(state: JobState, job: JobQueuedData, attempt: number | u
     throw new DomainError('conflict', `Job ${jobId} is ${state.status}, not processing; it cannot ${action}.`);
   }
   if (attempt !== undefined && attempt !== state.running.attempt) {
-    throw new DomainError(
-      'conflict',
-      `Attempt ${attempt} of job ${jobId} is stale: attempt ${state.running.attempt} is running.`,
-    );
+    throw new DomainError('conflict', `Attempt ${attempt} of job ${jobId} is stale: attempt ${state.running.attempt} is running.`);
   }
   return state.running;
 }

@@ -134,7 +134,7 @@ describe('job views (spec 2, Job table)', () => {
     });
   });
 
-  it('list item view: the spec\'s id, object, status, target, credits, created_at, plus filename, format, quality, error', () => {
+  it("list item view: the spec's id, object, status, target, credits, created_at, plus filename, format, quality, error", () => {
     expect(toListItemView(stateOf([ev.queued(), ev.started(1, 1_000)]))).toEqual({
       id: JOB_ID,
       object: 'job',
@@ -173,12 +173,15 @@ describe('job views (spec 2, Job table)', () => {
     ]);
     expect(thumbnailOf(deleted, at(1_000))).toBeNull();
     // kept 60 s after the job ended at 700 ms: there until 60.7 s, gone from then on (before the sweep gets to it)
-    const kept = stateOf([ev.queued({ source: { ...aJobQueuedData().source, thumbnail: THUMB }, fileRetentionSeconds: 60 }), ev.cancelled(700, null)]);
+    const kept = stateOf([
+      ev.queued({ source: { ...aJobQueuedData().source, thumbnail: THUMB }, fileRetentionSeconds: 60 }),
+      ev.cancelled(700, null),
+    ]);
     expect(thumbnailOf(kept, at(60_699))).toEqual(THUMB);
     expect(thumbnailOf(kept, at(60_700))).toBeNull();
   });
 
-  it('a failed job\'s list item carries its error', () => {
+  it("a failed job's list item carries its error", () => {
     const item = toListItemView(stateOf([ev.queued(), ev.started(1, 1_000), ev.failed(1, 4_000, 3_000)]));
     expect([item.status, item.error?.code]).toEqual(['failed', 'engine_error']);
   });

@@ -1,4 +1,11 @@
-import { DomainError, type ThumbnailObject, type JobCancelView, type JobCreateView, type JobListItemView, type JobView } from '@upscaler/contracts';
+import {
+  DomainError,
+  type ThumbnailObject,
+  type JobCancelView,
+  type JobCreateView,
+  type JobListItemView,
+  type JobView,
+} from '@upscaler/contracts';
 import { elapsedMs } from '../shared/time';
 import { contentOf, filesExpireAt, filesExpired, startedAtOf, type JobState } from './job.state';
 

@@ -60,7 +60,12 @@ export const jobEvents = {
     type: 'JobSucceeded',
     data: { jobId: JOB_ID, attempt, result: A_RESULT, engine: AN_ENGINE_REPORT, finishedAt: at(atMs), durationMs, ...SETTLEMENT },
   }),
-  failed: (attempt: number, atMs: number, durationMs: number | null, code: 'engine_error' | 'corrupt_image' = 'engine_error'): JobEvent => ({
+  failed: (
+    attempt: number,
+    atMs: number,
+    durationMs: number | null,
+    code: 'engine_error' | 'corrupt_image' = 'engine_error',
+  ): JobEvent => ({
     type: 'JobFailed',
     data: { jobId: JOB_ID, attempt, error: { code, message: `${code} happened` }, finishedAt: at(atMs), durationMs, ...SETTLEMENT },
   }),

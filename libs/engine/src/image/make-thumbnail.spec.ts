@@ -26,7 +26,9 @@ async function pixel(webp: Buffer, x: number, y: number): Promise<number[]> {
 
 describe('makeThumbnail', () => {
   it('fits a landscape JPEG within 160 px as WebP, keeping its aspect ratio and colours', async () => {
-    const jpeg = await sharp(halves(640, 480), { raw: { width: 640, height: 480, channels: 3 } }).jpeg({ quality: 95 }).toBuffer();
+    const jpeg = await sharp(halves(640, 480), { raw: { width: 640, height: 480, channels: 3 } })
+      .jpeg({ quality: 95 })
+      .toBuffer();
     const t = await makeThumbnail(jpeg, LIMIT);
     expect(t).not.toBeNull();
     expect([t!.width, t!.height]).toEqual([THUMBNAIL_SIDE, 120]);
@@ -55,7 +57,9 @@ describe('makeThumbnail', () => {
   });
 
   it('keeps transparency of a cut-out PNG', async () => {
-    const png = await sharp(halves(400, 200, 4), { raw: { width: 400, height: 200, channels: 4 } }).png().toBuffer();
+    const png = await sharp(halves(400, 200, 4), { raw: { width: 400, height: 200, channels: 4 } })
+      .png()
+      .toBuffer();
     const t = await makeThumbnail(png, LIMIT);
     expect([t!.width, t!.height]).toEqual([160, 80]);
     expect((await pixel(t!.bytes, 20, 40))[3]).toBe(255);
@@ -63,13 +67,17 @@ describe('makeThumbnail', () => {
   });
 
   it('never enlarges an image smaller than the thumbnail', async () => {
-    const png = await sharp(halves(100, 50), { raw: { width: 100, height: 50, channels: 3 } }).png().toBuffer();
+    const png = await sharp(halves(100, 50), { raw: { width: 100, height: 50, channels: 3 } })
+      .png()
+      .toBuffer();
     const t = await makeThumbnail(png, LIMIT);
     expect([t!.width, t!.height]).toEqual([100, 50]);
   });
 
   it('answers null for pixel data the decoder cannot read (the job reports it when it runs)', async () => {
-    const jpeg = await sharp(halves(640, 480), { raw: { width: 640, height: 480, channels: 3 } }).jpeg().toBuffer();
+    const jpeg = await sharp(halves(640, 480), { raw: { width: 640, height: 480, channels: 3 } })
+      .jpeg()
+      .toBuffer();
     const truncated = jpeg.subarray(0, 600);
     await expect(makeThumbnail(truncated, LIMIT)).resolves.toBeNull();
   });

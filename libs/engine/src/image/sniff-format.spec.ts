@@ -3,7 +3,8 @@ import { isAnimatedPng, sniffFormat } from './sniff-format';
 const bytes = (...parts: (string | number[] | Buffer)[]) =>
   Buffer.concat(parts.map((p) => (typeof p === 'string' ? Buffer.from(p, 'latin1') : Buffer.isBuffer(p) ? p : Buffer.from(p))));
 const u32 = (n: number) => [(n >>> 24) & 255, (n >>> 16) & 255, (n >>> 8) & 255, n & 255];
-const ftyp = (major: string, ...compat: string[]) => bytes(u32(16 + 4 * compat.length), 'ftyp', major, [0, 0, 0, 0], ...compat, 'rest of file');
+const ftyp = (major: string, ...compat: string[]) =>
+  bytes(u32(16 + 4 * compat.length), 'ftyp', major, [0, 0, 0, 0], ...compat, 'rest of file');
 
 describe('sniffFormat (spec 1: the format is detected from the bytes)', () => {
   it('recognises the four accepted formats by their signatures', () => {

@@ -34,8 +34,20 @@ describe('the colour under transparency, filled from the visible pixels', () => 
   });
 
   it('an image with no transparent pixel, or nothing visible, is left as it is', () => {
-    const opaque = rgba([[1, 2, 3, 255], [4, 5, 6, 255]], 2);
-    const clear = rgba([[1, 2, 3, 0], [4, 5, 6, 0]], 2);
+    const opaque = rgba(
+      [
+        [1, 2, 3, 255],
+        [4, 5, 6, 255],
+      ],
+      2,
+    );
+    const clear = rgba(
+      [
+        [1, 2, 3, 0],
+        [4, 5, 6, 0],
+      ],
+      2,
+    );
     fillTransparentColour(opaque);
     fillTransparentColour(clear);
     expect([Array.from(opaque.data), Array.from(clear.data)]).toEqual([
@@ -53,7 +65,16 @@ describe('the colour under transparency, filled from the visible pixels', () => 
   });
 
   it('flattening onto white: colour x alpha + 255 x (1 - alpha), alpha dropped', () => {
-    const flat = flattenOnWhite(rgba([[200, 60, 40, 255], [200, 60, 40, 0], [0, 0, 0, 51]], 3));
+    const flat = flattenOnWhite(
+      rgba(
+        [
+          [200, 60, 40, 255],
+          [200, 60, 40, 0],
+          [0, 0, 0, 51],
+        ],
+        3,
+      ),
+    );
     expect([flat.channels, Array.from(flat.data)]).toEqual([3, [200, 60, 40, 255, 255, 255, 204, 204, 204]]);
   });
 });

@@ -76,7 +76,10 @@ export class InferenceClient {
     this.pending.delete(msg.id);
     if (msg.type === 'done') p.resolve(msg);
     else if (msg.type === 'cancelled') p.reject(new EngineCancelledError());
-    else p.reject(new EngineError(msg.code, msg.code === 'engine_error' ? `The engine failed: ${msg.message}` : undefined, { cause: msg.message }));
+    else
+      p.reject(
+        new EngineError(msg.code, msg.code === 'engine_error' ? `The engine failed: ${msg.message}` : undefined, { cause: msg.message }),
+      );
   }
 
   private failAll(e: Error): void {

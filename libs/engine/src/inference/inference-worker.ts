@@ -48,7 +48,8 @@ async function runJob(job: JobMessage): Promise<ReplyMessage> {
     fillTransparentColour(img);
     checkpoint();
     const net = job.network;
-    const onTile = (done: number, total: number) => parentPort!.postMessage({ type: 'progress', id: job.id, done, total } satisfies ReplyMessage);
+    const onTile = (done: number, total: number) =>
+      parentPort!.postMessage({ type: 'progress', id: job.id, done, total } satisfies ReplyMessage);
     const tiled = await runTiles(await session(net), ort.Tensor as unknown as TensorCtor, img, net, checkpoint, onTile);
     checkpoint();
     // An x4 network serving x2 / x3 (registry `outscale`): its output resized down with Lanczos-3.

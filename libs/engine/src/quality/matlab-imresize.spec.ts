@@ -8,7 +8,9 @@ describe('MATLAB imresize bicubic', () => {
     const idx = Array.from(indices[3]);
     const nonZero = idx.map((i, k) => [i, w[k]]).filter(([, v]) => Math.abs(v) > 1e-12);
     expect(nonZero.map(([i]) => i)).toEqual([3, 4, 5, 6, 7, 8, 9, 10]);
-    expect(nonZero.map(([, v]) => v)).toEqual([-0.01171875, -0.03515625, 0.11328125, 0.43359375, 0.43359375, 0.11328125, -0.03515625, -0.01171875]);
+    expect(nonZero.map(([, v]) => v)).toEqual([
+      -0.01171875, -0.03515625, 0.11328125, 0.43359375, 0.43359375, 0.11328125, -0.03515625, -0.01171875,
+    ]);
   });
 
   it('mirrors at the border as MATLAB does (index 0 -> 1, -1 -> 2)', () => {
@@ -19,8 +21,15 @@ describe('MATLAB imresize bicubic', () => {
   it('uses the plain Keys kernel when enlarging: x2 weights -0.0703125 0.8671875 0.2265625 -0.0234375', () => {
     // Output 6 (1-based) sits at u = 6/2 + 0.5(1 - 1/2) = 3.25: taps 2..5 at distances 1.25, 0.25, -0.75, -1.75.
     const { weights, indices } = contributions(8, 16, 2);
-    const taps = Array.from(indices[5]).map((i, k) => [i, weights[5][k]]).filter(([, v]) => Math.abs(v) > 1e-12);
-    expect(taps).toEqual([[1, -0.0703125], [2, 0.8671875], [3, 0.2265625], [4, -0.0234375]]);
+    const taps = Array.from(indices[5])
+      .map((i, k) => [i, weights[5][k]])
+      .filter(([, v]) => Math.abs(v) > 1e-12);
+    expect(taps).toEqual([
+      [1, -0.0703125],
+      [2, 0.8671875],
+      [3, 0.2265625],
+      [4, -0.0234375],
+    ]);
   });
 
   it('keeps a constant image constant and rounds to uint8', () => {

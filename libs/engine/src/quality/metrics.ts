@@ -25,7 +25,12 @@ export function lumaY(img: Plane): Float64Array {
 }
 
 /** Drops `border` pixels on every side (the protocol shaves `scale` pixels before scoring). */
-export function shave(y: Float64Array, width: number, height: number, border: number): { data: Float64Array; width: number; height: number } {
+export function shave(
+  y: Float64Array,
+  width: number,
+  height: number,
+  border: number,
+): { data: Float64Array; width: number; height: number } {
   const w = width - 2 * border;
   const h = height - 2 * border;
   const out = new Float64Array(w * h);

@@ -2,7 +2,12 @@ import { planTiles } from './tile-plan';
 
 describe('planTiles', () => {
   it('covers every pixel exactly once with cores of at most `tile` pixels', () => {
-    for (const [w, h, tile] of [[1, 1, 8], [100, 37, 16], [513, 256, 256], [31, 64, 31]]) {
+    for (const [w, h, tile] of [
+      [1, 1, 8],
+      [100, 37, 16],
+      [513, 256, 256],
+      [31, 64, 31],
+    ]) {
       const seen = new Uint8Array(w * h);
       for (const t of planTiles(w, h, tile, 5)) {
         expect(t.width).toBeLessThanOrEqual(tile);

@@ -126,13 +126,17 @@ export class SubscriptionLoop implements RunningSubscription {
         return true;
       } catch (err) {
         const delay = this.backoff(attempt);
-        this.opts.log('error', `subscription ${this.sub.consumer}: handler failed on ${event.type} at position ${event.position}; retrying in ${delay} ms`, {
-          consumer: this.sub.consumer,
-          position: event.position,
-          streamId: event.streamId,
-          attempt: attempt + 1,
-          error: (err as Error).stack ?? String(err),
-        });
+        this.opts.log(
+          'error',
+          `subscription ${this.sub.consumer}: handler failed on ${event.type} at position ${event.position}; retrying in ${delay} ms`,
+          {
+            consumer: this.sub.consumer,
+            position: event.position,
+            streamId: event.streamId,
+            attempt: attempt + 1,
+            error: (err as Error).stack ?? String(err),
+          },
+        );
         if (attempt === 0) await this.saveCheckpoint().catch(() => undefined);
         if (this.stopping) return false;
         await this.sleep(delay, false);

@@ -18,7 +18,10 @@ describe('event message schema', () => {
   it('names what is wrong with an invalid message', () => {
     const bad = Buffer.from(JSON.stringify({ ...event, version: 0, streamId: '' }));
     expect(() => decodeEventMessage('upscale.job-events.v1', bad)).toThrow(
-      new InvalidMessageError('upscale.job-events.v1', 'streamId: String must contain at least 1 character(s); version: Number must be greater than 0'),
+      new InvalidMessageError(
+        'upscale.job-events.v1',
+        'streamId: String must contain at least 1 character(s); version: Number must be greater than 0',
+      ),
     );
     expect(() => decodeEventMessage('t', Buffer.from('{'))).toThrow('Invalid message on t: value is not JSON');
     expect(() => decodeEventMessage('t', null)).toThrow('Invalid message on t: empty value');

@@ -24,7 +24,10 @@ export const EventMessageSchema = z.object({
 });
 
 export class InvalidMessageError extends Error {
-  constructor(readonly topic: string, readonly detail: string) {
+  constructor(
+    readonly topic: string,
+    readonly detail: string,
+  ) {
     super(`Invalid message on ${topic}: ${detail}`);
     this.name = 'InvalidMessageError';
   }

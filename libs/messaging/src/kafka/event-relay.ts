@@ -7,7 +7,14 @@ import { startProducerSpan, untraced } from '@upscaler/tracing';
 import { TOPICS } from '../transport.port';
 import { AdvisoryLock } from './advisory-lock';
 import { encodeEventMessage } from './event-message.schema';
-import { createKafka, DEFAULT_PARTITIONS, defaultLog, KNOWN_CATEGORIES, type KafkaConnectionOptions, type TransportLog } from './kafka-options';
+import {
+  createKafka,
+  DEFAULT_PARTITIONS,
+  defaultLog,
+  KNOWN_CATEGORIES,
+  type KafkaConnectionOptions,
+  type TransportLog,
+} from './kafka-options';
 import { ensureTopics } from './topics';
 
 /**

@@ -33,7 +33,11 @@ export function createKafka(opts: KafkaConnectionOptions): Kafka {
     logLevel: opts.kafkajsLogLevel ?? logLevel.ERROR,
     logCreator: () => (entry: LogEntry) => {
       const { message, ...extra } = entry.log;
-      log(entry.level <= logLevel.ERROR ? 'error' : entry.level === logLevel.WARN ? 'warn' : 'info', `${entry.namespace}: ${message}`, extra);
+      log(
+        entry.level <= logLevel.ERROR ? 'error' : entry.level === logLevel.WARN ? 'warn' : 'info',
+        `${entry.namespace}: ${message}`,
+        extra,
+      );
     },
   });
 }

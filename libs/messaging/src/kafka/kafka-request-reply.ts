@@ -3,7 +3,13 @@ import type { Admin, Consumer, Kafka, Producer } from 'kafkajs';
 import { RequestTimeoutError } from '../transport.port';
 import { parseJson } from './event-message.schema';
 import type { TransportLog } from './kafka-options';
-import { RemoteHandlerError, ReplyMessageSchema, RequestMessageSchema, type ReplyMessage, type RequestMessage } from './request-message.schema';
+import {
+  RemoteHandlerError,
+  ReplyMessageSchema,
+  RequestMessageSchema,
+  type ReplyMessage,
+  type RequestMessage,
+} from './request-message.schema';
 import { ensureTopics } from './topics';
 import { withTimeout } from './with-timeout';
 

@@ -66,7 +66,9 @@ export async function startKafkaSubscription(
         }
         if (event) await withHeartbeat(() => sub.handle(event), heartbeat, tuning.heartbeatIntervalMs ?? 3_000);
         resolveOffset(message.offset);
-        await consumer.commitOffsets([{ topic: batch.topic, partition: batch.partition, offset: (BigInt(message.offset) + 1n).toString() }]);
+        await consumer.commitOffsets([
+          { topic: batch.topic, partition: batch.partition, offset: (BigInt(message.offset) + 1n).toString() },
+        ]);
         if (event && event.position > highest) highest = event.position;
       }
     },

@@ -28,7 +28,13 @@ export class KafkaTransport implements EventTransport {
     this.kafka = opts.kafka ?? createKafka(opts);
     this.log = opts.log ?? defaultLog;
     this.partitions = opts.partitions ?? DEFAULT_PARTITIONS;
-    this.requestReply = new KafkaRequestReply(this.kafka, () => this.producer(), () => this.admin(), this.partitions, this.log);
+    this.requestReply = new KafkaRequestReply(
+      this.kafka,
+      () => this.producer(),
+      () => this.admin(),
+      this.partitions,
+      this.log,
+    );
   }
 
   /** This instance's reply topic (`upscale.replies.<uuid>.v1`). */
@@ -37,7 +43,11 @@ export class KafkaTransport implements EventTransport {
   }
 
   async subscribe(sub: EventSubscription): Promise<RunningSubscription> {
-    await ensureTopics(await this.admin(), sub.categories.map((c) => TOPICS.events(c)), this.partitions);
+    await ensureTopics(
+      await this.admin(),
+      sub.categories.map((c) => TOPICS.events(c)),
+      this.partitions,
+    );
     const running = await startKafkaSubscription(this.kafka, sub, this.opts, this.log);
     this.subscriptions.push(running);
     return running;

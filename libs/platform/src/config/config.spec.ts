@@ -74,7 +74,9 @@ describe('configuration is read and validated once at start-up', () => {
       undefined,
       undefined,
     ]);
-    expect([seconds('45s'), seconds('90m'), seconds('12h'), seconds('30d'), seconds(' 7 D ')]).toEqual([45, 5400, 43_200, 2_592_000, 604_800]);
+    expect([seconds('45s'), seconds('90m'), seconds('12h'), seconds('30d'), seconds(' 7 D ')]).toEqual([
+      45, 5400, 43_200, 2_592_000, 604_800,
+    ]);
     for (const bad of ['30', '1w', '-1d', '1.5h', 'soon', '0s']) {
       expect(() => loadConfig({ UPSCALE_FILE_RETENTION: bad })).toThrow(
         expect.objectContaining({ problems: ['UPSCALE_FILE_RETENTION: must be a duration such as 30d, 12h, 90m or 45s (or forever)'] }),
@@ -113,12 +115,20 @@ describe('configuration is read and validated once at start-up', () => {
 
   it('UPSCALE_ENGINE_REGISTRY and UPSCALE_MODELS_DIR are read once, as absolute paths (the processor hands them to the engine)', () => {
     const c = loadConfig({ UPSCALE_ENGINE_REGISTRY: 'training/exports/registry.json', UPSCALE_MODELS_DIR: '/srv/models' });
-    expect([c.engineRegistry?.endsWith('/training/exports/registry.json'), c.engineRegistry?.startsWith('/'), c.modelsDir]).toEqual([true, true, '/srv/models']);
+    expect([c.engineRegistry?.endsWith('/training/exports/registry.json'), c.engineRegistry?.startsWith('/'), c.modelsDir]).toEqual([
+      true,
+      true,
+      '/srv/models',
+    ]);
     expect([loadConfig({}).engineRegistry, loadConfig({}).modelsDir]).toEqual([undefined, undefined]);
   });
 
   it('UPSCALE_ENGINE_PRECISION is auto, float32 or int8 (default auto); anything else is refused at start', () => {
-    expect(['auto', 'float32', 'int8'].map((v) => loadConfig({ UPSCALE_ENGINE_PRECISION: v }).enginePrecision)).toEqual(['auto', 'float32', 'int8']);
+    expect(['auto', 'float32', 'int8'].map((v) => loadConfig({ UPSCALE_ENGINE_PRECISION: v }).enginePrecision)).toEqual([
+      'auto',
+      'float32',
+      'int8',
+    ]);
     expect(loadConfig({}).enginePrecision).toBe('auto');
     expect(() => loadConfig({ UPSCALE_ENGINE_PRECISION: 'fp16' })).toThrow(/UPSCALE_ENGINE_PRECISION/);
   });

@@ -28,7 +28,10 @@ export function parseTrustProxy(value: string | undefined): { ok: TrustProxy } |
   const v = (value ?? DEFAULT_TRUST_PROXY).trim();
   if (v === 'false' || v === 'none') return { ok: false };
   if (v === 'true') {
-    return { error: 'true would let any client choose the address it is counted under; list the proxies (names, addresses or CIDR ranges) or give a hop count' };
+    return {
+      error:
+        'true would let any client choose the address it is counted under; list the proxies (names, addresses or CIDR ranges) or give a hop count',
+    };
   }
   if (/^\d+$/.test(v)) return { ok: Number(v) };
   const entries = v
@@ -37,7 +40,9 @@ export function parseTrustProxy(value: string | undefined): { ok: TrustProxy } |
     .filter(Boolean);
   const bad = entries.filter((e) => !RANGE_NAMES.has(e) && !isAddressOrRange(e));
   if (entries.length === 0 || bad.length > 0) {
-    return { error: `must be false, a hop count, or a comma-separated list of loopback, linklocal, uniquelocal, addresses and CIDR ranges (not ${bad.join(', ') || 'empty'})` };
+    return {
+      error: `must be false, a hop count, or a comma-separated list of loopback, linklocal, uniquelocal, addresses and CIDR ranges (not ${bad.join(', ') || 'empty'})`,
+    };
   }
   return { ok: entries };
 }

@@ -18,7 +18,13 @@ function s3Error(code: string, message: string): Error {
 
 describe('isOutOfSpace', () => {
   it('a full disk, a full quota and a full MinIO are out of space; a read-only disk or a refused connection are not', () => {
-    const cases = [fsError('ENOSPC', 'x'), fsError('EDQUOT', 'x'), s3Error('XMinioStorageFull', 'x'), fsError('EROFS', 'x'), socketError('ECONNREFUSED')];
+    const cases = [
+      fsError('ENOSPC', 'x'),
+      fsError('EDQUOT', 'x'),
+      s3Error('XMinioStorageFull', 'x'),
+      fsError('EROFS', 'x'),
+      socketError('ECONNREFUSED'),
+    ];
     expect(cases.map((e) => isOutOfSpace(e))).toEqual([true, true, true, false, false]);
   });
 });
@@ -35,7 +41,10 @@ describe('isDependencyUnavailable', () => {
     ['node-postgres lost the socket', new Error('Connection terminated unexpectedly')],
     ['pg-pool waited too long', new Error('timeout exceeded when trying to connect')],
     ['a client whose connection was closed', new Error('Client was closed and is not queryable')],
-    ['the backend closed it (57P01 unexpected postmaster exit, as a remote handler reports it)', Object.assign(new Error('terminating connection due to unexpected postmaster exit'), { name: 'RemoteHandlerError', code: '57P01' })],
+    [
+      'the backend closed it (57P01 unexpected postmaster exit, as a remote handler reports it)',
+      Object.assign(new Error('terminating connection due to unexpected postmaster exit'), { name: 'RemoteHandlerError', code: '57P01' }),
+    ],
     ['TypeORM wrapping a refused connection', new QueryFailedError('SELECT 1', [], socketError('ECONNREFUSED'))],
     ['an Error whose cause is a shutdown', new Error('append failed', { cause: pgError('57P01', 'terminating connection') })],
     ['an AggregateError of refused addresses', Object.assign(new AggregateError([socketError('ECONNREFUSED')]), {})],

@@ -67,7 +67,8 @@ export function isDependencyUnavailable(e: unknown): boolean {
   return anyWrapped(e, (err) => {
     if (typeof err.code === 'string') {
       const code = err.code;
-      if (NETWORK_CODES.has(code) || FILE_SYSTEM_CODES.has(code) || OBJECT_STORE_CODES.has(code) || isUnavailableSqlState(code)) return true;
+      if (NETWORK_CODES.has(code) || FILE_SYSTEM_CODES.has(code) || OBJECT_STORE_CODES.has(code) || isUnavailableSqlState(code))
+        return true;
     }
     return typeof err.message === 'string' && PG_CONNECTION_MESSAGES.some((m) => (err.message as string).includes(m));
   });

@@ -24,17 +24,21 @@ function answer(exception: unknown): { status: number; headers: Record<string, s
 
 describe('error answers (docs/api.md "Errors")', () => {
   it('disk full: 503 service_unavailable with Retry-After and a message that says so', () => {
-    const enospc = Object.assign(new Error("ENOSPC: no space left on device, write"), { code: 'ENOSPC' });
+    const enospc = Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' });
     expect(answer(enospc)).toEqual({
       status: 503,
       headers: { 'Retry-After': String(RETRY_AFTER_503_SECONDS) },
-      body: { error: { code: 'service_unavailable', message: 'Storage is full for the moment; nothing was created or charged. Retry shortly.' } },
+      body: {
+        error: { code: 'service_unavailable', message: 'Storage is full for the moment; nothing was created or charged. Retry shortly.' },
+      },
     });
   });
 
   it('a file in the wrong multipart field (multer, or Nest reporting it): 400 naming the right field', () => {
     const message = 'The file goes in the multipart field "image" (this request sent one in "file").';
-    expect(answer(Object.assign(new Error('Unexpected field'), { code: 'LIMIT_UNEXPECTED_FILE', field: 'file' })).body).toEqual({ error: { code: 'invalid_request', message } });
+    expect(answer(Object.assign(new Error('Unexpected field'), { code: 'LIMIT_UNEXPECTED_FILE', field: 'file' })).body).toEqual({
+      error: { code: 'invalid_request', message },
+    });
     expect(answer(new BadRequestException('Unexpected file field - file')).body).toEqual({ error: { code: 'invalid_request', message } });
   });
 

@@ -78,7 +78,12 @@ export class ErrorFilter implements ExceptionFilter {
     }
     // Postgres, the object store or the broker away for a moment: a 503 the client may retry, not a 500
     if (isOutOfSpace(e)) {
-      return { code: 'service_unavailable', status: 503, message: 'Storage is full for the moment; nothing was created or charged. Retry shortly.', headers: {} };
+      return {
+        code: 'service_unavailable',
+        status: 503,
+        message: 'Storage is full for the moment; nothing was created or charged. Retry shortly.',
+        headers: {},
+      };
     }
     if (isDependencyUnavailable(e)) return { code: 'service_unavailable', status: 503, headers: {} };
     return { code: 'internal_error', status: ERROR_CODES.internal_error.status, headers: {} };

@@ -1,7 +1,14 @@
 import { categoryOf, type StoredEvent } from '@upscaler/contracts';
 import type { InlineProjection, SqlTx } from '@upscaler/eventstore';
 
-const CREDIT_EVENTS = new Set(['AccountOpened', 'CreditsGranted', 'AccountLimitsSet', 'CreditsReserved', 'CreditsCharged', 'CreditsRefunded']);
+const CREDIT_EVENTS = new Set([
+  'AccountOpened',
+  'CreditsGranted',
+  'AccountLimitsSet',
+  'CreditsReserved',
+  'CreditsCharged',
+  'CreditsRefunded',
+]);
 const JOB_EVENTS = new Set(['JobQueued', 'JobSucceeded', 'JobFailed', 'JobCancelled']);
 
 /**
@@ -84,7 +91,10 @@ async function reserve(tx: SqlTx, jobId: string, accountId: string, amount: numb
     [jobId, accountId, amount, at],
   );
   if (inserted.length === 0) return;
-  await tx.query(`UPDATE account_balances SET available = available - $2, reserved = reserved + $2 WHERE account_id = $1`, [accountId, amount]);
+  await tx.query(`UPDATE account_balances SET available = available - $2, reserved = reserved + $2 WHERE account_id = $1`, [
+    accountId,
+    amount,
+  ]);
 }
 
 /** The job now exists: its reservation can no longer expire (billing's sweep releases only held ones). */

@@ -16,12 +16,17 @@ export function registerSystemGauges(metrics: Metrics, db: DataSource): void {
     );
     g.set(Number(rows[0]?.n ?? 0));
   });
-  metrics.gauge('upscaler_webhook_deliveries_due', 'Webhook deliveries due now and not yet attempted (the backlog).', [] as const, async (g) => {
-    const rows: Array<{ n: string }> = await db.query(
-      `SELECT count(*) AS n FROM read_models WHERE category = 'delivery' AND next_at IS NOT NULL AND next_at <= now()`,
-    );
-    g.set(Number(rows[0]?.n ?? 0));
-  });
+  metrics.gauge(
+    'upscaler_webhook_deliveries_due',
+    'Webhook deliveries due now and not yet attempted (the backlog).',
+    [] as const,
+    async (g) => {
+      const rows: Array<{ n: string }> = await db.query(
+        `SELECT count(*) AS n FROM read_models WHERE category = 'delivery' AND next_at IS NOT NULL AND next_at <= now()`,
+      );
+      g.set(Number(rows[0]?.n ?? 0));
+    },
+  );
   metrics.gauge(
     'upscaler_consumer_lag_events',
     'Events in the log not yet handled, per consumer checkpoint.',

@@ -131,7 +131,11 @@ export class LocalFolderStorage implements ObjectStorage, SignedDownloadHandler 
     try {
       url = new URL(pathAndQuery, 'http://signed.local');
       if (!url.pathname.startsWith(`${this.routePrefix}/`)) return null;
-      key = url.pathname.slice(this.routePrefix.length + 1).split('/').map(decodeURIComponent).join('/');
+      key = url.pathname
+        .slice(this.routePrefix.length + 1)
+        .split('/')
+        .map(decodeURIComponent)
+        .join('/');
     } catch {
       return null; // malformed URL or percent-encoding
     }

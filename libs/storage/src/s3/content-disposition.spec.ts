@@ -17,7 +17,13 @@ describe('clientOptionsFor', () => {
   const creds = { endpoint: '', accessKey: 'a', secretKey: 's', bucket: 'b' };
 
   it('reads host, port and TLS from the endpoint URL', () => {
-    expect(clientOptionsFor('https://files.example.com', creds)).toMatchObject({ endPoint: 'files.example.com', port: 443, useSSL: true, region: 'us-east-1', pathStyle: true });
+    expect(clientOptionsFor('https://files.example.com', creds)).toMatchObject({
+      endPoint: 'files.example.com',
+      port: 443,
+      useSSL: true,
+      region: 'us-east-1',
+      pathStyle: true,
+    });
     expect(clientOptionsFor('http://minio:9000', creds)).toMatchObject({ endPoint: 'minio', port: 9000, useSSL: false });
   });
 

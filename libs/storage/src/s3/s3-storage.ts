@@ -25,9 +25,8 @@ export class S3Storage implements ObjectStorage {
     this.bucket = opts.bucket;
     this.region = opts.region ?? DEFAULT_S3_REGION;
     this.client = new Client(clientOptionsFor(opts.endpoint, opts));
-    this.signer = opts.publicEndpoint && opts.publicEndpoint !== opts.endpoint
-      ? new Client(clientOptionsFor(opts.publicEndpoint, opts))
-      : this.client;
+    this.signer =
+      opts.publicEndpoint && opts.publicEndpoint !== opts.endpoint ? new Client(clientOptionsFor(opts.publicEndpoint, opts)) : this.client;
   }
 
   async ensureReady(): Promise<void> {

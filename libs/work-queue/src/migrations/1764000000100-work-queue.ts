@@ -27,7 +27,9 @@ export class WorkQueue1764000000100 implements MigrationInterface {
         CHECK ((lease_token IS NULL) = (lease_expires_at IS NULL))
       )`);
     // What a claim looks for: an account's oldest queued job nobody holds.
-    await q.query(`CREATE INDEX work_queue_ready_idx ON work_queue (account_id, enqueued_at, job_id) WHERE status = 'queued' AND lease_token IS NULL`);
+    await q.query(
+      `CREATE INDEX work_queue_ready_idx ON work_queue (account_id, enqueued_at, job_id) WHERE status = 'queued' AND lease_token IS NULL`,
+    );
     // What the per-account limit counts, and what the sweeper looks for.
     await q.query(`CREATE INDEX work_queue_leased_idx ON work_queue (account_id) WHERE lease_token IS NOT NULL`);
     await q.query(`CREATE INDEX work_queue_expiry_idx ON work_queue (lease_expires_at) WHERE lease_token IS NOT NULL`);

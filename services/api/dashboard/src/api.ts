@@ -48,7 +48,11 @@ export interface Answer<T> {
 }
 
 export async function call<T>(method: string, path: string, opts: CallOptions = {}): Promise<Answer<T>> {
-  const headers: Record<string, string> = { Authorization: `Bearer ${opts.key ?? storedKey()}`, Accept: 'application/json', ...opts.headers };
+  const headers: Record<string, string> = {
+    Authorization: `Bearer ${opts.key ?? storedKey()}`,
+    Accept: 'application/json',
+    ...opts.headers,
+  };
   let body: string | FormData | undefined;
   if (opts.form) {
     body = opts.form; // the browser writes the multipart Content-Type with its boundary
@@ -58,7 +62,15 @@ export async function call<T>(method: string, path: string, opts: CallOptions = 
   }
   let res: Response;
   try {
-    res = await fetch(API_BASE + path, { method, headers, body, cache: 'no-store', credentials: 'omit', redirect: 'error', signal: opts.signal });
+    res = await fetch(API_BASE + path, {
+      method,
+      headers,
+      body,
+      cache: 'no-store',
+      credentials: 'omit',
+      redirect: 'error',
+      signal: opts.signal,
+    });
   } catch (e) {
     if (opts.signal?.aborted) throw e;
     throw new ApiError(0, 'network_error', 'The API could not be reached. Check your connection and try again.');
@@ -108,7 +120,12 @@ export async function fetchSignedFile(link: string, signal?: AbortSignal): Promi
   const own = url.origin === location.origin && url.pathname.startsWith(SIGNED_FILES_PATH);
   // the object store the service signs links for (distributed mode): the page's CSP names it in connect-src too
   if (!own && url.origin !== storageOrigin()) return null;
-  const res = await fetch(own ? url.pathname + url.search : url.href, { cache: 'no-store', credentials: 'omit', redirect: 'error', signal });
+  const res = await fetch(own ? url.pathname + url.search : url.href, {
+    cache: 'no-store',
+    credentials: 'omit',
+    redirect: 'error',
+    signal,
+  });
   if (!res.ok) throw new ApiError(res.status, `http_${res.status}`, `The download link answered HTTP ${res.status}.`);
   return { blob: await res.blob(), filename: filenameOf(res.headers.get('Content-Disposition')) };
 }

@@ -126,7 +126,10 @@ function render(job: Job): void {
   byId('job-status').replaceChildren(badge(job.status, STATUS_TONES[job.status] ?? ''));
   const facts: Array<string | Node> = [job.filename ? `${job.filename} · ` : '', `${job.target}`];
   // a size request: what it asked for, beside the target that reaches it
-  if (job.size) facts.push(` for ${job.size.width ?? 'auto'}x${job.size.height ?? 'auto'}${job.size.width && job.size.height ? ` ${job.size.fit}` : ''}`);
+  if (job.size)
+    facts.push(
+      ` for ${job.size.width ?? 'auto'}x${job.size.height ?? 'auto'}${job.size.width && job.size.height ? ` ${job.size.fit}` : ''}`,
+    );
   if (job.format) facts.push(` · ${job.format}`);
   if (job.quality) facts.push(` · ${job.quality}`);
   // The content hint only where it is not the default, so a photo job reads as before.

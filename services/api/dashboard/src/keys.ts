@@ -1,6 +1,20 @@
 /** The API keys panel: GET/POST/DELETE /api_keys (scopes keys:read / keys:write). */
 import { api, storedKey } from './api';
-import { badge, busy, button, byId, checkedValues, el, formatCount, renderRows, reveal, showError, showLoadError, timeCell, timeElement } from './dom';
+import {
+  badge,
+  busy,
+  button,
+  byId,
+  checkedValues,
+  el,
+  formatCount,
+  renderRows,
+  reveal,
+  showError,
+  showLoadError,
+  timeCell,
+  timeElement,
+} from './dom';
 import type { ApiKey, List } from './types';
 
 let onOwnKeyRevoked: () => void = () => undefined;
@@ -24,7 +38,13 @@ function keyRow(k: ApiKey): HTMLTableRowElement {
   return el('tr', { 'data-key-id': k.id, class: revoked ? 'revoked' : '' }, [
     el('td', { class: 'name' }, [k.name ? k.name : el('span', { class: 'subtle', text: '(no name)' })]),
     el('td', {}, [el('code', { text: k.prefix }), isThisKey(k) ? el('div', { class: 'hint', text: 'this dashboard' }) : null]),
-    el('td', {}, [el('span', { class: 'scopes' }, k.scopes.map((s) => badge(s)))]),
+    el('td', {}, [
+      el(
+        'span',
+        { class: 'scopes' },
+        k.scopes.map((s) => badge(s)),
+      ),
+    ]),
     el('td', { class: 'num', text: k.rate_limit_per_minute ? `${formatCount(k.rate_limit_per_minute)} / min` : 'default' }),
     timeCell(k.created_at),
     status,

@@ -17,7 +17,12 @@ import { clearWebhooks, createWebhook, loadWebhooks } from './webhooks';
 /** How long after a submit the account is read again. */
 const ACCOUNT_RECHECK_MS = 1500;
 
-const LOADERS: Record<string, () => Promise<void>> = { account: loadAccount, keys: loadKeys, webhooks: loadWebhooks, jobs: () => loadJobs() };
+const LOADERS: Record<string, () => Promise<void>> = {
+  account: loadAccount,
+  keys: loadKeys,
+  webhooks: loadWebhooks,
+  jobs: () => loadJobs(),
+};
 
 /** Reads the account now, and once more a moment later (the ledger's read side may land after the answer). */
 function refreshAccount(): void {

@@ -7,7 +7,21 @@
  * shows the API's own code and message.
  */
 import { api, call, isRecord } from './api';
-import { badge, busy, button, byId, checkedValues, el, errorParagraph, renderRows, reveal, showError, showLoadError, timeCell, timeElement } from './dom';
+import {
+  badge,
+  busy,
+  button,
+  byId,
+  checkedValues,
+  el,
+  errorParagraph,
+  renderRows,
+  reveal,
+  showError,
+  showLoadError,
+  timeCell,
+  timeElement,
+} from './dom';
 import type { DeliveryAttempt, List, WebhookEndpoint } from './types';
 
 /** Endpoints whose delivery log is open: kept open (and re-read) across a refresh of the list. */
@@ -40,7 +54,13 @@ function webhookRow(w: WebhookEndpoint): HTMLTableRowElement {
   }
   return el('tr', { 'data-webhook-id': w.id, class: enabled ? '' : 'disabled' }, [
     el('td', { class: 'url', text: w.url }),
-    el('td', {}, [el('span', { class: 'scopes' }, w.events.map((e) => badge(e)))]),
+    el('td', {}, [
+      el(
+        'span',
+        { class: 'scopes' },
+        w.events.map((e) => badge(e)),
+      ),
+    ]),
     el('td', {}, [w.description ? w.description : el('span', { class: 'subtle', text: '—' })]),
     el('td', {}, [badge(w.status, enabled ? 'ok' : '')]),
     timeCell(w.created_at),
@@ -93,7 +113,8 @@ export async function createWebhook(event: SubmitEvent): Promise<void> {
 }
 
 async function deleteWebhook(w: WebhookEndpoint, b: HTMLButtonElement): Promise<void> {
-  if (!window.confirm(`Delete the endpoint ${w.url}? It gets no more deliveries and pending retries are dropped. This cannot be undone.`)) return;
+  if (!window.confirm(`Delete the endpoint ${w.url}? It gets no more deliveries and pending retries are dropped. This cannot be undone.`))
+    return;
   await busy(b, async () => {
     try {
       await api('DELETE', `/webhook_endpoints/${encodeURIComponent(w.id)}`);
@@ -128,9 +149,13 @@ async function sendTestEvent(w: WebhookEndpoint, b: HTMLButtonElement): Promise<
 async function redeliver(w: WebhookEndpoint, deliveryId: string, b: HTMLButtonElement): Promise<void> {
   await busy(b, async () => {
     try {
-      const r = await call<unknown>('POST', `/webhook_endpoints/${encodeURIComponent(w.id)}/deliveries/${encodeURIComponent(deliveryId)}/redeliver`, {
-        json: {},
-      });
+      const r = await call<unknown>(
+        'POST',
+        `/webhook_endpoints/${encodeURIComponent(w.id)}/deliveries/${encodeURIComponent(deliveryId)}/redeliver`,
+        {
+          json: {},
+        },
+      );
       const id = deliveryIdOf(r.body);
       showError(panel(), null);
       notice(`Delivery ${deliveryId} re-sent${id ? ` as ${id}` : ''} to ${w.url}.`);
@@ -187,7 +212,10 @@ async function showDeliveries(w: WebhookEndpoint): Promise<void> {
     b.textContent = 'Hide deliveries';
   }
   try {
-    const list = await api<List<DeliveryAttempt>>('GET', `/webhook_endpoints/${encodeURIComponent(w.id)}/deliveries?limit=${DELIVERY_LOG_LIMIT}`);
+    const list = await api<List<DeliveryAttempt>>(
+      'GET',
+      `/webhook_endpoints/${encodeURIComponent(w.id)}/deliveries?limit=${DELIVERY_LOG_LIMIT}`,
+    );
     body.replaceChildren(deliveriesView(w, list));
   } catch (err) {
     body.replaceChildren(errorParagraph(err));
@@ -207,13 +235,20 @@ function deliveriesView(w: WebhookEndpoint, list: List<DeliveryAttempt>): HTMLEl
   const withButton = new Set<string>();
   const rows = attempts.map((a) => {
     const answered = a.status_code !== null && a.status_code !== undefined;
-    const answer = el('td', {}, [answered ? `HTTP ${a.status_code}` : 'no answer', a.error ? el('div', { class: 'hint', text: a.error }) : null]);
+    const answer = el('td', {}, [
+      answered ? `HTTP ${a.status_code}` : 'no answer',
+      a.error ? el('div', { class: 'hint', text: a.error }) : null,
+    ]);
     const outcome = el('td', {}, [badge(a.outcome, OUTCOME_TONES[a.outcome] ?? '')]);
     if (a.next_attempt_at) outcome.append(el('div', { class: 'hint' }, ['next ', timeElement(a.next_attempt_at)]));
     const actions = el('td', { class: 'actions' });
     if (w.status === 'enabled' && !withButton.has(a.delivery_id)) {
       withButton.add(a.delivery_id);
-      actions.append(button('Re-send', 'secondary small', (b) => void redeliver(w, a.delivery_id, b), { 'aria-label': `Re-send delivery ${a.delivery_id}` }));
+      actions.append(
+        button('Re-send', 'secondary small', (b) => void redeliver(w, a.delivery_id, b), {
+          'aria-label': `Re-send delivery ${a.delivery_id}`,
+        }),
+      );
     }
     return el('tr', { 'data-attempt-id': a.id, 'data-delivery-id': a.delivery_id }, [
       timeCell(a.attempted_at),
@@ -233,6 +268,8 @@ function deliveriesView(w: WebhookEndpoint, list: List<DeliveryAttempt>): HTMLEl
     el('thead', {}, [el('tr', {}, head)]),
     el('tbody', {}, rows),
   ]);
-  const more = list.has_more ? el('p', { class: 'hint', text: `Showing the attempts of ${DELIVERY_LOG_LIMIT} deliveries; older ones are not listed.` }) : null;
+  const more = list.has_more
+    ? el('p', { class: 'hint', text: `Showing the attempts of ${DELIVERY_LOG_LIMIT} deliveries; older ones are not listed.` })
+    : null;
   return el('div', { class: 'table-wrap' }, [table, more]);
 }

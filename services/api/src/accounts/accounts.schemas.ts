@@ -33,7 +33,7 @@ export const FileDeletionSchema = z
     jobs_already_deleted: nonNegative('Final jobs whose files were deleted before (retention, or an earlier call).'),
     jobs_unfinished: nonNegative('Jobs not final yet: their files were kept. Cancel them, or call again once they finish.'),
   })
-  .openapi('FileDeletion', { description: "What POST /admin/accounts/{id}/delete_files did (docs/operations.md, Retention)." });
+  .openapi('FileDeletion', { description: 'What POST /admin/accounts/{id}/delete_files did (docs/operations.md, Retention).' });
 export type FileDeletionView = z.output<typeof FileDeletionSchema>;
 
 /** Whatever the schema accepts has the view's TypeScript type (checked by the compiler). */

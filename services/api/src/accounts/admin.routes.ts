@@ -1,8 +1,23 @@
 import type { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
 import { ApiKeyCreatedSchema, ApiKeyPathParams, ApiKeySchema, CREATE_KEY_EXAMPLES, CreateKeyBody } from '../api-keys/api-keys.schemas';
 import { KEY_CREATED, keyLimitReached } from '../api-keys/api-keys.routes';
-import { DEPENDENCY_AWAY, errorResponse, jsonBody, jsonBodyErrors, jsonResponse, operatorErrors, operatorSecurity } from '../openapi/responses';
-import { AccountPathParams, AdminAccountSchema, CreateAccountBody, FileDeletionSchema, GrantCreditsBody, UpdateAccountBody } from './accounts.schemas';
+import {
+  DEPENDENCY_AWAY,
+  errorResponse,
+  jsonBody,
+  jsonBodyErrors,
+  jsonResponse,
+  operatorErrors,
+  operatorSecurity,
+} from '../openapi/responses';
+import {
+  AccountPathParams,
+  AdminAccountSchema,
+  CreateAccountBody,
+  FileDeletionSchema,
+  GrantCreditsBody,
+  UpdateAccountBody,
+} from './accounts.schemas';
 
 /** docs/design.md §6: the operator API (admin.controller.ts), bearer UPSCALE_OPERATOR_TOKEN. */
 
@@ -41,8 +56,7 @@ export function registerAdminRoutes(registry: OpenAPIRegistry): void {
     method: 'get',
     path: '/api/v1/admin/accounts/{id}',
     operationId: 'adminGetAccount',
-    description:
-      "An account's balance, reserved and charged credits and limits, as billing's projection holds them (operator token).",
+    description: "An account's balance, reserved and charged credits and limits, as billing's projection holds them (operator token).",
     summary: 'Retrieve an account',
     ...operator,
     request: { params: AccountPathParams },
@@ -76,8 +90,7 @@ export function registerAdminRoutes(registry: OpenAPIRegistry): void {
     method: 'post',
     path: '/api/v1/admin/accounts/{id}/credits',
     operationId: 'adminGrantCredits',
-    description:
-      "Adds credits to an account's balance (operator token). Not idempotent: read the account before retrying after a 503.",
+    description: "Adds credits to an account's balance (operator token). Not idempotent: read the account before retrying after a 503.",
     summary: 'Grant credits to an account',
     ...operator,
     request: { params: AccountPathParams, body: jsonBody(GrantCreditsBody) },
@@ -101,7 +114,7 @@ export function registerAdminRoutes(registry: OpenAPIRegistry): void {
     path: '/api/v1/admin/accounts/{id}/delete_files',
     operationId: 'adminDeleteAccountFiles',
     description:
-      "Deletes the source and result of every final job of the account now, in the storage the service runs on (operator token): a deletion request honoured. The jobs stay listed, with files_expire_at set to now; their results answer 410 files_expired. Jobs not final yet keep their files (counted in jobs_unfinished): cancel them, or call again once they finish. Safe to repeat.",
+      'Deletes the source and result of every final job of the account now, in the storage the service runs on (operator token): a deletion request honoured. The jobs stay listed, with files_expire_at set to now; their results answer 410 files_expired. Jobs not final yet keep their files (counted in jobs_unfinished): cancel them, or call again once they finish. Safe to repeat.',
     summary: "Delete an account's files",
     ...operator,
     request: { params: AccountPathParams },
@@ -116,8 +129,7 @@ export function registerAdminRoutes(registry: OpenAPIRegistry): void {
     method: 'post',
     path: '/api/v1/admin/accounts/{id}/keys',
     operationId: 'adminCreateApiKey',
-    description:
-      'Creates an API key for any account (operator token), e.g. its first one. The secret is in this answer only.',
+    description: 'Creates an API key for any account (operator token), e.g. its first one. The secret is in this answer only.',
     summary: 'Create an API key for an account',
     ...operator,
     request: { params: AccountPathParams, body: jsonBody(CreateKeyBody, CREATE_KEY_EXAMPLES) },
@@ -135,8 +147,7 @@ export function registerAdminRoutes(registry: OpenAPIRegistry): void {
     method: 'delete',
     path: '/api/v1/admin/keys/{id}',
     operationId: 'adminRevokeApiKey',
-    description:
-      'Revokes any API key (operator token); the api refuses it from then on, across replicas within about a second.',
+    description: 'Revokes any API key (operator token); the api refuses it from then on, across replicas within about a second.',
     summary: 'Revoke any API key',
     ...operator,
     request: { params: ApiKeyPathParams },

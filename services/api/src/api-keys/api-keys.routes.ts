@@ -54,8 +54,7 @@ export function registerApiKeyRoutes(registry: OpenAPIRegistry): void {
     method: 'get',
     path: '/api/v1/api_keys',
     operationId: 'listApiKeys',
-    description:
-      "The account's API keys without their secrets: name, scopes, prefix, rate limit, when each was created and revoked.",
+    description: "The account's API keys without their secrets: name, scopes, prefix, rate limit, when each was created and revoked.",
     tags: ['Account'],
     summary: "List the caller's API keys",
     security: apiKeySecurity('keys:read'),

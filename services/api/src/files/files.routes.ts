@@ -19,10 +19,22 @@ export const FilePathParams = z.object({
  * out, every download answers 403). Take the whole URL as opaque; these are listed, not to be built by hand.
  */
 export const FileQuery = z.object({
-  expires: z.string().regex(/^\d{1,12}$/).openapi({ description: 'Expiry of the link, Unix seconds (signed).', example: '1767225600' }),
-  name: z.string().optional().openapi({ description: 'Download name for Content-Disposition (signed), when the link names one.', example: 'cat-4x.png' }),
-  type: z.string().optional().openapi({ description: 'Content type to answer with (signed), when the link names one.', example: 'image/png' }),
-  sig: z.string().regex(/^[0-9a-f]{64}$/).openapi({ description: 'HMAC-SHA256 of path, expires, name and type (hex).' }),
+  expires: z
+    .string()
+    .regex(/^\d{1,12}$/)
+    .openapi({ description: 'Expiry of the link, Unix seconds (signed).', example: '1767225600' }),
+  name: z
+    .string()
+    .optional()
+    .openapi({ description: 'Download name for Content-Disposition (signed), when the link names one.', example: 'cat-4x.png' }),
+  type: z
+    .string()
+    .optional()
+    .openapi({ description: 'Content type to answer with (signed), when the link names one.', example: 'image/png' }),
+  sig: z
+    .string()
+    .regex(/^[0-9a-f]{64}$/)
+    .openapi({ description: 'HMAC-SHA256 of path, expires, name and type (hex).' }),
 });
 
 /** What a signed download can be: the result's or the source's image format. */

@@ -94,7 +94,10 @@ export class IdempotencyKeys {
       const now = this.clock.now().toISOString();
       const claimed = { type: 'IdempotencyKeyClaimed', data: { accountId, key, requestHash: fingerprint, jobId, claimedAt: now } };
       const events = seen.previous?.abandoned
-        ? [{ type: 'IdempotencyKeyReleased', data: { accountId, jobId: seen.previous.jobId, reason: 'abandoned', releasedAt: now } }, claimed]
+        ? [
+            { type: 'IdempotencyKeyReleased', data: { accountId, jobId: seen.previous.jobId, reason: 'abandoned', releasedAt: now } },
+            claimed,
+          ]
         : [claimed];
       try {
         await this.store.append(stream, seen.version, events);

@@ -80,7 +80,10 @@ describe('JobPollFastPath: GET /api/v1/jobs/{id} answered before Express when it
       'If-None-Match (Express answers 304)',
       request(`/api/v1/jobs/${JOB}`, { authorization: `Bearer ${SECRET}`, 'if-none-match': 'W/"x"' }),
     ],
-    ['Prefer: wait=10 (JobsController.get waits)', request(`/api/v1/jobs/${JOB}`, { authorization: `Bearer ${SECRET}`, prefer: 'wait=10' })],
+    [
+      'Prefer: wait=10 (JobsController.get waits)',
+      request(`/api/v1/jobs/${JOB}`, { authorization: `Bearer ${SECRET}`, prefer: 'wait=10' }),
+    ],
   ])('declines %s, for Express to answer', (_, req) => {
     expect(fastPath().path.accept(req)).toBeUndefined();
   });

@@ -1,11 +1,20 @@
 import type { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
 import { MAX_UPLOAD_BYTES, SIGNED_URL_TTL_SECONDS } from '@upscaler/contracts';
-import { apiKeySecurity, DEPENDENCY_AWAY, errorResponse, headersFor, jsonBodyErrors, jsonResponse, keyedErrors } from '../openapi/responses';
+import {
+  apiKeySecurity,
+  DEPENDENCY_AWAY,
+  errorResponse,
+  headersFor,
+  jsonBodyErrors,
+  jsonResponse,
+  keyedErrors,
+} from '../openapi/responses';
 
 /** Preference-Applied and Vary, on the answers a `Prefer: wait` may shape. */
 const WAIT_HEADERS = {
   'Preference-Applied': {
-    description: 'wait=N when the request asked Prefer: wait=N (N as honoured, at most 60): the server waited for a final state up to N seconds.',
+    description:
+      'wait=N when the request asked Prefer: wait=N (N as honoured, at most 60): the server waited for a final state up to N seconds.',
     required: false,
     schema: { type: 'string', pattern: '^wait=\\d+$' },
   },

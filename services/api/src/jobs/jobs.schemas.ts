@@ -155,7 +155,8 @@ const jobFields = {
 };
 
 export const JobSchema = z.object(jobFields).openapi('Job', {
-  description: 'A job, retrieve view: every field (spec 2, Job table) plus the additive fields format, quality, requested_target, content, size, files_expire_at.',
+  description:
+    'A job, retrieve view: every field (spec 2, Job table) plus the additive fields format, quality, requested_target, content, size, files_expire_at.',
 });
 
 export const JobCreateSchema = JobSchema.pick({
@@ -184,16 +185,19 @@ export const JobListItemSchema = JobSchema.pick({
   .extend({
     thumbnail: z
       .object({
-        url: z.string().url().openapi({
-          description: `Absolute signed URL of a WebP of the source, at most ${THUMBNAIL_SIDE} px a side; needs no API key. The same link is returned for ${THUMBNAIL_LINK_WINDOW_SECONDS / 60} minutes and stays valid for at least ${THUMBNAIL_LINK_WINDOW_SECONDS / 60} more.`,
-        }),
+        url: z
+          .string()
+          .url()
+          .openapi({
+            description: `Absolute signed URL of a WebP of the source, at most ${THUMBNAIL_SIDE} px a side; needs no API key. The same link is returned for ${THUMBNAIL_LINK_WINDOW_SECONDS / 60} minutes and stays valid for at least ${THUMBNAIL_LINK_WINDOW_SECONDS / 60} more.`,
+          }),
         width: pixels("The thumbnail's width in pixels."),
         height: pixels("The thumbnail's height in pixels."),
       })
       .nullable()
       .openapi({
         description:
-          'Additive field: a small picture of the source, made when the job was accepted. null for jobs accepted before thumbnails existed, for images the decoder could not shrink, and once the job\'s files are deleted (files_expire_at).',
+          "Additive field: a small picture of the source, made when the job was accepted. null for jobs accepted before thumbnails existed, for images the decoder could not shrink, and once the job's files are deleted (files_expire_at).",
       }),
   })
   .openapi('JobListItem', {
@@ -268,11 +272,13 @@ const submitFields = (inForm: boolean) =>
       'Additive field: what the image shows, photo or illustration (drawings, line art, screenshots, text); illustration runs an illustration network at the tiers where it measured better (sharp). Default photo.',
       inForm,
     ).openapi({ default: 'photo' }),
-    filename: z.preprocess((v) => (v === '' ? null : v), z.string().max(255).nullable().optional()).openapi({
-      ...(inForm ? { type: 'string' } : { type: ['string', 'null'] }),
-      maxLength: 255,
-      description: 'Display name for the job (path components and control characters are removed).',
-    }),
+    filename: z
+      .preprocess((v) => (v === '' ? null : v), z.string().max(255).nullable().optional())
+      .openapi({
+        ...(inForm ? { type: 'string' } : { type: ['string', 'null'] }),
+        maxLength: 255,
+        description: 'Display name for the job (path components and control characters are removed).',
+      }),
     width: requestedSide('width', inForm),
     height: requestedSide('height', inForm),
     fit: optionalChoice(
@@ -397,7 +403,7 @@ export const IfNoneMatchHeader = z
   .openapi({
     param: {
       description:
-        "With Prefer: wait=N, the ETag of the job view you have: the answer comes as soon as the view differs (the status moved, progress rose, the job ended), or after N seconds as 304 Not Modified when nothing changed. Without Prefer, answers 304 at once when the view still has this ETag.",
+        'With Prefer: wait=N, the ETag of the job view you have: the answer comes as soon as the view differs (the status moved, progress rose, the job ended), or after N seconds as 304 Not Modified when nothing changed. Without Prefer, answers 304 at once when the view still has this ETag.',
       example: 'W/"2c6-2jmj7l5rSw0yVb/vlWAYkK/YBwk"',
     },
   });

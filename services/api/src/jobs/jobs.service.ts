@@ -17,7 +17,18 @@ import {
   type ListView,
   type ResultLinkView,
 } from '@upscaler/contracts';
-import { chooseTarget, filesExpireAt, filesExpired, jobDecider, targetForSize, toCancelView, toCreateView, toListItemView, thumbnailOf, type JobState } from '@upscaler/domain';
+import {
+  chooseTarget,
+  filesExpireAt,
+  filesExpired,
+  jobDecider,
+  targetForSize,
+  toCancelView,
+  toCreateView,
+  toListItemView,
+  thumbnailOf,
+  type JobState,
+} from '@upscaler/domain';
 import { handleCommand, type EventStore } from '@upscaler/eventstore';
 import { RequestTimeoutError, TOPICS, type EventTransport } from '@upscaler/messaging';
 import { balanceGuards, ReadModelRepository } from '@upscaler/read-models';

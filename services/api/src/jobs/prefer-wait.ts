@@ -14,7 +14,13 @@ export function preferredWaitSeconds(header: string | string[] | undefined): num
       const token = preference.split(';')[0];
       const eq = token.indexOf('=');
       if ((eq < 0 ? token : token.slice(0, eq)).trim().toLowerCase() !== 'wait') continue;
-      const raw = eq < 0 ? '' : token.slice(eq + 1).trim().replace(/^"(.*)"$/, '$1');
+      const raw =
+        eq < 0
+          ? ''
+          : token
+              .slice(eq + 1)
+              .trim()
+              .replace(/^"(.*)"$/, '$1');
       return /^\d+$/.test(raw) ? Math.min(Number(raw), MAX_WAIT_SECONDS) : undefined;
     }
   }

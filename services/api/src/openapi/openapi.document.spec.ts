@@ -198,7 +198,12 @@ describe('error codes (errors.ts is the one table)', () => {
         const body = r.content['application/json'];
         expect([key, status, body.schema]).toEqual([key, status, { $ref: '#/components/schemas/Error' }]);
         for (const [code, example] of Object.entries<any>(body.examples)) {
-          expect([key, status, ERROR_CODES[code as keyof typeof ERROR_CODES]?.status, example.value.error.code]).toEqual([key, status, Number(status), code]);
+          expect([key, status, ERROR_CODES[code as keyof typeof ERROR_CODES]?.status, example.value.error.code]).toEqual([
+            key,
+            status,
+            Number(status),
+            code,
+          ]);
           expect(r.description).toContain(`- \`${code}\`: `);
         }
       }

@@ -8,7 +8,11 @@ import { join } from 'node:path';
  */
 const ROOT = join(__dirname, '..', '..', '..', '..');
 const run = (bin: string, args: string[]) =>
-  spawnSync(join(ROOT, 'node_modules', '.bin', bin), args, { cwd: ROOT, encoding: 'utf8', env: { ...process.env, REDOCLY_TELEMETRY: 'off', NO_COLOR: '1' } });
+  spawnSync(join(ROOT, 'node_modules', '.bin', bin), args, {
+    cwd: ROOT,
+    encoding: 'utf8',
+    env: { ...process.env, REDOCLY_TELEMETRY: 'off', NO_COLOR: '1' },
+  });
 
 describe('docs/openapi.json under the common linters', () => {
   it('Redocly (recommended): valid, no error; the only warnings are the explained operation-4xx-response ones', () => {

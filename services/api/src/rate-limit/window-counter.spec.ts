@@ -74,7 +74,7 @@ describe('WindowCounter: fixed one-minute windows counted in memory, settled wit
   it('hits that arrive together at the first sight of a bucket share one add and get their counts in arrival order', async () => {
     const store = new MemoryStore();
     const c = counter(store);
-    const counts = await Promise.all(Array.from({ length: 10 }, () => c.hit('k', 5, W)));
+    const counts = await Promise.all(Array.from({ length: 10 }, () => Promise.resolve(c.hit('k', 5, W))));
     expect(counts).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
     expect(store.adds.map((a) => a[0].count)).toEqual([1, 9]);
   });

@@ -63,8 +63,7 @@ export function registerWebhookRoutes(registry: OpenAPIRegistry): void {
     method: 'get',
     path: '/api/v1/webhook_endpoints',
     operationId: 'listWebhookEndpoints',
-    description:
-      "The account's webhook endpoints, newest first, with their subscribed events and status; secrets are not shown.",
+    description: "The account's webhook endpoints, newest first, with their subscribed events and status; secrets are not shown.",
     tags: ['Webhooks'],
     summary: 'List webhook endpoints',
     security: apiKeySecurity('webhooks:read'),
@@ -82,8 +81,7 @@ export function registerWebhookRoutes(registry: OpenAPIRegistry): void {
     method: 'get',
     path: '/api/v1/webhook_endpoints/{id}',
     operationId: 'getWebhookEndpoint',
-    description:
-      "One webhook endpoint of the caller's account; another account's is 404, as a missing one.",
+    description: "One webhook endpoint of the caller's account; another account's is 404, as a missing one.",
     tags: ['Webhooks'],
     summary: 'Retrieve a webhook endpoint',
     security: apiKeySecurity('webhooks:read'),
