@@ -10,7 +10,7 @@
 // ":ensemble=0,6" with only those transforms (a registry entry's selfEnsemble list).
 // --jpeg Q: the low-resolution input is JPEG-compressed at quality Q (4:2:0, as cameras and phones save) before
 // the upscale, to score networks on the inputs real users upload (the photo variant).
-// --json: also writes every row (ours and published) and the harness check as JSON; training/release.py builds
+// --json: also writes every row (ours and published) and the harness check as JSON; sr release builds
 // the model cards' tables from it.
 import { existsSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';

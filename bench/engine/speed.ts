@@ -3,7 +3,7 @@
 // resize; prints the ratios. Usage: nice -n 10 node bench/engine/run.js speed [--networks slim,medium,thick]
 // [--scales 2,3,4] [--size 96] [--thick-size 48] [--ours-size 256] [--repeat 2] [--no-tfjs]
 // "ours" / "ours-balanced" / "ours-photo" are the networks we trained (training/, models/ours-fast-x<s>.onnx,
-// models/ours-balanced-x<s>.onnx, ...; ours-blend-x2 and ours-blend-x4 each hold two of them, training/export_blend.py): they have no TF.js twin, so their TF.js columns are empty; they run at a larger
+// models/ours-balanced-x<s>.onnx, ...; ours-blend-x2 and ours-blend-x4 each hold two of them, sr export-blend): they have no TF.js twin, so their TF.js columns are empty; they run at a larger
 // input because they are fast enough to measure on one. Where an int8 version ships (models/<id>-x<s>-int8.onnx)
 // it is timed in the same loop, its runs alternating with the float32 file's, and printed beside it.
 import { existsSync } from 'node:fs';

@@ -114,7 +114,7 @@ class Pack:
     def __init__(self, path):
         self.path = Path(path)
         if not self.path.is_file():
-            raise FileNotFoundError(f'{self.path}: no such pack (make it with training/pack_data.py)')
+            raise FileNotFoundError(f'{self.path}: no such pack (make it with sr pack-data)')
         with np.load(self.path, allow_pickle=False) as z:
             self.manifest = json.loads(z['manifest'].tobytes().decode())
             self._data = z['data']
@@ -135,7 +135,7 @@ class Pack:
     def _entries(self, set_name: str) -> list:
         if set_name not in self.manifest['sets']:
             raise KeyError(f'{self.path} holds {", ".join(self.sets)}, not {set_name} '
-                           f'(pack it: python pack_data.py --sets {",".join(self.sets + [set_name])})')
+                           f'(pack it: python -m sr pack-data --sets {",".join(self.sets + [set_name])})')
         return self.manifest['sets'][set_name]
 
     def images(self, set_name: str) -> list:

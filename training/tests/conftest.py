@@ -1,7 +1,11 @@
+import os
 import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+# The package (sr) from this checkout, here and in the commands the tests start (`python -m sr ...`).
+TRAINING = str(Path(__file__).resolve().parents[1])
+sys.path.insert(0, TRAINING)
+os.environ['PYTHONPATH'] = os.pathsep.join(p for p in (TRAINING, os.environ.get('PYTHONPATH')) if p)
 
 import pytest  # noqa: E402
 import torch  # noqa: E402

@@ -9,9 +9,9 @@ import pytest
 import torch
 from onnx import TensorProto, helper
 
-import export_blend
-from export import export
-from pass_blends import back, forward
+from sr.commands import export_blend as export_blend
+from sr.commands.export import export
+from sr.commands.pass_blends import back, forward
 from sr.checkpoint import save_atomic
 from sr.models import build
 
@@ -78,8 +78,8 @@ def test_shipped_blends_are_their_members_rebuilt_from_checkpoints(tmp_path):
     """Every blend in training/exports equals the blend of its members exported again from their checkpoints (a member
     without one in its sidecar is the shipped file of that name: ours-balanced-x2.onnx and ours-balanced-x4.onnx, released
     by release.py)."""
-    from export_int8 import export as export_int8
-    here = Path(export_blend.__file__).resolve().parent
+    from sr.commands.export_int8 import export as export_int8
+    here = Path(__file__).resolve().parents[1]
     sidecars = [p for p in sorted((here / 'exports').glob('*.onnx.json')) if 'blend' in json.loads(p.read_text())]
     assert [p.name for p in sidecars] == ['ours-blend-x2-int8.onnx.json', 'ours-blend-x2.onnx.json',
                                           'ours-blend-x4-int8.onnx.json', 'ours-blend-x4.onnx.json']

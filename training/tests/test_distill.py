@@ -4,7 +4,7 @@ import pytest
 import torch
 from PIL import Image
 
-import distill_targets as dt
+from sr.commands import distill_targets as dt
 from sr.models import build
 
 
@@ -83,7 +83,7 @@ def test_distill_resume_matches_an_uninterrupted_run(photos, tmp_path):
     data = tmp_path / 'data'
     for split in ('train', 'holdout'):
         dt.make_shard(NearestTeacher(), dt.Photos(split), split, 0, 3, 1, [2, 3, 4], data)
-    base = [sys.executable, str(here / 'distill.py'), '--scale', '2', '--arch', 'compact_c8_b1', '--iters', '6',
+    base = [sys.executable, '-m', 'sr', 'distill', '--scale', '2', '--arch', 'compact_c8_b1', '--iters', '6',
             '--batch', '2', '--patch', '16', '--threads', '1', '--data', str(data), '--out', str(tmp_path / 'runs'),
             '--bf16-until', '3']
     run = lambda *extra: subprocess.run(base + list(extra), check=True, capture_output=True, text=True)  # noqa: E731
@@ -98,6 +98,6 @@ def test_distill_resume_matches_an_uninterrupted_run(photos, tmp_path):
     best = torch.load(tmp_path / 'runs' / 'straight' / 'best.pt', weights_only=False)
     assert best['meta']['arch'] == 'compact_c8_b1' and 'val_ssim' in best
     # and the checkpoint exports in the engine's convention
-    from export import export
+    from sr.commands.export import export
     info = export(str(tmp_path / 'runs' / 'straight' / 'best.pt'), str(tmp_path / 'student.onnx'))
     assert info['scale'] == 2 and info['receptive_radius_lr'] == 3

@@ -5,7 +5,7 @@ import onnxruntime as ort
 import pytest
 import torch
 
-from export import export
+from sr.commands.export import export
 from sr.checkpoint import load_model, save_atomic
 from sr.models import build
 
@@ -79,7 +79,7 @@ def test_shipped_exports_match_their_checkpoints():
     import json
     from pathlib import Path
     here = Path(__file__).resolve().parents[1]
-    released = [json.loads(p.read_text()) for p in sorted((here / 'runs').glob('*/release.json'))]
+    released = [json.loads(p.read_text()) for p in sorted((here / 'shipped').glob('*/release.json'))]
     newest = {}
     for r in released:  # the newest release of an id is the file exports/ holds
         if r['id'] not in newest or r['time'] > newest[r['id']]['time']:
@@ -90,7 +90,7 @@ def test_shipped_exports_match_their_checkpoints():
         if not onnx_path.exists():
             continue
         sess = ort.InferenceSession(str(onnx_path), providers=['CPUExecutionProvider'])
-        model, _ = load_model(str(here / 'runs' / rel['run'] / 'best.pt'), fused=True)
+        model, _ = load_model(str(here / 'shipped' / rel['run'] / 'best.pt'), fused=True)
         x = (np.random.default_rng(7).random((1, 3, 37, 29)) * 255).astype(np.float32)
         y = sess.run(['output'], {'input': x})[0]
         with torch.no_grad():

@@ -2,7 +2,7 @@
 import numpy as np
 import pytest
 
-from evaluate import bicubic_upscaler, evaluate
+from sr.commands.evaluate import bicubic_upscaler, evaluate
 from sr.imresize import imresize, resize_matrix
 
 

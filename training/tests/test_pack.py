@@ -15,14 +15,14 @@ import numpy as np
 import pytest
 import torch
 
-import pack_data
+from sr.commands import pack_data as pack_data
 from sr.data import Batches, PatchSampler, set_images
 from sr.images import list_set
 from sr.pack import Pack, decode_image, encode_image, write_pack
-from train import HOLDOUT, eval_pairs
+from sr.commands.train import HOLDOUT, eval_pairs
 
 TRAINING = Path(__file__).resolve().parents[1]
-TRAIN = str(TRAINING / 'train.py')
+TRAIN = ['-m', 'sr', 'train']
 SETS = pack_data.DEFAULT_SETS.split(',')
 
 
@@ -62,7 +62,7 @@ def test_pack_is_deterministic_and_checked(tmp_path):
     pack = Pack(tmp_path / 'a.npz')
     assert pack.sets == ['T91'] and pack.names('T91') == [n for n, _ in sets['T91']]
     assert all(np.array_equal(x, y) for x, (_, y) in zip(pack.images('T91'), sets['T91']))
-    with pytest.raises(KeyError, match='pack_data.py --sets T91,Set5'):
+    with pytest.raises(KeyError, match='sr pack-data --sets T91,Set5'):
         pack.images('Set5')
     # a changed byte of an image's code is caught (xz's own check or the pixel hash)
     raw = bytearray((tmp_path / 'a.npz').read_bytes())
@@ -130,7 +130,7 @@ def test_worker_processes_make_the_same_batches(full_pack):
 
 
 def train(runs, *args, check=True):
-    return subprocess.run([sys.executable, TRAIN, '--out', str(runs), *args], capture_output=True, text=True,
+    return subprocess.run([sys.executable, *TRAIN, '--out', str(runs), *args], capture_output=True, text=True,
                           check=check, cwd=TRAINING, env=dict(os.environ, SR_RUNS_DIR='/nonexistent'))
 
 
@@ -180,7 +180,7 @@ def test_device_cuda_without_cuda_fails_clearly(tmp_path):
 
 
 def test_checkpoint_tensors_go_to_cpu():
-    from train import to_cpu
+    from sr.commands.train import to_cpu
     state = {'a': torch.ones(2), 'b': [torch.zeros(1), 3], 'c': {'d': (torch.ones(1), 'x')}}
     out = to_cpu(state)
     assert out['b'][1] == 3 and out['c']['d'][1] == 'x' and isinstance(out['c']['d'], tuple)
@@ -201,7 +201,7 @@ def test_gpu_train_script(tmp_path, full_pack):
 
     def call(out, *args, **change):
         e = dict(env, OUT=str(out), **change)
-        return subprocess.run(['bash', str(TRAINING / 'gpu_train.sh'), *args], env={k: v for k, v in e.items() if v},
+        return subprocess.run(['bash', str(TRAINING / 'scripts' / 'gpu_train.sh'), *args], env={k: v for k, v in e.items() if v},
                               capture_output=True, text=True)
 
     r = call(tmp_path / 'out1', '--name', 'g', *ARGS, '--stop-at', '2')
@@ -222,7 +222,7 @@ def test_gpu_train_script(tmp_path, full_pack):
     r = call(tmp_path / 'o', *ARGS)
     assert r.returncode == 2 and '--name NAME is required' in r.stderr
     r = call(tmp_path / 'o', '--name', 'x', *ARGS, SR_PACK=str(tmp_path / 'none.npz'))
-    assert r.returncode == 2 and 'pack_data.py' in r.stderr
+    assert r.returncode == 2 and 'sr pack-data' in r.stderr
     r = call('', '--name', 'x', *ARGS)
     assert r.returncode != 0 and 'OUT is not set' in r.stderr
     r = call(tmp_path / 'o', '--name', 'x', *ARGS, PYTHON=sys.executable)  # the real probe: no CUDA here
@@ -238,7 +238,7 @@ def test_qat_from_pack_with_workers_equals_qat_from_folders(tmp_path, full_pack,
             '--lr', '1e-4', '--threads', '1', '--distill', '0.5']
 
     def qat(*extra):
-        subprocess.run([sys.executable, str(TRAINING / 'train_qat.py'), *args, *extra], capture_output=True, text=True,
+        subprocess.run([sys.executable, '-m', 'sr', 'qat', *args, *extra], capture_output=True, text=True,
                        check=True, cwd=TRAINING, env=dict(os.environ, SR_RUNS_DIR=str(tmp_path / 'runs')))
 
     qat('--name', 'folders')

@@ -123,7 +123,7 @@ def test_float_tail_onnx_runs_one_float_conv_and_equals_fake_quant(qmodel, tmp_p
 
 def run_qat(runs_dir, *args):
     env = dict(os.environ, SR_RUNS_DIR=str(runs_dir))
-    subprocess.run([sys.executable, str(HERE / 'train_qat.py'), *args], env=env, check=True, capture_output=True)
+    subprocess.run([sys.executable, '-m', 'sr', 'qat', *args], env=env, check=True, capture_output=True)
 
 
 def test_qat_fit_minutes_ends_the_schedule_in_time(tmp_path, qat_parent):
@@ -132,7 +132,7 @@ def test_qat_fit_minutes_ends_the_schedule_in_time(tmp_path, qat_parent):
     env = dict(os.environ, SR_RUNS_DIR=str(tmp_path))
     args = ['--from', str(qat_parent), '--batch', '2', '--patch', '16', '--calib-batches', '1', '--lr', '1e-4',
             '--threads', '1', '--eval-every', '5']
-    r = subprocess.run([sys.executable, str(HERE / 'train_qat.py'), '--name', 'fit', *args, '--iters', '1000000',
+    r = subprocess.run([sys.executable, '-m', 'sr', 'qat', '--name', 'fit', *args, '--iters', '1000000',
                         '--fit-probe', '20', '--fit-minutes', '0.3'], env=env, check=True, capture_output=True, text=True)
     assert 'fit: ' in r.stdout and 'iterations end within 0.3 min' in r.stdout, r.stdout
     last = torch.load(tmp_path / 'fit' / 'last.pt', weights_only=False)
@@ -140,7 +140,7 @@ def test_qat_fit_minutes_ends_the_schedule_in_time(tmp_path, qat_parent):
     assert 20 < iters < 1000000 and last['iteration'] == iters
     assert abs(last['opt']['param_groups'][0]['lr'] - 1e-6) < 1e-9
     assert r.stdout.splitlines()[-1] == f'done {iters}'
-    bad = subprocess.run([sys.executable, str(HERE / 'train_qat.py'), '--name', 'fit', '--resume', '--fit-minutes', '1'],
+    bad = subprocess.run([sys.executable, '-m', 'sr', 'qat', '--name', 'fit', '--resume', '--fit-minutes', '1'],
                          env=env, capture_output=True, text=True)
     assert bad.returncode == 2 and '--fit-minutes sizes a new run' in bad.stderr
 
@@ -167,7 +167,7 @@ def test_qat_resume_is_exact_and_exports(tmp_path, qat_parent, extra):
     qm, meta = load_model(str(tmp_path / 'straight' / 'best.pt'))
     assert isinstance(qm, QuantSR) and meta['qat']
     sys.path.insert(0, str(HERE))
-    from export_int8 import export
+    from sr.commands.export_int8 import export
     info = export(str(tmp_path / 'straight' / 'best.pt'), str(tmp_path / 'int8.onnx'))
     assert info['precision'] == 'int8' and info['ort_optimized_ops']['QLinearConv'] == 4
 
@@ -226,7 +226,7 @@ def test_sensitivity_forward_is_the_int8_and_the_float_network(qmodel):
     stays under 0.01 grey level (without the int32 bias rounding it was 0.29 and 0.05); with none
     quantized it is the float forward."""
     sys.path.insert(0, str(HERE))
-    from int8_sensitivity import mixed_forward
+    from sr.commands.int8_sensitivity import mixed_forward
     _, q, scale = qmodel
     x = smooth_images(2, 24, 28, 9)
     layers = range(len(q.convs))

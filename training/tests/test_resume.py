@@ -10,14 +10,14 @@ from pathlib import Path
 
 import torch
 
-TRAIN = str(Path(__file__).resolve().parents[1] / 'train.py')
+TRAIN = ['-m', 'sr', 'train']
 ARGS = ['--scale', '2', '--arch', 'plain_c16_b2', '--sets', 'T91', '--batch', '2', '--patch', '16',
         '--iters', '6', '--threads', '1', '--seed', '5']
 
 
 def run(runs_dir, *extra):
     env = dict(os.environ, SR_RUNS_DIR=str(runs_dir))
-    subprocess.run([sys.executable, TRAIN, *extra], env=env, check=True, capture_output=True)
+    subprocess.run([sys.executable, *TRAIN, *extra], env=env, check=True, capture_output=True)
 
 
 def test_resume_is_exact(tmp_path):
@@ -58,7 +58,7 @@ def test_mixed_precision_bulk_then_float32(tmp_path):
 
 
 def test_fitted_iters_fill_the_time_left():
-    from train import fitted_iters
+    from sr.commands.train import fitted_iters
     # 100 s to the deadline, 20 s kept for the last checkpoints, 0.05 s/it at 95%: 1520 more iterations
     assert fitted_iters(1000, 0.05, now=0.0, deadline=100.0, upper=10**6) == 1000 + 1520
     assert fitted_iters(1000, 0.05, now=0.0, deadline=100.0, upper=2000) == 2000  # --iters caps it
@@ -71,7 +71,7 @@ def test_fit_minutes_sizes_the_schedule_to_the_time(tmp_path):
     run cut off mid-schedule by --max-minutes; a resume of the finished run keeps the fitted length."""
     args = [a for a in ARGS if a not in ('--iters', '6')]
     env = dict(os.environ, SR_RUNS_DIR=str(tmp_path))
-    r = subprocess.run([sys.executable, TRAIN, '--name', 'fit', *args, '--iters', '1000000', '--lr', '0.001',
+    r = subprocess.run([sys.executable, *TRAIN, '--name', 'fit', *args, '--iters', '1000000', '--lr', '0.001',
                         '--fit-probe', '40', '--fit-minutes', '0.5', '--ckpt-minutes', '100'],
                        env=env, check=True, capture_output=True, text=True)
     assert 'fit: ' in r.stdout and 'iterations end within 0.5 min' in r.stdout, r.stdout
@@ -80,6 +80,6 @@ def test_fit_minutes_sizes_the_schedule_to_the_time(tmp_path):
     assert 40 < iters < 1000000 and last['iteration'] == iters and last['sched']['last_epoch'] == iters
     assert abs(last['opt']['param_groups'][0]['lr'] - 1e-6) < 1e-9
     assert 'done' in r.stdout.splitlines()[-1]
-    bad = subprocess.run([sys.executable, TRAIN, '--name', 'bad', *args, '--iters', '30', '--fit-probe', '40',
+    bad = subprocess.run([sys.executable, *TRAIN, '--name', 'bad', *args, '--iters', '30', '--fit-probe', '40',
                           '--fit-minutes', '1'], env=env, capture_output=True, text=True)
     assert bad.returncode == 2 and '--fit-minutes sizes a new run' in bad.stderr

@@ -23,7 +23,7 @@ import {
  *   43.8-55.2 dB (the x4 networks lowest, on Set5's 'butterfly' and Set14's 'baboon');
  * - per image, at least 90% of the 8-bit values are within 2 levels of the float32 output (measured: 91.6-100%);
  * - over the images, the mean Y-PSNR against the original is within 0.05 dB of the float32 one (the release bar,
- *   0.03 dB on all of Set5, Set14 and BSD100, is checked by training/int8_report.py and the model cards).
+ *   0.03 dB on all of Set5, Set14 and BSD100, is checked by sr int8-report and the model cards).
  */
 const DATASETS = join(__dirname, '..', '..', '..', '..', 'shared', 'datasets');
 const TARGET: Record<number, Target> = { 2: '2k', 3: '3k', 4: '4k' };
@@ -79,7 +79,7 @@ function compare(a: Uint8Array, b: Uint8Array): { psnr: number; within2: number 
 // arithmetic. A file served only self-ensembled is checked through its entry with the most passes, against that entry's
 // float32 parent: ours-balanced-x2-int8 (one pass misses the bar, so it has no one-pass entry; its pair runs the same
 // file and arithmetic) as its eight-pass ensemble, and the blends ours-blend-x2-int8 and ours-blend-x4-int8 (two
-// networks in one file, training/export_blend.py) as their four-pass ensembles. A float32 engine runs another network
+// networks in one file, sr export-blend) as their four-pass ensembles. A float32 engine runs another network
 // in place of some of these (atFloat32), so the parent is run here by naming it.
 const INT8_ENTRIES = Object.entries(DEFAULT_REGISTRY.networks).filter(([, n]) => n.precision === 'int8');
 const ONE_PASS_FILES = new Set(INT8_ENTRIES.filter(([, n]) => !n.selfEnsemble).map(([, n]) => n.file));

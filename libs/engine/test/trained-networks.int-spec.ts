@@ -7,7 +7,7 @@ import { createEngine, DEFAULT_REGISTRY, imresizeBicubic, modcrop, networkAtPrec
 /**
  * Our trained networks, run by the engine exactly as the service runs them (PNG in, tiles,
  * PNG out), reproduce the Set5 PSNR recorded in their model cards (docs/model-cards/, written by
- * training/release.py from the engine's quality harness on whole images) within 0.05 dB: deterministic given the
+ * sr release from the engine's quality harness on whole images) within 0.05 dB: deterministic given the
  * committed weights.
  */
 const SET5 = join(__dirname, '..', '..', '..', '..', 'shared', 'datasets', 'Set5');
@@ -15,10 +15,10 @@ const SET5 = join(__dirname, '..', '..', '..', '..', 'shared', 'datasets', 'Set5
 const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /**
- * The Set5, Set14 and BSD100 PSNR a model card records (written with the ONNX file by training/release.py) in the
+ * The Set5, Set14 and BSD100 PSNR a model card records (written with the ONNX file by sr release) in the
  * row of `network` (a registry id, or another row's label). A `-ensemble` (or two-pass `-pair`) registry entry runs the
  * file of the network without the suffix, whose card has the ensemble's row; an `-int8` network's rows are in its float32
- * parent's card (training/int8_card.py).
+ * parent's card (sr int8-card).
  */
 function recordedPsnr(
   network: string,

@@ -37,7 +37,7 @@ export const DEFAULT_REGISTRY: NetworkRegistry = {
     // and x4, +0.09 / +0.07 / +0.04 and +0.16 / +0.10 / +0.05 dB over one pass (float32) on Set5 / Set14 / BSD100 (model cards).
     'ours-balanced-x2-pair': { file: 'ours-balanced-x2.onnx', scale: 2, receptiveRadius: 14, tile: 256, selfEnsemble: [0, 6] },
     'ours-balanced-x4-pair': { file: 'ours-balanced-x4.onnx', scale: 4, receptiveRadius: 16, tile: 256, selfEnsemble: [0, 6] },
-    // Two networks in one file (training/export_blend.py): ours-balanced-x2 on the tile as is, and a larger network
+    // Two networks in one file (sr export-blend): ours-balanced-x2 on the tile as is, and a larger network
     // (plain_c96_b14: 96 channels, 14 body layers, radius 16, trained on a lent GPU, results/balanced-gpu.md) on its
     // mirror image, the two outputs turned back and averaged. Self-ensembled over the four rotations that is
     // ours-balanced-x2 on transforms 0, 2, 4, 6 and the larger network on 1, 3, 5, 7 (docs/model-cards/ours-blend-x2.md).

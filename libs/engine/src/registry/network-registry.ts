@@ -23,7 +23,7 @@ export interface NetworkEntry {
   selfEnsemble?: boolean | number[];
   /**
    * The arithmetic the file runs in (default float32). An int8 file (QDQ: int8 weights per channel, uint8
-   * activations; training/export_int8.py) was fine-tuned from a float32 network and scores within 0.03 dB of it
+   * activations; sr export-int8) was fine-tuned from a float32 network and scores within 0.03 dB of it
    * (its model card); it names that network in `float32`, which the engine runs instead when it runs float32
    * (precision.ts). Same scale, radius and tile as the parent.
    */

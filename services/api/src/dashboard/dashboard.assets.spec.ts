@@ -34,7 +34,9 @@ describe('dashboard sources', () => {
     expect(api.match(/\bfetch\(/g)).toHaveLength(2);
     expect(api).toContain('fetch(API_BASE + path, {');
     expect(api).toContain("export const API_BASE = '/api/v1';");
-    expect(api.replace(/\s+/g, ' ')).toContain("fetch(own ? url.pathname + url.search : url.href, { cache: 'no-store', credentials: 'omit',");
+    expect(api.replace(/\s+/g, ' ')).toContain(
+      "fetch(own ? url.pathname + url.search : url.href, { cache: 'no-store', credentials: 'omit',",
+    );
     // a signed file elsewhere only on the object store's origin, which the api names in the page
     expect(api).toContain('if (!own && url.origin !== storageOrigin()) return null;');
   });
