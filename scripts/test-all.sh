@@ -46,13 +46,12 @@ run_tier e2e --runInBand
 step "python sdk"
 bash clients/python/scripts/test.sh --results "$results/python-sdk.json" -q || status=1
 # The same end-to-end suites, unchanged, against a distributed deployment (api, billing,
-# webhooks and two processors as separate processes on Kafka, MinIO and Postgres). Files that test
-# the standalone process itself (crash/restart of its data dir) or start their own deployments are
-# not repeated.
+# webhooks and two processors as separate processes on Kafka, MinIO and Postgres): jest.config.js's
+# e2e-distributed project, which leaves out the files that test the standalone process itself or
+# start deployments of their own.
 if [ "${SKIP_DISTRIBUTED_E2E:-}" != "1" ]; then
   step "e2e (distributed)"
-  UPSCALE_E2E_MODE=distributed npx jest --selectProjects e2e --runInBand --passWithNoTests \
-    --testPathIgnorePatterns '/crash[^/]*\.e2e-spec\.ts$' '/distributed-[^/]*\.e2e-spec\.ts$' '/node_modules/' \
+  npx jest --selectProjects e2e-distributed --runInBand --passWithNoTests \
     --json --outputFile="$results/e2e-distributed.json" || status=1
 fi
 

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # `npm run test:cluster`: the end-to-end suites and the cluster-only scenarios against the chart's release on a local
-# Kubernetes cluster (UPSCALE_E2E_MODE=cluster; docs/kubernetes.md, "The cluster tier"). Brings the cluster up when it
+# Kubernetes cluster (jest project e2e-cluster; docs/kubernetes.md, "The cluster tier"). Brings the cluster up when it
 # is not (npm run cluster:up, which builds the images from the tree) and removes it afterwards; a cluster that was
 # already up stays up. Prints the scenarios' figures, then one line "cluster tier: N passed, N failed".
 #   --results FILE   jest's JSON results (for scripts/test-all.sh's closing line)
@@ -45,7 +45,7 @@ suites=(
   services/api/test/jobs-openapi services/api/test/openapi-views services/api/test/request-parsing services/api/test/api-keys
   services/api/test/webhooks clients/typescript/test/cli clients/typescript/test/sdk clients/typescript/test/browser
 )
-export UPSCALE_E2E_MODE=cluster CLUSTER_ENV_FILE="$STATE/cluster.env" CLUSTER_REPORT_FILE="$out/report.jsonl"
+export CLUSTER_ENV_FILE="$STATE/cluster.env" CLUSTER_REPORT_FILE="$out/report.jsonl"
 : >"$CLUSTER_REPORT_FILE"
 status=0
 kubectl_() { KUBECONFIG="$STATE/admin.kubeconfig" "$K8S_BIN/kubectl" -n "$NAMESPACE" "$@"; }
@@ -58,13 +58,13 @@ for _ in $(seq 1 150); do
   sleep 2
 done
 kubectl_ rollout status "deployment/$RELEASE-processor" --timeout=300s >/dev/null
-npx jest --selectProjects e2e --runInBand --runTestsByPath "${suites[@]/%/.e2e-spec.ts}" \
+npx jest --selectProjects e2e-cluster --runInBand --runTestsByPath "${suites[@]/%/.e2e-spec.ts}" \
   --json --outputFile="$results" || status=1
 # The scenarios change the release (upgrade, scaling, deleted pods): a run of their own, after the suites (jest
 # orders the files of one run as it likes). Their results sit beside the suites' (scripts/test-all.sh adds up both).
 scenarios="${results%.json}-scenarios.json"
 kubectl_ patch hpa "$RELEASE-processor" --type merge -p "{\"spec\":{\"maxReplicas\":$max_processors}}" >/dev/null
-npx jest --selectProjects e2e --runInBand --runTestsByPath services/api/test/cluster-operations.e2e-spec.ts \
+npx jest --selectProjects e2e-cluster --runInBand --runTestsByPath services/api/test/cluster-operations.e2e-spec.ts \
   --json --outputFile="$scenarios" || status=1
 
 echo

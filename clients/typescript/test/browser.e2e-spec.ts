@@ -11,7 +11,7 @@ import {
   gradientImage,
   haveChromium,
   REPO_ROOT,
-  startService,
+  startTarget,
   type StartedService,
 } from '@upscaler/testing';
 
@@ -49,7 +49,7 @@ describeBrowser('@upscaler/client in Chromium', () => {
   let key: string;
 
   beforeAll(async () => {
-    svc = await startService({ env: { UPSCALE_RATE_LIMIT_PER_MINUTE: '10000', UPSCALE_DEFAULT_QUALITY: 'fast' } });
+    svc = await startTarget({ env: { UPSCALE_RATE_LIMIT_PER_MINUTE: '10000', UPSCALE_DEFAULT_QUALITY: 'fast' } });
     key = (await createAccountWithKey(svc.apiUrl, svc.operatorToken, { credits: 50, scopes: ['jobs:read', 'jobs:write'] })).key;
     const bundle = await esbuild().build({
       entryPoints: [join(REPO_ROOT, 'clients', 'typescript', 'src', 'index.ts')],

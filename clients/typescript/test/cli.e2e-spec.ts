@@ -9,7 +9,7 @@ import {
   e2eMode,
   gradientImage,
   REPO_ROOT,
-  startService,
+  startTarget,
   truncatedPng,
   type StartedService,
 } from '@upscaler/testing';
@@ -91,7 +91,7 @@ beforeAll(async () => {
   }
   writeFileSync(join(work, 'photos', 'misc', 'broken.png'), await truncatedPng());
   writeFileSync(join(work, 'photos', 'misc', 'notes.txt'), 'not an image: left alone');
-  svc = await startService({ env: { UPSCALE_RATE_LIMIT_PER_MINUTE: '10000' } });
+  svc = await startTarget({ env: { UPSCALE_RATE_LIMIT_PER_MINUTE: '10000' } });
   const acct = await createAccountWithKey(svc.apiUrl, svc.operatorToken, { credits: 200, scopes: ['jobs:read', 'jobs:write'] });
   env = { UPSCALER_API_KEY: acct.key, UPSCALER_BASE_URL: svc.apiUrl };
 });

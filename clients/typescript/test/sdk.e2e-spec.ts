@@ -22,7 +22,7 @@ import {
   createAccountWithKey,
   e2eMode,
   gradientImage,
-  startService,
+  startTarget,
   startSuiteReceiver,
   type StartedService,
   type TestCa,
@@ -76,7 +76,7 @@ beforeAll(async () => {
   png = await gradientImage(24, 16, 'png');
   ({ ca, receiver } = await startSuiteReceiver(204));
   receiver.serve('/images/cat.png', 'image/png', png);
-  svc = await startService({
+  svc = await startTarget({
     env: {
       NODE_EXTRA_CA_CERTS: ca.caPath,
       UPSCALE_ALLOW_PRIVATE_NETWORKS: 'true',

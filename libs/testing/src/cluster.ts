@@ -9,7 +9,7 @@ const run = promisify(execFile);
 
 /**
  * The local Kubernetes cluster of `npm run cluster:up` (scripts/cluster/up.sh, docs/kubernetes.md), as the end-to-end
- * suites see it in UPSCALE_E2E_MODE=cluster: one release of the chart, already running, shared by every suite.
+ * suites see it in the e2e-cluster jest project: one release of the chart, already running, shared by every suite.
  */
 export interface Cluster {
   /** `http://10.244.0.1:30080/api/v1`: the api's NodePort on the node's bridge address */
@@ -80,7 +80,7 @@ export function clusterReceiverCa(): { caCert: string; caPath: string; cert: str
 }
 
 /**
- * `startService()` in cluster mode: the running release behind a StartedService handle; stop() leaves it running.
+ * The cluster release as startTarget's handle (target.ts): the running release; stop() leaves it running.
  * serviceUrls are the release's pods on their own addresses (this machine reaches the pods' bridge), for the suites
  * that read every service's /metrics.
  */

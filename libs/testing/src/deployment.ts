@@ -114,22 +114,7 @@ export async function startDeployment(opts: { processors?: number; env?: Record<
 }
 
 /**
- * The e2e tier runs against the standalone, then with UPSCALE_E2E_MODE=distributed; `npm run test:cluster` runs it
- * with UPSCALE_E2E_MODE=cluster against the chart on a local Kubernetes cluster (libs/testing/src/cluster.ts).
- */
-export function e2eMode(): 'standalone' | 'distributed' | 'cluster' {
-  const mode = process.env.UPSCALE_E2E_MODE;
-  return mode === 'distributed' || mode === 'cluster' ? mode : 'standalone';
-}
-
-/**
- * A describe for what only the standalone shows (one processor running one job at a time, signed links served by the
- * api itself); skipped in the other modes, where the same file's other tests still run.
- */
-export const describeStandalone: jest.Describe = e2eMode() === 'standalone' ? describe : describe.skip;
-
-/**
- * `startService()` for the standalone, in distributed mode: the whole deployment behind one handle
+ * The distributed deployment as startTarget's handle (target.ts): the whole deployment behind one handle
  * whose api address, operator token, logs, stop and kill cover every process.
  */
 export async function startDeploymentAsService(opts: StartOptions): Promise<StartedService> {

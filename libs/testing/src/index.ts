@@ -5,6 +5,8 @@ export * from './infra-scripts';
 export * from './ports';
 export * from './postgres';
 export * from './standalone';
+export * from './e2e-mode';
+export * from './target';
 export * from './api-client';
 export * from './images';
 export * from './deployment';

@@ -40,20 +40,11 @@ export interface StartOptions {
 
 /**
  * Starts a built service (`npm run build` first) as a child process on a loopback port and waits
- * until it reports ready. End-to-end tests talk to it over real HTTP only.
+ * until it reports ready. End-to-end tests talk to it over real HTTP only. A suite that runs in every mode starts
+ * its target with startTarget (target.ts); this starts exactly the service named, whatever the mode.
  */
 export async function startService(opts: StartOptions = {}): Promise<StartedService> {
   const service = opts.service ?? 'standalone';
-  if (service === 'standalone' && process.env.UPSCALE_E2E_MODE === 'cluster' && !opts.dataDir) {
-    // The same end-to-end suites against the chart's release on the local Kubernetes cluster (npm run cluster:up).
-    const { startClusterAsService } = await import('./cluster');
-    return startClusterAsService(opts);
-  }
-  if (service === 'standalone' && process.env.UPSCALE_E2E_MODE === 'distributed' && !opts.dataDir) {
-    // The same end-to-end suites, unchanged, against separate processes on Kafka, MinIO and Postgres.
-    const { startDeploymentAsService } = await import('./deployment');
-    return startDeploymentAsService(opts);
-  }
   const entry = join(REPO_ROOT, 'dist', 'services', service, 'src', 'main.js');
   if (!existsSync(entry)) throw new Error(`${entry} is missing: run \`npm run build\` first`);
   const dataDir = opts.dataDir ?? mkdtempSync(join(tmpdir(), `upscaler-${service}-`));

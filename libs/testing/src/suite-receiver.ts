@@ -1,5 +1,5 @@
 import { CLUSTER_NODE_IP, clusterReceiverCa } from './cluster';
-import { e2eMode } from './deployment';
+import { e2eMode } from './e2e-mode';
 import { createTestCa, type TestCa } from './https';
 import { startWebhookReceiver, type WebhookReceiver } from './webhook-receiver';
 

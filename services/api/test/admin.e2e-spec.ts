@@ -1,5 +1,5 @@
 import { rmSync } from 'node:fs';
-import { ApiClient, createAccountWithKey, e2eMode, gradientImage, startService, type StartedService } from '@upscaler/testing';
+import { ApiClient, createAccountWithKey, e2eMode, gradientImage, startTarget, type StartedService } from '@upscaler/testing';
 
 /**
  * The operator API (docs/design.md §6): bearer UPSCALE_OPERATOR_TOKEN (here a fixed one given to the child),
@@ -12,7 +12,7 @@ let svc: StartedService;
 let operator: ApiClient;
 
 beforeAll(async () => {
-  svc = await startService({
+  svc = await startTarget({
     env: { UPSCALE_OPERATOR_TOKEN: OPERATOR_TOKEN, UPSCALE_RATE_LIMIT_PER_MINUTE: '10000', UPSCALE_DEFAULT_QUALITY: 'fast' },
   });
   operator = new ApiClient(svc.apiUrl, OPERATOR_TOKEN);

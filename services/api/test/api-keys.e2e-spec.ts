@@ -1,6 +1,6 @@
 import { rmSync } from 'node:fs';
 import { Upscaler, UpscalerApiError, type ApiKeyCreate } from '@upscaler/client';
-import { ApiClient, createAccountWithKey, e2eMode, startService, type StartedService } from '@upscaler/testing';
+import { ApiClient, createAccountWithKey, e2eMode, startTarget, type StartedService } from '@upscaler/testing';
 
 /**
  * API key self-service (docs/design.md §6 "Account self-service"; spec 5): POST/GET/DELETE /api_keys with a
@@ -15,7 +15,7 @@ const KEY_PATTERN = /^usk_[A-Za-z0-9_-]{32}$/;
 let svc: StartedService;
 
 beforeAll(async () => {
-  svc = await startService({ env: { UPSCALE_RATE_LIMIT_PER_MINUTE: '10000' } });
+  svc = await startTarget({ env: { UPSCALE_RATE_LIMIT_PER_MINUTE: '10000' } });
 });
 
 afterAll(async () => {

@@ -13,7 +13,7 @@ import {
   podsOf,
   readCluster,
   REPO_ROOT,
-  startService,
+  startTarget,
   startSuiteReceiver,
   type StartedService,
 } from '@upscaler/testing';
@@ -26,7 +26,7 @@ import { isFinal, ledger, newAccount, sleep, waitForJob, type TestAccount } from
  * per-key rate limit, the webhooks pod restarted mid-delivery. Each checks that no accepted job is lost and none is
  * charged twice, and reports its figures (CLUSTER_REPORT_FILE, printed by scripts/cluster/test.sh).
  *
- * Runs in UPSCALE_E2E_MODE=cluster only; the scenarios change the release, so they run after the shared suites.
+ * Runs in the e2e-cluster project only; the scenarios change the release, so they run after the shared suites.
  */
 const describeCluster = e2eMode() === 'cluster' ? describe : describe.skip;
 
@@ -40,7 +40,7 @@ let db: Client;
 let image: Buffer;
 beforeAll(async () => {
   if (e2eMode() !== 'cluster') return;
-  svc = await startService();
+  svc = await startTarget();
   db = new Client({ connectionString: clusterDatabaseUrl() });
   await db.connect();
   image = await gradientImage(96, 64, 'png');

@@ -12,7 +12,7 @@ import {
   e2eMode,
   freeLoopbackPort,
   gradientImage,
-  startService,
+  startTarget,
   type StartedService,
   waitFor,
 } from '@upscaler/testing';
@@ -30,7 +30,7 @@ import { occupyProcessor } from './jobs-harness';
  * DASHBOARD_SCREENSHOTS_DIR when it is set (`DASHBOARD_SCREENSHOTS_DIR=docs/images` refreshes the ones
  * in docs/dashboard.md), else to a temporary folder.
  *
- * In the distributed mode (UPSCALE_E2E_MODE=distributed) the result's signed URL points at MinIO, another
+ * In the distributed mode (jest project e2e-distributed) the result's signed URL points at MinIO, another
  * origin: the page's CSP names it in connect-src (and its <meta name="upscaler-storage-origin">), so the page reads
  * the signed files there, without the key, and the comparison and the in-page download work in both modes.
  */
@@ -77,7 +77,7 @@ describeInChromium('account dashboard (GET /dashboard) in Chromium', () => {
   let hookUrl: string;
 
   beforeAll(async () => {
-    svc = await startService({
+    svc = await startTarget({
       env: {
         UPSCALE_ALLOW_PRIVATE_NETWORKS: 'true',
         UPSCALE_RATE_LIMIT_PER_MINUTE: '10000',
@@ -163,7 +163,7 @@ describeInChromium('account dashboard (GET /dashboard) in Chromium', () => {
 
   it('serves the page, app.js and app.css with a strict CSP, nosniff and no-referrer', async () => {
     const html = await (await fetch(`${svc.baseUrl}/dashboard`)).text();
-    storage = /<meta name="upscaler-storage-origin" content="([^"]*)">/.exec(html)![1];
+    storage = /<meta name="upscaler-storage-origin" content="([^"]*)"/.exec(html)![1];
     expect(storage).toMatch(STANDALONE ? /^$/ : /^http:\/\/127\.0\.0\.1:\d+$/);
     const EXPECTED_CSP = expectedCsp(storage);
     for (const [path, type] of [

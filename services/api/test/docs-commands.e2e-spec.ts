@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSyn
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
-import { gradientImage, REPO_ROOT, startService, type StartedService } from '@upscaler/testing';
+import { gradientImage, REPO_ROOT, startTarget, type StartedService } from '@upscaler/testing';
 import { describeStandalone } from './jobs-harness';
 
 /**
@@ -103,7 +103,7 @@ describeStandalone('the README and docs/api.md run as written', () => {
         "  process.nextTick(() => (all ? done(null, [{ address: '127.0.0.1', family: 4 }]) : done(null, '127.0.0.1', 4)));\n" +
         '};\n',
     );
-    svc = await startService({
+    svc = await startTarget({
       env: { NODE_OPTIONS: `--require ${hook}`, UPSCALE_ALLOW_PRIVATE_NETWORKS: 'true', UPSCALE_RATE_LIMIT_PER_MINUTE: '10000' },
     });
     symlinkSync(svc.dataDir, join(work, 'data'));

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type BrowserContext } from 'playwright-core';
-import { CHROMIUM, CHROMIUM_ARGS, describeInChromium, e2eMode, startService, type StartedService } from '@upscaler/testing';
+import { CHROMIUM, CHROMIUM_ARGS, describeInChromium, e2eMode, startTarget, type StartedService } from '@upscaler/testing';
 import { DOCS_CSP } from '../src/docs/docs.headers';
 
 /**
@@ -18,7 +18,7 @@ describeInChromium('API reference page (GET /docs) in Chromium', () => {
   let profileDir: string;
 
   beforeAll(async () => {
-    svc = await startService({});
+    svc = await startTarget({});
     profileDir = mkdtempSync(join(tmpdir(), 'upscaler-docs-chromium-'));
     context = await chromium.launchPersistentContext(profileDir, { executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
   });

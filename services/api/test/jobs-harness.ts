@@ -3,7 +3,7 @@ import {
   ApiClient,
   e2eMode,
   gradientImage,
-  startService,
+  startTarget,
   type ApiRequestInit,
   type ApiResponse,
   type StartedService,
@@ -24,7 +24,7 @@ export interface JobsService extends StartedService {
 
 /**
  * Whether the suites run against the embedded standalone (the default) or, with
- * UPSCALE_E2E_MODE=distributed, against separate api, billing, webhooks and two processors on
+ * the e2e-distributed jest project, against separate api, billing, webhooks and two processors on
  * Kafka, MinIO and Postgres (libs/testing/src/deployment.ts). A few behaviours are only observable
  * in the standalone: one processor that runs one job at a time (so a long job keeps later ones
  * queued), and signed URLs served by the api itself.
@@ -35,7 +35,7 @@ export const testStandalone = STANDALONE ? test : test.skip;
 
 /** Starts the service; the rate limit is raised (to the most a key may have, as the cluster runs) unless the caller sets it (polling would hit 60/min). */
 export async function startJobsService(env: Record<string, string | undefined> = {}): Promise<JobsService> {
-  const svc = await startService({
+  const svc = await startTarget({
     env: { UPSCALE_RATE_LIMIT_PER_MINUTE: '10000', UPSCALE_ALLOW_PRIVATE_NETWORKS: undefined, ...env },
     readyTimeoutMs: 180_000,
   });

@@ -9,7 +9,7 @@ import {
   freeLoopbackPort,
   gradientImage,
   startHttpsServer,
-  startService,
+  startTarget,
   type StartedService,
   type TestCa,
   type TestServer,
@@ -89,7 +89,7 @@ describe('observability of a running service', () => {
         res.end('ok');
       });
     }, ca);
-    svc = await startService({
+    svc = await startTarget({
       env: {
         DATABASE_URL: pg.url,
         UPSCALE_TRACES_FILE: tracesFile,

@@ -3,7 +3,7 @@ import { rmSync } from 'node:fs';
 import {
   ApiClient,
   e2eMode,
-  startService,
+  startTarget,
   startSuiteReceiver,
   waitFor,
   type StartedService,
@@ -32,7 +32,7 @@ export function useWebhooksService(env: Record<string, string> = {}): WebhooksSe
   beforeAll(async () => {
     // In cluster mode the receiver listens where pods reach it, with a certificate of the cluster's CA.
     ({ ca: hooks.ca, receiver: hooks.receiver } = await startSuiteReceiver());
-    hooks.svc = await startService({
+    hooks.svc = await startTarget({
       env: {
         NODE_EXTRA_CA_CERTS: hooks.ca.caPath,
         UPSCALE_ALLOW_PRIVATE_NETWORKS: 'true',

@@ -1,5 +1,5 @@
 import { rmSync } from 'node:fs';
-import { createAccountWithKey, e2eMode, startService, type StartedService } from '@upscaler/testing';
+import { createAccountWithKey, e2eMode, startTarget, type StartedService } from '@upscaler/testing';
 
 /**
  * Webhook URLs under the SSRF guard with its default setting (docs/design.md §4 "Webhooks": the same guard as
@@ -10,7 +10,7 @@ import { createAccountWithKey, e2eMode, startService, type StartedService } from
 let svc: StartedService;
 
 beforeAll(async () => {
-  svc = await startService({ env: { UPSCALE_ALLOW_PRIVATE_NETWORKS: undefined } });
+  svc = await startTarget({ env: { UPSCALE_ALLOW_PRIVATE_NETWORKS: undefined } });
 });
 
 afterAll(async () => {

@@ -1,5 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { STORAGE_ORIGIN_META } from './dashboard.controller';
 import { DASHBOARD_CSP, dashboardCsp } from './dashboard.headers';
 
 /**
@@ -49,6 +50,8 @@ describe('dashboard sources', () => {
       '<link rel="stylesheet" href="/dashboard/app.css" />',
     ]);
     expect(html).not.toMatch(/<style|\sstyle=|\son[a-z]+=|javascript:/i);
+    // the empty storage-origin <meta> the api fills at start (exactly once)
+    expect(html.split(STORAGE_ORIGIN_META)).toHaveLength(2);
   });
 
   it('every input and select of the page has a label', () => {

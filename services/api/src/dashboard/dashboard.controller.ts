@@ -14,6 +14,9 @@ import { dashboardHeaders } from './dashboard.headers';
  * The files are the build of services/api/dashboard (its build.mjs, run by `npm run build`) in
  * dist/services/api/dashboard, read once at start.
  */
+/** The page's empty storage-origin <meta> (index.html; dashboard.assets.spec.ts checks it is there), filled at start. */
+export const STORAGE_ORIGIN_META = '<meta name="upscaler-storage-origin" content=""';
+
 @Controller('dashboard')
 export class DashboardController {
   private readonly files: Record<DashboardFile, string> | null;
@@ -26,10 +29,7 @@ export class DashboardController {
     const files = loadDashboardFiles();
     this.files = files && {
       ...files,
-      'index.html': files['index.html'].replace(
-        '<meta name="upscaler-storage-origin" content="">',
-        `<meta name="upscaler-storage-origin" content="${storageOrigin ?? ''}">`,
-      ),
+      'index.html': files['index.html'].replace(STORAGE_ORIGIN_META, `${STORAGE_ORIGIN_META.slice(0, -1)}${storageOrigin ?? ''}"`),
     };
   }
 
