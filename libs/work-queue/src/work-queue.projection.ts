@@ -1,17 +1,9 @@
-import { categoryOf, type StoredEvent } from '@upscaler/contracts';
+import { categoryOf, JOB_EVENT_TYPES, type StoredEvent } from '@upscaler/contracts';
 import type { InlineProjection, SqlTx } from '@upscaler/eventstore';
 import { READY, WORK_CHANNEL, stopMessage } from './channel';
 
-const HANDLED = new Set([
-  'JobQueued',
-  'JobStarted',
-  'JobAttemptLost',
-  'JobRequeued',
-  'JobSucceeded',
-  'JobFailed',
-  'JobCancelled',
-  'AccountLimitsSet',
-]);
+/** Every job event but JobFilesDeleted (a final job's files are no business of the queue), and an account's limits. */
+const HANDLED = new Set<string>([...JOB_EVENT_TYPES.filter((t) => t !== 'JobFilesDeleted'), 'AccountLimitsSet']);
 
 /**
  * Keeps `work_queue` in step with the job streams, inside each job event's transaction: a job is

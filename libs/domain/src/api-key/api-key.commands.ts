@@ -1,4 +1,4 @@
-import type { Scope } from '@upscaler/contracts';
+import type { ApiKeyCreatedData } from '@upscaler/contracts';
 
 /**
  * Commands of an `apikey-…` stream. The full key (`usk_…`) never enters the log: the caller generates
@@ -6,17 +6,8 @@ import type { Scope } from '@upscaler/contracts';
  */
 export interface CreateApiKey {
   type: 'CreateApiKey';
-  data: {
-    keyId: string;
-    accountId: string;
-    name: string | null;
-    scopes: Scope[];
-    prefix: string;
-    /** hex SHA-256 of the full key. */
-    hash: string;
-    rateLimitPerMinute: number | null;
-    now: string;
-  };
+  /** ApiKeyCreated's data, with the command's instant for createdAt. */
+  data: Omit<ApiKeyCreatedData, 'createdAt'> & { now: string };
 }
 
 export interface RevokeApiKey {

@@ -1,23 +1,13 @@
-import type { DeliveryEventType } from '@upscaler/contracts';
+import type { DeliveryScheduledData } from '@upscaler/contracts';
 
 /** Commands of a `delivery-…` stream: one webhook event to one endpoint, with its retries. */
 export interface ScheduleDelivery {
   type: 'ScheduleDelivery';
-  data: {
-    deliveryId: string;
-    endpointId: string;
-    accountId: string;
-    eventType: DeliveryEventType;
-    /** null for a test event. */
-    jobId: string | null;
-    /** The exact JSON body signed and sent on every attempt. */
-    body: string;
-    now: string;
-    /** The `webhook-id` of its attempts; default the delivery id (a re-delivery passes the original's). */
-    messageId?: string;
-    /** The delivery a re-delivery sends again. */
-    redeliveryOf?: string | null;
-  };
+  /**
+   * DeliveryScheduled's data, with the command's instant for scheduledAt; messageId defaults to the delivery id (a
+   * re-delivery passes the original's) and redeliveryOf to null.
+   */
+  data: Omit<DeliveryScheduledData, 'scheduledAt'> & { now: string };
 }
 
 /**

@@ -19,18 +19,7 @@ export function scheduleTestDelivery(endpoint: WebhookEndpointState, { deliveryI
   const e = assertEndpointTakesDeliveries(endpoint);
   const timestamp = canonicalInstant(now);
   const payload: WebhookTestPayload = { type: WEBHOOK_TEST_EVENT_TYPE, timestamp, data: { endpoint_id: e.endpointId } };
-  return {
-    type: 'ScheduleDelivery',
-    data: {
-      deliveryId,
-      endpointId: e.endpointId,
-      accountId: e.accountId,
-      eventType: WEBHOOK_TEST_EVENT_TYPE,
-      jobId: null,
-      body: JSON.stringify(payload),
-      now: timestamp,
-    },
-  };
+  return scheduleTo(e, { deliveryId, eventType: WEBHOOK_TEST_EVENT_TYPE, jobId: null, body: JSON.stringify(payload), now: timestamp });
 }
 
 /**
@@ -48,20 +37,23 @@ export function scheduleRedelivery(
   if (original.status === 'none' || o === null || o.endpointId !== e.endpointId) {
     throw new DomainError('not_found', 'No delivery with that id for this webhook endpoint.');
   }
-  return {
-    type: 'ScheduleDelivery',
-    data: {
-      deliveryId,
-      endpointId: e.endpointId,
-      accountId: e.accountId,
-      eventType: o.eventType,
-      jobId: o.jobId,
-      body: o.body,
-      now: canonicalInstant(now),
-      messageId: deliveryMessageId(o),
-      redeliveryOf: o.deliveryId,
-    },
-  };
+  return scheduleTo(e, {
+    deliveryId,
+    eventType: o.eventType,
+    jobId: o.jobId,
+    body: o.body,
+    now: canonicalInstant(now),
+    messageId: deliveryMessageId(o),
+    redeliveryOf: o.deliveryId,
+  });
+}
+
+/** ScheduleDelivery of a delivery to endpoint `e` (its id and account). */
+function scheduleTo(
+  e: { endpointId: string; accountId: string },
+  data: Omit<ScheduleDelivery['data'], 'endpointId' | 'accountId'>,
+): ScheduleDelivery {
+  return { type: 'ScheduleDelivery', data: { ...data, endpointId: e.endpointId, accountId: e.accountId } };
 }
 
 function assertEndpointTakesDeliveries(state: WebhookEndpointState) {

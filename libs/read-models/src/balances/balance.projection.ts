@@ -1,14 +1,7 @@
-import { categoryOf, type StoredEvent } from '@upscaler/contracts';
+import { ACCOUNT_EVENT_TYPES, categoryOf, type StoredEvent } from '@upscaler/contracts';
 import type { InlineProjection, SqlTx } from '@upscaler/eventstore';
 
-const CREDIT_EVENTS = new Set([
-  'AccountOpened',
-  'CreditsGranted',
-  'AccountLimitsSet',
-  'CreditsReserved',
-  'CreditsCharged',
-  'CreditsRefunded',
-]);
+const CREDIT_EVENTS = new Set<string>(ACCOUNT_EVENT_TYPES);
 const JOB_EVENTS = new Set(['JobQueued', 'JobSucceeded', 'JobFailed', 'JobCancelled']);
 
 /**

@@ -167,6 +167,29 @@ export function reveal(id: string, value: string): void {
   box.querySelector<HTMLElement>('[data-copy]')?.focus();
 }
 
+/**
+ * A create form's submit (a key, a webhook endpoint): the button busy while `create` posts, then the one-time
+ * secret it answers shown in `revealId` and the list reloaded; an error goes under the form, which keeps its values.
+ */
+export async function submitCreateForm(
+  form: HTMLFormElement,
+  create: () => Promise<string>,
+  revealId: string,
+  reload: () => Promise<void>,
+): Promise<void> {
+  await busy(form.querySelector<HTMLButtonElement>('button[type="submit"]')!, async () => {
+    try {
+      const secret = await create();
+      showError(form, null);
+      form.reset();
+      reveal(revealId, secret);
+      await reload();
+    } catch (err) {
+      showError(form, err);
+    }
+  });
+}
+
 export function dismiss(id: string): void {
   const box = byId(id);
   byId<HTMLInputElement>(`${id}-value`).value = '';

@@ -9,9 +9,9 @@ import {
   el,
   formatCount,
   renderRows,
-  reveal,
   showError,
   showLoadError,
+  submitCreateForm,
   timeCell,
   timeElement,
 } from './dom';
@@ -72,17 +72,7 @@ export async function createKey(event: SubmitEvent): Promise<void> {
   const rate = byId<HTMLInputElement>('key-rate').value.trim();
   if (name) body.name = name;
   if (rate) body.rate_limit_per_minute = Number(rate);
-  await busy(form.querySelector<HTMLButtonElement>('button[type="submit"]')!, async () => {
-    try {
-      const created = await api<ApiKey & { key: string }>('POST', '/api_keys', body);
-      showError(form, null);
-      form.reset();
-      reveal('new-key', created.key);
-      await loadKeys();
-    } catch (err) {
-      showError(form, err);
-    }
-  });
+  await submitCreateForm(form, async () => (await api<ApiKey & { key: string }>('POST', '/api_keys', body)).key, 'new-key', loadKeys);
 }
 
 async function revokeKey(k: ApiKey, b: HTMLButtonElement): Promise<void> {

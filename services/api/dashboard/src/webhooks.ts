@@ -16,9 +16,9 @@ import {
   el,
   errorParagraph,
   renderRows,
-  reveal,
   showError,
   showLoadError,
+  submitCreateForm,
   timeCell,
   timeElement,
 } from './dom';
@@ -99,17 +99,12 @@ export async function createWebhook(event: SubmitEvent): Promise<void> {
   };
   const description = byId<HTMLInputElement>('webhook-description').value.trim();
   if (description) body.description = description;
-  await busy(form.querySelector<HTMLButtonElement>('button[type="submit"]')!, async () => {
-    try {
-      const created = await api<WebhookEndpoint & { secret: string }>('POST', '/webhook_endpoints', body);
-      showError(form, null);
-      form.reset();
-      reveal('new-secret', created.secret);
-      await loadWebhooks();
-    } catch (err) {
-      showError(form, err);
-    }
-  });
+  await submitCreateForm(
+    form,
+    async () => (await api<WebhookEndpoint & { secret: string }>('POST', '/webhook_endpoints', body)).secret,
+    'new-secret',
+    loadWebhooks,
+  );
 }
 
 async function deleteWebhook(w: WebhookEndpoint, b: HTMLButtonElement): Promise<void> {

@@ -30,6 +30,14 @@ const billingUnavailable = () =>
     `billing_unavailable: billing (the owner of account streams) did not answer in time; the change may still be applied later: read the account before retrying a grant. service_unavailable: ${DEPENDENCY_AWAY}`,
   );
 const noAccount = () => errorResponse(404, ['not_found'], 'never', 'No account with that id.');
+/** What a change to an existing account can answer besides its own 400: no such account, a bad JSON body, no operator
+ * token, billing not answering. */
+const accountUpdateErrors = () => ({
+  '404': noAccount(),
+  ...jsonBodyErrors('never'),
+  ...operatorErrors(),
+  '503': billingUnavailable(),
+});
 
 export function registerAdminRoutes(registry: OpenAPIRegistry): void {
   const operator = { tags: ['Operator'], security: operatorSecurity };
@@ -79,10 +87,7 @@ export function registerAdminRoutes(registry: OpenAPIRegistry): void {
     responses: {
       '200': jsonResponse('The account, updated.', AdminAccountSchema, 'never'),
       '400': errorResponse(400, ['invalid_request'], 'never'),
-      '404': noAccount(),
-      ...jsonBodyErrors('never'),
-      ...operatorErrors(),
-      '503': billingUnavailable(),
+      ...accountUpdateErrors(),
     },
   });
 
@@ -102,10 +107,7 @@ export function registerAdminRoutes(registry: OpenAPIRegistry): void {
         'never',
         'The body is checked before the account: a bad body answers 400 even for an unknown account.',
       ),
-      '404': noAccount(),
-      ...jsonBodyErrors('never'),
-      ...operatorErrors(),
-      '503': billingUnavailable(),
+      ...accountUpdateErrors(),
     },
   });
 

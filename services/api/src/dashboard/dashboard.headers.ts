@@ -1,3 +1,5 @@
+import { PAGE_HEADERS } from '../http/page-headers';
+
 /**
  * Security headers of the dashboard's page and assets (docs/design.md §4: "account owners manage keys and
  * webhooks from the dashboard"). The page handles API keys, so it runs under a strict policy:
@@ -40,13 +42,4 @@ export function dashboardHeaders(storageOrigin: string | null): Readonly<Record<
   return { ...DASHBOARD_HEADERS, 'Content-Security-Policy': dashboardCsp(storageOrigin) };
 }
 
-export const DASHBOARD_HEADERS: Readonly<Record<string, string>> = {
-  'Content-Security-Policy': DASHBOARD_CSP,
-  'X-Content-Type-Options': 'nosniff',
-  'Referrer-Policy': 'no-referrer',
-  'X-Frame-Options': 'DENY',
-  'Cross-Origin-Opener-Policy': 'same-origin',
-  'Cross-Origin-Resource-Policy': 'same-origin',
-  // The assets are small and change with each release: always revalidate (Express adds an ETag).
-  'Cache-Control': 'no-cache',
-};
+export const DASHBOARD_HEADERS: Readonly<Record<string, string>> = { 'Content-Security-Policy': DASHBOARD_CSP, ...PAGE_HEADERS };

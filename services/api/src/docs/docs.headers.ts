@@ -1,3 +1,5 @@
+import { PAGE_HEADERS } from '../http/page-headers';
+
 /**
  * Security headers of the API reference page (/docs) and its assets. The page renders
  * /api/v1/openapi.json with swagger-ui (swagger-ui-dist, served by this service from its npm package:
@@ -24,12 +26,4 @@ export const DOCS_CSP = [
   "frame-ancestors 'none'",
 ].join('; ');
 
-export const DOCS_HEADERS: Readonly<Record<string, string>> = {
-  'Content-Security-Policy': DOCS_CSP,
-  'X-Content-Type-Options': 'nosniff',
-  'Referrer-Policy': 'no-referrer',
-  'X-Frame-Options': 'DENY',
-  'Cross-Origin-Opener-Policy': 'same-origin',
-  'Cross-Origin-Resource-Policy': 'same-origin',
-  'Cache-Control': 'no-cache',
-};
+export const DOCS_HEADERS: Readonly<Record<string, string>> = { 'Content-Security-Policy': DOCS_CSP, ...PAGE_HEADERS };

@@ -170,13 +170,11 @@ export const JobCreateSchema = JobSchema.pick({
   created_at: true,
 }).openapi('JobCreate', { description: 'A job, create view (202 answer of POST /upscale).' });
 
+/** The fields every shorter view of a job keeps. */
+const JOB_SUMMARY = { id: true, object: true, status: true, target: true, credits: true, created_at: true } as const;
+
 export const JobListItemSchema = JobSchema.pick({
-  id: true,
-  object: true,
-  status: true,
-  target: true,
-  credits: true,
-  created_at: true,
+  ...JOB_SUMMARY,
   filename: true,
   format: true,
   quality: true,
@@ -206,12 +204,7 @@ export const JobListItemSchema = JobSchema.pick({
   });
 
 export const JobCancelSchema = JobSchema.pick({
-  id: true,
-  object: true,
-  status: true,
-  target: true,
-  credits: true,
-  created_at: true,
+  ...JOB_SUMMARY,
   finished_at: true,
 }).openapi('JobCancel', { description: 'A job, cancel view (200 answer of DELETE /jobs/{id}).' });
 
