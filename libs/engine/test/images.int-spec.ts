@@ -425,7 +425,7 @@ describe('engine: images as users expect (docs/design.md §4)', () => {
         await slow.upscale({ input, target: '3k', format: 'png', quality: 'balanced' });
         const elapsed = performance.now() - started;
         clearInterval(timer);
-        // Ratios within the run (contributing/HELPERS.md: no absolute timings): the timer fired for at least a third of the
+        // Ratios within the run (contributing/README.md: no absolute timings): the timer fired for at least a third of the
         // slots it had, and no single gap took more than a quarter of the job.
         expect(ticks).toBeGreaterThan(elapsed / 5 / 3);
         expect(maxGap).toBeLessThan(elapsed / 4);
