@@ -1,4 +1,4 @@
-import type { Request } from 'express';
+import type { IncomingMessage } from 'node:http';
 import type { ErrorCode } from '@upscaler/contracts';
 
 export interface ClassifiedError {
@@ -13,7 +13,7 @@ export interface ClassifiedError {
  * §15.5.16), a body too large 413 naming the body, bytes that do not decode or parse 400. Undefined: not a
  * body-parser error.
  */
-export function classifyBodyParserError(e: unknown, req: Request): ClassifiedError | undefined {
+export function classifyBodyParserError(e: unknown, req: IncomingMessage): ClassifiedError | undefined {
   const err = e as { type?: unknown; status?: unknown; expose?: unknown; limit?: unknown; charset?: unknown; encoding?: unknown };
   if (typeof err !== 'object' || err === null) return undefined;
   const kind = bodyKind(req);
@@ -62,7 +62,7 @@ export function classifyBodyParserError(e: unknown, req: Request): ClassifiedErr
   return undefined;
 }
 
-function bodyKind(req: Request): 'JSON body' | 'form body' | 'request body' {
+function bodyKind(req: IncomingMessage): 'JSON body' | 'form body' | 'request body' {
   const type = String(req.headers['content-type'] ?? '').toLowerCase();
   if (/^application\/([\w.+-]+\+)?json\b/.test(type)) return 'JSON body';
   if (type.startsWith('application/x-www-form-urlencoded')) return 'form body';

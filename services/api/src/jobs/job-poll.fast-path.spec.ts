@@ -130,9 +130,20 @@ describe('JobPollFastPath: GET /api/v1/jobs/{id} answered before Express when it
     ]);
   });
 
-  it('an unexpected failure (Postgres away) answers 500 internal_error', async () => {
+  it('Postgres away for a moment answers 503 service_unavailable with Retry-After 5, as the error filter does', async () => {
     const { res, out } = response();
-    await fastPath({ view: new Error('connection refused') }).path.answer(request(`/api/v1/jobs/${JOB}`), res, { key: KEY, jobId: JOB });
+    const refused = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' });
+    await fastPath({ view: refused }).path.answer(request(`/api/v1/jobs/${JOB}`), res, { key: KEY, jobId: JOB });
+    expect([out.status, out.headers['retry-after'], JSON.parse(out.body).error.code]).toEqual([503, '5', 'service_unavailable']);
+  });
+
+  it('an unexpected failure (a bug) answers 500 internal_error', async () => {
+    const { res, out } = response();
+    await fastPath({ view: new TypeError("Cannot read properties of undefined (reading 'status')") }).path.answer(
+      request(`/api/v1/jobs/${JOB}`),
+      res,
+      { key: KEY, jobId: JOB },
+    );
     expect([out.status, JSON.parse(out.body).error.code]).toEqual([500, 'internal_error']);
   });
 });

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { DomainError, errorBody, isId } from '@upscaler/contracts';
-import { sendJson, type AppConfig, type Logger } from '@upscaler/platform';
+import { errorBody, isId } from '@upscaler/contracts';
+import { httpErrorOf, sendJson, type AppConfig, type Logger } from '@upscaler/platform';
 import { CONFIG, LOGGER, type FastPath } from '@upscaler/runtime';
 import { ApiKeyCache, type ActiveKey } from '../auth/api-key-cache';
 import { bearerApiKey, hashApiKey } from '../auth/api-key-secret';
@@ -61,14 +61,13 @@ export class JobPollFastPath implements FastPath<Poll> {
       res.setHeader('Vary', 'Prefer');
       sendJson(res, 200, await this.views.get({ accountId: key.accountId, keyId: key.keyId, scopes: key.scopes }, jobId));
     } catch (err) {
-      // as the error filter (libs/platform error.filter.ts) answers the errors this route can meet
-      if (err instanceof DomainError) {
-        const retryAfter = err.details?.retryAfterSeconds;
-        if (typeof retryAfter === 'number') res.setHeader('Retry-After', String(retryAfter));
-        return sendJson(res, err.status, errorBody(err.code, err.message));
-      }
-      this.logger.error({ err, path: req.url, requestId: req.headers['x-request-id'] }, 'request failed');
-      if (!res.headersSent) sendJson(res, 500, errorBody('internal_error'));
+      // the error filter's own mapping (libs/platform error.filter.ts): a rate limit's 429, a missing job's 404, a
+      // database away for a moment as 503 with Retry-After
+      const { code, status, message, headers } = httpErrorOf(err, req);
+      if (status >= 500) this.logger.error({ err, path: req.url, requestId: req.headers['x-request-id'] }, 'request failed');
+      if (res.headersSent) return;
+      for (const [k, v] of Object.entries(headers)) res.setHeader(k, v);
+      sendJson(res, status, errorBody(code, message));
     }
   }
 }
