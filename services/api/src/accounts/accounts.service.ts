@@ -3,7 +3,7 @@ import { BillingAccountReplySchema, DomainError, isId, newId, type AccountView, 
 import { RequestTimeoutError, TOPICS, type EventTransport } from '@upscaler/messaging';
 import { type AccountBalance, BalanceRepository } from '@upscaler/read-models';
 import { TRANSPORT, CONFIG } from '@upscaler/runtime';
-import { parseBody } from '../http/parse-body';
+import { parseWith } from '../http/parse-request';
 import { CreateAccountBody, GrantCreditsBody, UpdateAccountBody } from './accounts.schemas';
 import type { AppConfig } from '@upscaler/platform';
 
@@ -23,7 +23,7 @@ export class AccountsService {
   ) {}
 
   async create(body: unknown): Promise<AccountBalance> {
-    const input = parseBody(CreateAccountBody, body);
+    const input = parseWith(CreateAccountBody, body ?? {});
     const accountId = newId('acct');
     await this.billing({ op: 'open', accountId, name: input.name, credits: input.credits ?? 0 });
     return this.forOperator(accountId);
@@ -43,7 +43,7 @@ export class AccountsService {
   }
 
   async grant(accountId: string, body: unknown): Promise<AccountBalance> {
-    const input = parseBody(GrantCreditsBody, body);
+    const input = parseWith(GrantCreditsBody, body ?? {});
     await this.forOperator(accountId);
     await this.billing({ op: 'grant', accountId, amount: input.amount });
     return this.forOperator(accountId);
@@ -51,7 +51,7 @@ export class AccountsService {
 
   /** PATCH /admin/accounts/{id}: the per-account limit on jobs running at once (null: the configured default). */
   async update(accountId: string, body: unknown): Promise<AccountBalance> {
-    const input = parseBody(UpdateAccountBody, body);
+    const input = parseWith(UpdateAccountBody, body ?? {});
     await this.forOperator(accountId);
     await this.billing({ op: 'limits', accountId, maxConcurrentJobs: input.max_concurrent_jobs });
     return this.forOperator(accountId);

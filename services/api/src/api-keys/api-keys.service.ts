@@ -4,7 +4,7 @@ import { apiKeyDecider, toApiKeyView, type ApiKeyState } from '@upscaler/domain'
 import { handleCommand, type EventStore } from '@upscaler/eventstore';
 import { EVENT_STORE, CLOCK, type Clock, CONFIG } from '@upscaler/runtime';
 import { generateApiKey } from '../auth/api-key-secret';
-import { parseBody } from '../http/parse-body';
+import { parseWith } from '../http/parse-request';
 import { CreateKeyBody } from './api-keys.schemas';
 import type { AppConfig } from '@upscaler/platform';
 import { ReadModelRepository } from '@upscaler/read-models';
@@ -26,7 +26,7 @@ export class ApiKeysService {
    * inherits the caller's. The operator (no creator) may grant anything.
    */
   async create(accountId: string, body: unknown, creatorKeyId?: string): Promise<ApiKeyView> {
-    const input = parseBody(CreateKeyBody, body);
+    const input = parseWith(CreateKeyBody, body ?? {});
     let rateLimitPerMinute = input.rate_limit_per_minute ?? null;
     if (creatorKeyId !== undefined) {
       const creator = (await this.readModels.byStream<ApiKeyState>(streams.apiKey(creatorKeyId)))?.state.key;

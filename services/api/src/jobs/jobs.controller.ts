@@ -24,7 +24,7 @@ import { ApiKeyGuard } from '../auth/api-key.guard';
 import { CurrentPrincipal, type Principal } from '../auth/principal';
 import { RequireScope } from '../auth/scopes.decorator';
 import { singleValuedQuery } from '../http/parse-query';
-import { parseWith } from '../openapi/zod';
+import { parseWith } from '../http/parse-request';
 import { parseIdempotencyKey } from './idempotency';
 import { JobFinalWaiter } from './job-final-waiter';
 import { JobViews } from './job-views';

@@ -1,5 +1,6 @@
 import { DomainError, type ContentHint, type OutputFormat, type QualityTier, type RequestedSize, type Target } from '@upscaler/contracts';
-import { parseWith, z } from '../openapi/zod';
+import { parseWith } from '../http/parse-request';
+import { z } from '../openapi/zod';
 import { ImageUrlSchema, SUBMIT_FIELD_ERRORS, SubmitFieldsSchema } from './jobs.schemas';
 
 /** POST /upscale fields (spec 4.1). Unknown fields are tolerated (spec 9, rule 2). */

@@ -1,6 +1,6 @@
 import { extendZodWithOpenApi } from '@asteasolutions/zod-to-openapi';
 import { z } from 'zod';
-import { DomainError, ERROR_CODES, type ErrorCode } from '@upscaler/contracts';
+import { ERROR_CODES, type ErrorCode } from '@upscaler/contracts';
 
 /**
  * zod with `.openapi(...)`: every schema of the api imports `z` from here, so that the request schemas
@@ -75,26 +75,3 @@ export const ErrorSchema = z
     description:
       'Every error answer (spec 7). Branch on code, never on message. Each response lists the codes it can carry; v1 may add codes (handle an unknown one by its HTTP status).',
   });
-
-// ---------------------------------------------------------------------------------------------
-// Parsing a request with its schema, keeping each rule's error code and message (docs/api.md "Errors").
-
-/** What a failed field answers. Missing: invalid_request with zod's message, prefixed by the field. */
-export type FieldErrors = Partial<Record<string, () => DomainError>>;
-
-/**
- * Parses `value` with `schema`. The first issue decides the answer: a refinement that names a code
- * (`params: { code }`) answers that code with its message; otherwise the field's entry of `errors`;
- * otherwise invalid_request naming the field.
- */
-export function parseWith<T extends z.ZodTypeAny>(schema: T, value: unknown, errors: FieldErrors = {}): z.output<T> {
-  const parsed = schema.safeParse(value);
-  if (parsed.success) return parsed.data;
-  const issue = parsed.error.issues[0];
-  const named = issue.code === 'custom' ? (issue.params?.code as ErrorCode | undefined) : undefined;
-  if (named) throw new DomainError(named, issue.message);
-  const field = issue.path[0];
-  const mapped = field === undefined ? undefined : errors[String(field)];
-  if (mapped) throw mapped();
-  throw new DomainError('invalid_request', `${issue.path.join('.') || 'body'}: ${issue.message}`);
-}

@@ -23,8 +23,7 @@ import {
 import { handleCommand, type EventStore } from '@upscaler/eventstore';
 import { generateWebhookSecret } from '@upscaler/net';
 import { EVENT_STORE, CLOCK, type Clock, CONFIG } from '@upscaler/runtime';
-import { parseBody } from '../http/parse-body';
-import { parseWith } from '../openapi/zod';
+import { parseWith } from '../http/parse-request';
 import {
   CreateEndpointBody,
   DELIVERIES_QUERY_ERRORS,
@@ -47,7 +46,7 @@ export class WebhookEndpointsService {
   ) {}
 
   async create(accountId: string, body: unknown): Promise<WebhookEndpointView> {
-    const input = parseBody(CreateEndpointBody, body);
+    const input = parseWith(CreateEndpointBody, body ?? {});
     // Same SSRF rules as image URLs: https only, and no private address when it resolves now.
     await assertWebhookUrlAllowed(input.url, { allowPrivateNetworks: this.config.allowPrivateNetworks });
     await this.assertRoomForAnotherEndpoint(accountId);
