@@ -12,7 +12,7 @@ import { IdempotencyKeys } from '../src/jobs/idempotency-keys';
 import { ImageInspector } from '../src/jobs/image-inspector';
 import { ImageSource } from '../src/jobs/image-source';
 import { JobsService, type SubmitImage } from '../src/jobs/jobs.service';
-import type { SubmitFields } from '../src/jobs/submit-request';
+import { parseSubmitFields, type SubmitFields } from '../src/jobs/submit-request';
 
 /**
  * The submit saga (docs/design.md §2: claim the Idempotency-Key, reserve with billing, store the source, append
@@ -58,15 +58,8 @@ afterEach(() => {
   putFails = undefined;
 });
 
-const fields = (over: Partial<SubmitFields> = {}): SubmitFields => ({
-  target: '2k',
-  format: 'png',
-  quality: undefined,
-  content: 'photo',
-  filename: undefined,
-  size: undefined,
-  ...over,
-});
+/** A POST /upscale request's fields: the parser's defaults (2k, png, photo), then `over`. */
+const fields = (over: Partial<SubmitFields> = {}): SubmitFields => ({ ...parseSubmitFields({}), ...over });
 const upload = async (width = 64, height = 48): Promise<SubmitImage> => ({
   kind: 'upload',
   bytes: await gradientImage(width, height),
