@@ -124,21 +124,27 @@ def _kept(ref: str) -> str:
     return f'shipped/{run}/{file}'
 
 
+def _blend(out: str, sidecar: dict, export_member, tips: list) -> dict:
+    """A blend file's entry: each member with a checkpoint exported to /tmp/m/ by `export_member(member, kept, path)`
+    (its checkpoint added to `tips`), then export-blend of the members (shipped exports where they are one)."""
+    make = []
+    for member, part in zip(sidecar['members'], sidecar['blend']):
+        if 'checkpoint' in member:
+            tips.append(member['checkpoint'])
+            make.append(export_member(member, _kept(member['checkpoint']), f"/tmp/m/{part['file']}"))
+    parts = ' '.join((f"exports/{p['file']}" if (EXPORTS / p['file']).exists() else f"/tmp/m/{p['file']}") +
+                     f":{p['transform']}" for p in sidecar['blend'])
+    make.append(f'python -m sr export-blend {out} {parts}')
+    return {'file': out, 'make': make}
+
+
 def build_recipe(network_id: str) -> dict:
     """The recipe of a shipped network id (ours-fast-x2, ours-blend-x4, ...), from exports/ and the runs."""
     files, tips = [], []
     float_file = EXPORTS / f'{network_id}.onnx'
     sidecar = json.loads((EXPORTS / f'{network_id}.onnx.json').read_text())
     if 'blend' in sidecar:
-        make = []
-        for member, part in zip(sidecar['members'], sidecar['blend']):
-            if 'checkpoint' in member:
-                tips.append(member['checkpoint'])
-                make.append(f"python -m sr export {_kept(member['checkpoint'])} /tmp/m/{part['file']}")
-        parts = ' '.join((f"exports/{p['file']}" if (EXPORTS / p['file']).exists() else f"/tmp/m/{p['file']}") +
-                         f":{p['transform']}" for p in sidecar['blend'])
-        make.append(f'python -m sr export-blend exports/{float_file.name} {parts}')
-        files.append({'file': f'exports/{float_file.name}', 'make': make})
+        files.append(_blend(f'exports/{float_file.name}', sidecar, lambda _, kept, out: f'python -m sr export {kept} {out}', tips))
     else:
         rel = _newest_release(network_id)
         ref = f"runs/{rel['run']}/best.pt"
@@ -149,15 +155,7 @@ def build_recipe(network_id: str) -> dict:
     if int8.exists():
         side8 = json.loads((EXPORTS / f'{int8.name}.json').read_text())
         if 'blend' in side8:
-            make = []
-            for member, part in zip(side8['members'], side8['blend']):
-                if 'checkpoint' in member:
-                    tips.append(member['checkpoint'])
-                    make.append(_int8_make(member, _kept(member['checkpoint']), f"/tmp/m/{part['file']}"))
-            parts = ' '.join((f"exports/{p['file']}" if (EXPORTS / p['file']).exists() else f"/tmp/m/{p['file']}") +
-                             f":{p['transform']}" for p in side8['blend'])
-            make.append(f'python -m sr export-blend exports/{int8.name} {parts}')
-            files.append({'file': f'exports/{int8.name}', 'make': make})
+            files.append(_blend(f'exports/{int8.name}', side8, _int8_make, tips))
         else:
             tips.append(side8['checkpoint'])
             files.append({'file': f'exports/{int8.name}', 'checkpoint': _kept(side8['checkpoint']),

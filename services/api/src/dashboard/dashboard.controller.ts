@@ -29,7 +29,10 @@ export class DashboardController {
     const files = loadDashboardFiles();
     this.files = files && {
       ...files,
-      'index.html': files['index.html'].replace(STORAGE_ORIGIN_META, `${STORAGE_ORIGIN_META.slice(0, -1)}${storageOrigin ?? ''}"`),
+      'index.html': files['index.html'].replace(
+        STORAGE_ORIGIN_META,
+        STORAGE_ORIGIN_META.replace('content=""', `content="${storageOrigin ?? ''}"`),
+      ),
     };
   }
 
