@@ -16,12 +16,12 @@ COPY . .
 RUN mkdir -p /out/scripts \
  && cp package.json package-lock.json /out/ \
  && cp scripts/postinstall.js /out/scripts/ \
- && find libs services clients -mindepth 2 -maxdepth 2 -name package.json -exec cp --parents {} /out/ \;
+ && find libs modules services clients -mindepth 2 -maxdepth 2 -name package.json -exec cp --parents {} /out/ \;
 
 # --- build: install, copy the trained networks into models/ (root postinstall), compile, drop dev dependencies
 FROM ${NODE_IMAGE} AS build
 # The repo's npm: it honours package.json "allowScripts" (dependency install scripts need approval).
-# Every workspace's package.json comes from the manifests stage (libs/*, services/*, clients/typescript): npm ci
+# Every workspace's package.json comes from the manifests stage (libs/*, modules/*, services/*, clients/typescript): npm ci
 # installs only the workspaces it finds, and the root build starts with @upscaler/client's openapi-typescript.
 ARG NPM_VERSION=11.19.1
 # onnxruntime-node's install script downloads GPU binaries: the CPU ones ship in the package.
@@ -60,7 +60,7 @@ RUN case "$SERVICE" in api|billing|processor|webhooks|standalone) ;; \
       if [ "$SERVICE" = standalone ]; then prune_pg=false; else prune_pg=true; fi; fi \
  && mkdir -p /out \
  && cp -a package.json node_modules dist /out/ \
- && find libs services clients -mindepth 2 -maxdepth 2 -type f \( -name '*.json' -o -name '*.js' -o -name '*.cjs' \) \
+ && find libs modules services clients -mindepth 2 -maxdepth 2 -type f \( -name '*.json' -o -name '*.js' -o -name '*.cjs' \) \
       -exec cp --parents {} /out/ \; \
  && printf "// The %s service (Dockerfile, build argument SERVICE).\nrequire('./dist/services/%s/src/main.js');\n" \
       "$SERVICE" "$SERVICE" >/out/main.js \

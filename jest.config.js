@@ -14,10 +14,11 @@ const swc = [
 const common = {
   testEnvironment: 'node',
   transform: { '^.+\\.(t|j)s$': swc },
-  // The SDK is the one @upscaler package outside libs/ (its Node entry; the build makes its dist for the CLI).
+  // @upscaler/<name> is a lib (libs/<name>) or a capability module (modules/<name>); the SDK is the one package
+  // elsewhere (its Node entry; the build makes its dist for the CLI).
   moduleNameMapper: {
     '^@upscaler/client$': '<rootDir>/clients/typescript/src/node.ts',
-    '^@upscaler/([a-z0-9-]+)$': '<rootDir>/libs/$1/src',
+    '^@upscaler/([a-z0-9-]+)$': ['<rootDir>/libs/$1/src', '<rootDir>/modules/$1/src'],
   },
   setupFiles: ['reflect-metadata'],
   // uuid 11+ ships ESM only: let swc transform it too.
@@ -37,7 +38,7 @@ const e2e = (mode, extra = {}) => ({
   globalSetup: '<rootDir>/scripts/e2e-setup.js',
   displayName: mode === 'standalone' ? 'e2e' : `e2e-${mode}`,
   globals: { UPSCALE_E2E_MODE: mode },
-  testMatch: ['<rootDir>/{libs,services}/*/test/**/*.e2e-spec.ts', '<rootDir>/clients/typescript/test/**/*.e2e-spec.ts'],
+  testMatch: ['<rootDir>/{libs,modules,services}/*/test/**/*.e2e-spec.ts', '<rootDir>/clients/typescript/test/**/*.e2e-spec.ts'],
   ...extra,
 });
 module.exports = {
@@ -48,12 +49,17 @@ module.exports = {
       ...common,
       displayName: 'unit',
       testMatch: [
-        '<rootDir>/{libs,services}/*/src/**/*.spec.ts',
+        '<rootDir>/{libs,modules,services}/*/src/**/*.spec.ts',
         '<rootDir>/scripts/**/*.spec.ts',
         '<rootDir>/clients/typescript/src/**/*.spec.ts',
       ],
     },
-    { ...common, ...convertedNetworks, displayName: 'integration', testMatch: ['<rootDir>/{libs,services}/*/test/**/*.int-spec.ts'] },
+    {
+      ...common,
+      ...convertedNetworks,
+      displayName: 'integration',
+      testMatch: ['<rootDir>/{libs,modules,services}/*/test/**/*.int-spec.ts'],
+    },
     e2e('standalone'),
     // The same suites against separate processes; files that test the standalone process itself (its data dir, a
     // crash and restart) or start deployments of their own are not repeated.

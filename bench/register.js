@@ -1,12 +1,12 @@
 // Lets a bench script run from TypeScript source: compiles .ts on the fly with @swc/core (devDependency, with
-// Nest's decorator metadata) and maps @upscaler/<lib> to libs/<lib>/src, as jest does. Shared by the bench runners.
+// Nest's decorator metadata) and maps @upscaler/<name> to libs/<name>/src or modules/<name>/src, as jest does. Shared by the bench runners.
 'use strict';
 const fs = require('node:fs');
 const path = require('node:path');
 const Module = require('node:module');
 const { transformSync } = require('@swc/core');
 
-const libsRoot = path.resolve(__dirname, '..', 'libs');
+const repoRoot = path.resolve(__dirname, '..');
 require.extensions['.ts'] = (module, filename) => {
   const { code } = transformSync(fs.readFileSync(filename, 'utf8'), {
     filename,
@@ -23,5 +23,7 @@ require.extensions['.ts'] = (module, filename) => {
 const resolveFilename = Module._resolveFilename;
 Module._resolveFilename = function (request, ...rest) {
   const m = /^@upscaler\/([a-z0-9-]+)$/.exec(request);
-  return resolveFilename.call(this, m ? path.join(libsRoot, m[1], 'src', 'index.ts') : request, ...rest);
+  if (!m) return resolveFilename.call(this, request, ...rest);
+  const lib = path.join(repoRoot, 'libs', m[1], 'src', 'index.ts');
+  return resolveFilename.call(this, fs.existsSync(lib) ? lib : path.join(repoRoot, 'modules', m[1], 'src', 'index.ts'), ...rest);
 };

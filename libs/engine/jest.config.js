@@ -8,6 +8,8 @@ module.exports = {
     ...p,
     rootDir: require('node:path').resolve(__dirname, '../..'),
     transformIgnorePatterns: ['/node_modules/(?!(uuid)/)'],
-    testMatch: p.testMatch.filter((m) => m.includes('{libs,services}')).map((m) => m.replace('{libs,services}/*', 'libs/engine')),
+    testMatch: p.testMatch
+      .filter((m) => m.includes('{libs,modules,services}'))
+      .map((m) => m.replace('{libs,modules,services}/*', 'libs/engine')),
   })),
 };

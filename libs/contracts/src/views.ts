@@ -1,5 +1,5 @@
 import type { DeliveryEventType } from './events/webhook-events';
-import type { ContentHint, JobStatus, OutputFormat, QualityTier, RequestedSize, Scope, Target, WebhookEventType } from './job';
+import type { ContentHint, JobStatus, OutputFormat, QualityTier, RequestedSize, Target, WebhookEventType } from './job';
 
 /** Public JSON shapes (spec 2 and docs/design.md §6). snake_case on the wire. */
 export interface JobView {
@@ -75,19 +75,6 @@ export interface AccountView {
   reserved: number;
   charged: number;
   created_at: string;
-}
-
-export interface ApiKeyView {
-  id: string;
-  object: 'api_key';
-  name: string | null;
-  scopes: Scope[];
-  prefix: string;
-  rate_limit_per_minute: number | null;
-  created_at: string;
-  revoked_at: string | null;
-  /** Only in the creation answer. */
-  key?: string;
 }
 
 export interface WebhookEndpointView {

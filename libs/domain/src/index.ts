@@ -18,13 +18,6 @@ export * from './account/account.state';
 export * from './account/account.decider';
 export * from './account/reservation.decider';
 
-// API keys and scopes (spec 5).
-export * from './api-key/api-key.commands';
-export * from './api-key/api-key.state';
-export * from './api-key/api-key.decider';
-export * from './api-key/api-key.views';
-export * from './api-key/scopes';
-
 // Webhooks (spec 6, docs/design.md §4 and 6).
 export * from './webhook/webhook-endpoint.commands';
 export * from './webhook/webhook-endpoint.state';

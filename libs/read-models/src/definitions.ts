@@ -1,20 +1,18 @@
 import {
-  apiKeyDecider,
   deliveryDecider,
   filesExpireAt,
   jobDecider,
   webhookEndpointDecider,
-  type ApiKeyState,
   type DeliveryState,
   type JobState,
   type WebhookEndpointState,
+  type Decider,
 } from '@upscaler/domain';
 import { asEvents } from '@upscaler/contracts';
-import type { Decider } from '@upscaler/domain';
 import type { ProjectionDef } from './projection-def';
 
 /** A stream's own decider folds its read model: the same rules, its events checked as they are folded. */
-function foldedBy<S, E extends { type: string; data: unknown }>(
+export function foldedBy<S, E extends { type: string; data: unknown }>(
   decider: Decider<S, unknown, E>,
 ): Pick<ProjectionDef<S>, 'initialState' | 'evolve'> {
   return {
@@ -35,18 +33,6 @@ export const jobProjection: ProjectionDef<JobState> = {
     // when their retention runs out (docs/operations.md "Retention")
     nextAt: s.status === 'pending' ? s.retryAt : s.filesDeletedAt ? null : filesExpireAt(s),
     createdAt: s.job!.queuedAt,
-  }),
-};
-
-export const apiKeyProjection: ProjectionDef<ApiKeyState> = {
-  category: 'apikey',
-  ...foldedBy(apiKeyDecider),
-  columns: (s) => ({
-    entityId: s.key!.keyId,
-    accountId: s.key!.accountId,
-    status: s.status,
-    lookup: s.key!.hash,
-    createdAt: s.key!.createdAt,
   }),
 };
 
@@ -74,9 +60,4 @@ export const deliveryProjection: ProjectionDef<DeliveryState> = {
   }),
 };
 
-export const PROJECTIONS: ProjectionDef[] = [
-  jobProjection,
-  apiKeyProjection,
-  webhookEndpointProjection,
-  deliveryProjection,
-] as ProjectionDef[];
+export const PROJECTIONS: ProjectionDef[] = [jobProjection, webhookEndpointProjection, deliveryProjection] as ProjectionDef[];

@@ -4,6 +4,7 @@ import { NestFactory } from '@nestjs/core';
 import { ConfigError, createLogger, loadConfig, type AppConfig, type ErrorResponseHook } from '@upscaler/platform';
 import { currentTraceId, stopTracing } from '@upscaler/tracing';
 import { buildRuntime } from './build-runtime';
+import type { Capability } from './capability';
 import type { FastPath } from './fast-path';
 import { configureHttpApp } from './http-app';
 import type { Runtime } from './runtime';
@@ -12,6 +13,8 @@ import { NestPinoLogger } from './observability/nest-logger';
 
 export interface ServiceSpec {
   service: string;
+  /** Every capability of the system (@upscaler/capabilities): their migrations and read models (capability.ts). */
+  capabilities: readonly Capability[];
   modules: Array<Type<unknown> | DynamicModule>;
   /** A provider of the service's modules that sees every error answer first (the api's unkeyed rate limit). */
   errorResponseHook?: Type<ErrorResponseHook>;
@@ -40,7 +43,7 @@ export async function runService(spec: ServiceSpec): Promise<void> {
   const logger = createLogger(config.logLevel, spec.service, currentTraceId);
   const prepared = spec.prepare ? await spec.prepare(config) : { config };
   config = prepared.config;
-  const rt: Runtime = await buildRuntime(config, logger, spec.service);
+  const rt: Runtime = await buildRuntime(config, logger, spec.service, spec.capabilities);
 
   @Module({ imports: [RuntimeModule.forRuntime(rt), ...spec.modules] })
   class ServiceRootModule {}

@@ -1,20 +1,19 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { AppConfig, Logger } from '@upscaler/platform';
-import { createDataSource, loadOrCreateSecret, runMigrations, startEmbeddedPostgres } from '@upscaler/platform';
-import { EVENT_STORE_MIGRATIONS, PostgresCheckpointStore, PostgresEventStore } from '@upscaler/eventstore';
+import {
+  type AppConfig,
+  type Logger,
+  createDataSource,
+  loadOrCreateSecret,
+  runMigrations,
+  startEmbeddedPostgres,
+} from '@upscaler/platform';
+import { PostgresCheckpointStore, PostgresEventStore } from '@upscaler/eventstore';
 import { EventRelay, InProcessTransport, KafkaTransport, type EventTransport, type TransportLog } from '@upscaler/messaging';
 import { LocalFolderStorage, S3Storage, type ObjectStorage, type SignedDownloadHandler } from '@upscaler/storage';
-import {
-  BalanceProjection,
-  BalanceRepository,
-  Balances1764000000000,
-  PROJECTIONS,
-  Projector,
-  ReadModelRepository,
-  ReadModels1732200000100,
-} from '@upscaler/read-models';
-import { WorkQueue1764000000100, WorkQueueProgress1764100000000, WorkQueueProjection, WorkQueueRepository } from '@upscaler/work-queue';
+import { BalanceProjection, BalanceRepository, PROJECTIONS, Projector, ReadModelRepository } from '@upscaler/read-models';
+import { WorkQueueProjection, WorkQueueRepository } from '@upscaler/work-queue';
+import { migrationsOf, projectionsOf, type Capability } from './capability';
 import { systemClock } from './clock';
 import { InstrumentedEventStore } from './observability/instrumented-event-store';
 import { Metrics } from './observability/metrics';
@@ -22,24 +21,20 @@ import { Readiness } from './readiness';
 import { registerSystemGauges } from './observability/system-gauges';
 import type { Runtime } from './runtime';
 
-/** Every migration of the system, in order (explicit files, never synchronised schemas). */
-export const ALL_MIGRATIONS = [
-  ...EVENT_STORE_MIGRATIONS,
-  ReadModels1732200000100,
-  Balances1764000000000,
-  WorkQueue1764000000100,
-  WorkQueueProgress1764100000000,
-];
+/** The standalone's exit status when its embedded Postgres died for good (docs/runbooks.md). */
+export const EXIT_DATABASE_LOST = 75;
 
 /**
  * Builds the adapters from configuration (docs/design.md §3): each of Postgres, transport and storage is
  * embedded unless its distributed setting is present. `service` names the process in logs and
- * Kafka client ids.
+ * Kafka client ids; `capabilities` (@upscaler/capabilities) bring their migrations and read models.
  */
-/** The standalone's exit status when its embedded Postgres died for good (docs/runbooks.md). */
-export const EXIT_DATABASE_LOST = 75;
-
-export async function buildRuntime(config: AppConfig, logger: Logger, service: string): Promise<Runtime> {
+export async function buildRuntime(
+  config: AppConfig,
+  logger: Logger,
+  service: string,
+  capabilities: readonly Capability[],
+): Promise<Runtime> {
   const closers: Array<() => Promise<void>> = [];
   const close = async () => {
     for (const c of closers.reverse()) await c().catch((err) => logger.error({ err }, 'close failed'));
@@ -61,7 +56,7 @@ export async function buildRuntime(config: AppConfig, logger: Logger, service: s
       closers.push(() => pg.stop());
       url = pg.url;
     }
-    const db = createDataSource(url, ALL_MIGRATIONS);
+    const db = createDataSource(url, migrationsOf(capabilities));
     await db.initialize();
     closers.push(() => db.destroy());
     await runMigrations(db);
@@ -69,7 +64,7 @@ export async function buildRuntime(config: AppConfig, logger: Logger, service: s
     const metrics = new Metrics(service);
     // Every append, by any service, runs these inside its transaction (docs/design.md §2: read models,
     // balances settled with the job's final event, the work queue enqueued with JobQueued).
-    const inlineProjections = [new Projector(PROJECTIONS), new BalanceProjection(), new WorkQueueProjection()];
+    const inlineProjections = [new Projector(projectionsOf(capabilities, PROJECTIONS)), new BalanceProjection(), new WorkQueueProjection()];
     const pgStore = new PostgresEventStore(db, { inlineProjections });
     closers.push(() => pgStore.close());
     const store = new InstrumentedEventStore(pgStore, metrics);

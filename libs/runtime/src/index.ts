@@ -4,6 +4,7 @@ export * from './runtime';
 export * from './runtime.module';
 export * from './health.controller';
 export * from './build-runtime';
+export * from './capability';
 export * from './http-app';
 export * from './fast-path';
 export * from './bootstrap';

@@ -3,7 +3,8 @@ import { newId, streams, type JobQueuedData } from '@upscaler/contracts';
 import { accountDecider, jobDecider, jobFixtures, reservationDecider, type JobCommand } from '@upscaler/domain';
 import { handleCommand, PostgresEventStore, type EventStore, type HandleCommandOptions } from '@upscaler/eventstore';
 import { balanceGuards, BalanceProjection, BalanceRepository, PROJECTIONS, Projector, ReadModelRepository } from '@upscaler/read-models';
-import { ALL_MIGRATIONS, type Clock } from '@upscaler/runtime';
+import { CAPABILITIES } from '@upscaler/capabilities';
+import { migrationsOf, projectionsOf, type Clock } from '@upscaler/runtime';
 import { WorkQueueProjection, WorkQueueRepository } from '@upscaler/work-queue';
 import type { TestPostgres } from './postgres';
 
@@ -34,8 +35,8 @@ export interface TestEventLog {
 }
 
 export async function createTestEventLog(pg: Pick<TestPostgres, 'dataSource'>): Promise<TestEventLog> {
-  const db = await pg.dataSource(ALL_MIGRATIONS);
-  const inlineProjections = [new Projector(PROJECTIONS), new BalanceProjection(), new WorkQueueProjection()];
+  const db = await pg.dataSource(migrationsOf(CAPABILITIES));
+  const inlineProjections = [new Projector(projectionsOf(CAPABILITIES, PROJECTIONS)), new BalanceProjection(), new WorkQueueProjection()];
   const freshStore = () => new PostgresEventStore(db, { inlineProjections });
   const store = freshStore();
   const clock: Clock = { now: () => new Date() };

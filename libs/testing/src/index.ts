@@ -18,3 +18,4 @@ export * from './webhook-receiver';
 export * from './suite-receiver';
 export * from './chromium';
 export * from './small-disk';
+export * from './fake-log-tail';

@@ -1,13 +1,11 @@
 import { Module } from '@nestjs/common';
+import { HttpApiModule } from '@upscaler/http-api';
 import { JobFiles } from '@upscaler/runtime';
 import { AccountFilesService } from './accounts/account-files.service';
 import { AccountController } from './accounts/account.controller';
 import { AccountsService } from './accounts/accounts.service';
 import { AdminController } from './accounts/admin.controller';
-import { ApiKeysController } from './api-keys/api-keys.controller';
-import { ApiKeysService } from './api-keys/api-keys.service';
-import { ApiKeyCache } from './auth/api-key-cache';
-import { ApiKeyGuard } from './auth/api-key.guard';
+import { ApiKeysModule } from '@upscaler/api-keys';
 import { OperatorGuard } from './auth/operator.guard';
 import { DashboardController } from './dashboard/dashboard.controller';
 import { DocsController } from './docs/docs.controller';
@@ -22,19 +20,16 @@ import { JobPollFastPath } from './jobs/job-poll.fast-path';
 import { JobsService } from './jobs/jobs.service';
 import { IdempotencyKeys } from './jobs/idempotency-keys';
 import { OpenApiController } from './openapi/openapi.controller';
-import { RateLimiter } from './rate-limit/rate-limiter';
-import { LogTail } from './read-cache/log-tail';
-import { AddressRateLimitGuard, UnkeyedErrorRateLimit } from './rate-limit/unkeyed-rate-limit';
 import { WebhookEndpointsController } from './webhooks/webhook-endpoints.controller';
 import { WebhookEndpointsService } from './webhooks/webhook-endpoints.service';
 
 /** The public /api/v1 API (spec 4) plus docs/design.md §6's additions. Needs RuntimeModule. */
 @Module({
+  imports: [HttpApiModule, ApiKeysModule],
   controllers: [
     JobsController,
     AccountController,
     AdminController,
-    ApiKeysController,
     WebhookEndpointsController,
     FilesController,
     OpenApiController,
@@ -47,20 +42,13 @@ import { WebhookEndpointsService } from './webhooks/webhook-endpoints.service';
     AccountsService,
     AccountFilesService,
     JobFiles,
-    ApiKeysService,
     WebhookEndpointsService,
     ImageInspector,
     ImageSource,
-    RateLimiter,
-    LogTail,
-    ApiKeyCache,
     JobViews,
     JobProgressFeed,
     JobFinalWaiter,
     JobPollFastPath,
-    AddressRateLimitGuard,
-    UnkeyedErrorRateLimit,
-    ApiKeyGuard,
     OperatorGuard,
   ],
 })

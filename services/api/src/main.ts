@@ -1,10 +1,15 @@
 import './tracing';
+import { CAPABILITIES } from '@upscaler/capabilities';
 import { exitOnStartFailure, runService } from '@upscaler/runtime';
 import { ApiModule } from './api.module';
 import { JobPollFastPath } from './jobs/job-poll.fast-path';
-import { UnkeyedErrorRateLimit } from './rate-limit/unkeyed-rate-limit';
+import { UnkeyedErrorRateLimit } from '@upscaler/http-api';
 
 /** Distributed entry point (docs/design.md §3): this service alone, configured from the environment. */
-runService({ service: 'api', modules: [ApiModule], errorResponseHook: UnkeyedErrorRateLimit, fastPaths: [JobPollFastPath] }).catch(
-  exitOnStartFailure,
-);
+runService({
+  service: 'api',
+  capabilities: CAPABILITIES,
+  modules: [ApiModule],
+  errorResponseHook: UnkeyedErrorRateLimit,
+  fastPaths: [JobPollFastPath],
+}).catch(exitOnStartFailure);

@@ -1,3 +1,4 @@
+import { CAPABILITIES } from '@upscaler/capabilities';
 import { createLogger, loadConfig } from '@upscaler/platform';
 import { buildRuntime, rebuildProjections } from '@upscaler/runtime';
 
@@ -10,7 +11,7 @@ import { buildRuntime, rebuildProjections } from '@upscaler/runtime';
 async function main(): Promise<void> {
   const config = loadConfig();
   const logger = createLogger(config.logLevel, 'rebuild-read-models');
-  const rt = await buildRuntime(config, logger, 'rebuild-read-models');
+  const rt = await buildRuntime(config, logger, 'rebuild-read-models', CAPABILITIES);
   try {
     const started = Date.now();
     const events = await rebuildProjections(rt);

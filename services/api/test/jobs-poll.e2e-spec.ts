@@ -1,6 +1,5 @@
 import { get } from 'node:http';
-import type { ApiResponse } from '@upscaler/testing';
-import { gradientImage } from '@upscaler/testing';
+import { type ApiResponse, gradientImage } from '@upscaler/testing';
 import { expectError, newAccount, newKey, sleep, useJobsService, type TestAccount } from './jobs-harness';
 
 /**

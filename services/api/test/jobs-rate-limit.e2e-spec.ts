@@ -1,5 +1,4 @@
-import type { ApiResponse } from '@upscaler/testing';
-import { gradientImage } from '@upscaler/testing';
+import { type ApiResponse, gradientImage } from '@upscaler/testing';
 import { CheckedClient, expectError, newAccount, newKey, sleep, startJobsService, testStandalone, type JobsService } from './jobs-harness';
 
 /**

@@ -3,9 +3,9 @@ import { join } from 'node:path';
 import { gradientImage } from '@upscaler/testing';
 import type { z } from 'zod';
 import { AccountSchema, AdminAccountSchema } from '../src/accounts/accounts.schemas';
-import { ApiKeyCreatedSchema, ApiKeyListSchema, ApiKeySchema } from '../src/api-keys/api-keys.schemas';
+import { ApiKeyCreatedSchema, ApiKeyListSchema, ApiKeySchema } from '@upscaler/api-keys';
 import { JobCancelSchema, JobCreateSchema, JobListSchema, JobSchema, ResultLinkSchema } from '../src/jobs/jobs.schemas';
-import { ErrorSchema } from '../src/openapi/zod';
+import { ErrorSchema } from '@upscaler/http-api';
 import { DeliveryAttemptListSchema, WebhookEndpointCreatedSchema, WebhookEndpointListSchema } from '../src/webhooks/webhooks.schemas';
 import { isFinal, newAccount, newKey, startJobsService, waitForJob, type JobsService } from './jobs-harness';
 

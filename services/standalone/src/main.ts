@@ -1,8 +1,9 @@
 import './tracing';
+import { CAPABILITIES } from '@upscaler/capabilities';
 import { exitOnStartFailure, runService } from '@upscaler/runtime';
 import { ApiModule } from '../../api/src/api.module';
 import { JobPollFastPath } from '../../api/src/jobs/job-poll.fast-path';
-import { UnkeyedErrorRateLimit } from '../../api/src/rate-limit/unkeyed-rate-limit';
+import { UnkeyedErrorRateLimit } from '@upscaler/http-api';
 import { BillingModule } from '../../billing/src/billing.module';
 import { ProcessorModule } from '../../processor/src/processor.module';
 import { WebhooksModule } from '../../webhooks/src/webhooks.module';
@@ -17,6 +18,7 @@ const base = (config: { publicBaseUrl?: string; port: number }) => config.public
 
 runService({
   service: 'standalone',
+  capabilities: CAPABILITIES,
   modules: [BillingModule, ApiModule, ProcessorModule, WebhooksModule],
   errorResponseHook: UnkeyedErrorRateLimit,
   fastPaths: [JobPollFastPath],

@@ -1,5 +1,3 @@
-import type { Scope } from '../job';
-
 /**
  * Credit events (docs/design.md §2), data v1. An `account-…` stream holds the account's opening, its grants and
  * its settings: it grows with operator actions, never with jobs. A job's credits live in its own
@@ -65,27 +63,6 @@ export const ACCOUNT_EVENT_TYPES: readonly AccountEventType[] = [
 ];
 /** A `reservation-<job>` stream's events. */
 export const RESERVATION_EVENT_TYPES: readonly AccountEventType[] = ['CreditsReserved', 'CreditsRefunded'];
-
-/** Events of an `apikey-…` stream, data v1. Only the SHA-256 of the key is ever stored. */
-export interface ApiKeyCreatedData {
-  keyId: string;
-  accountId: string;
-  name: string | null;
-  scopes: Scope[];
-  /** First characters of the key, shown in lists (`usk_ab12…`). */
-  prefix: string;
-  /** hex SHA-256 of the full key. */
-  hash: string;
-  rateLimitPerMinute: number | null;
-  createdAt: string;
-}
-export interface ApiKeyRevokedData {
-  keyId: string;
-  accountId: string;
-  revokedAt: string;
-}
-export type ApiKeyEvent = { type: 'ApiKeyCreated'; data: ApiKeyCreatedData } | { type: 'ApiKeyRevoked'; data: ApiKeyRevokedData };
-export const API_KEY_EVENT_TYPES: readonly ApiKeyEvent['type'][] = ['ApiKeyCreated', 'ApiKeyRevoked'];
 
 /** Events of an `idempotency-…` stream: the first claim of a key wins by optimistic concurrency. */
 export interface IdempotencyKeyClaimedData {

@@ -1,6 +1,5 @@
 import type { Consumer, EachBatchPayload, Kafka } from 'kafkajs';
-import type { EventSubscription, RunningSubscription } from '../transport.port';
-import { TOPICS } from '../transport.port';
+import { type EventSubscription, type RunningSubscription, TOPICS } from '../transport.port';
 import { decodeEventMessage, InvalidMessageError } from './event-message.schema';
 import type { TransportLog } from './kafka-options';
 

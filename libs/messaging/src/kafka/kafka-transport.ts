@@ -1,6 +1,5 @@
 import type { Admin, Kafka, Producer } from 'kafkajs';
-import type { EventSubscription, EventTransport, RunningSubscription } from '../transport.port';
-import { TOPICS } from '../transport.port';
+import { type EventSubscription, type EventTransport, type RunningSubscription, TOPICS } from '../transport.port';
 import { createKafka, DEFAULT_PARTITIONS, defaultLog, type KafkaConnectionOptions, type TransportLog } from './kafka-options';
 import { KafkaRequestReply } from './kafka-request-reply';
 import { startKafkaSubscription, type ConsumerTuning } from './kafka-subscription';

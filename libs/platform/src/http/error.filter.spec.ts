@@ -1,5 +1,4 @@
-import type { ArgumentsHost } from '@nestjs/common';
-import { BadRequestException, ServiceUnavailableException } from '@nestjs/common';
+import { type ArgumentsHost, BadRequestException, ServiceUnavailableException } from '@nestjs/common';
 import { DomainError } from '@upscaler/contracts';
 import pino from 'pino';
 import { ErrorFilter, RETRY_AFTER_503_SECONDS } from './error.filter';

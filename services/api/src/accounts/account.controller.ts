@@ -1,7 +1,5 @@
 import { Controller, Get, UseGuards } from '@nestjs/common';
-import { ApiKeyGuard } from '../auth/api-key.guard';
-import { CurrentPrincipal, type Principal } from '../auth/principal';
-import { RequireScope } from '../auth/scopes.decorator';
+import { ApiKeyGuard, CurrentPrincipal, type Principal, RequireScope } from '@upscaler/api-keys';
 import { AccountsService } from './accounts.service';
 
 /** GET /account: any valid key sees its own account (docs/design.md §6). */

@@ -1,5 +1,5 @@
 import type { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
-import { apiKeySecurity, errorResponse, jsonResponse, keyedErrors } from '../openapi/responses';
+import { apiKeySecurity, errorResponse, jsonResponse, keyedErrors } from '@upscaler/http-api';
 import { AccountSchema } from './accounts.schemas';
 
 /** docs/design.md §6: GET /account (account.controller.ts). */

@@ -1,6 +1,6 @@
 import type { AccountView } from '@upscaler/contracts';
 import { MAX_CONCURRENT_JOBS_LIMIT } from '@upscaler/domain';
-import { id, idParam, nonNegative, timestamp, z } from '../openapi/zod';
+import { id, idParam, nonNegative, timestamp, z } from '@upscaler/http-api';
 
 /** The account's contract (docs/design.md §6): GET /account, and the operator API's bodies and views. */
 

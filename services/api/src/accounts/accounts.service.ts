@@ -3,7 +3,7 @@ import { BillingAccountReplySchema, DomainError, isId, newId, type AccountView, 
 import { RequestTimeoutError, TOPICS, type EventTransport } from '@upscaler/messaging';
 import { type AccountBalance, BalanceRepository } from '@upscaler/read-models';
 import { TRANSPORT, CONFIG } from '@upscaler/runtime';
-import { parseWith } from '../http/parse-request';
+import { parseWith } from '@upscaler/http-api';
 import { CreateAccountBody, GrantCreditsBody, UpdateAccountBody } from './accounts.schemas';
 import type { AppConfig } from '@upscaler/platform';
 

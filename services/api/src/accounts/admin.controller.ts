@@ -1,6 +1,6 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, UseGuards } from '@nestjs/common';
 import { OperatorGuard } from '../auth/operator.guard';
-import { ApiKeysService } from '../api-keys/api-keys.service';
+import { ApiKeysService } from '@upscaler/api-keys';
 import { AccountsService } from './accounts.service';
 import { AccountFilesService } from './account-files.service';
 

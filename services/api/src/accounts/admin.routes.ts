@@ -1,6 +1,13 @@
 import type { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
-import { ApiKeyCreatedSchema, ApiKeyPathParams, ApiKeySchema, CREATE_KEY_EXAMPLES, CreateKeyBody } from '../api-keys/api-keys.schemas';
-import { KEY_CREATED, keyLimitReached } from '../api-keys/api-keys.routes';
+import {
+  ApiKeyCreatedSchema,
+  ApiKeyPathParams,
+  ApiKeySchema,
+  CREATE_KEY_EXAMPLES,
+  CreateKeyBody,
+  KEY_CREATED,
+  keyLimitReached,
+} from '@upscaler/api-keys';
 import {
   DEPENDENCY_AWAY,
   errorResponse,
@@ -9,7 +16,7 @@ import {
   jsonResponse,
   operatorErrors,
   operatorSecurity,
-} from '../openapi/responses';
+} from '@upscaler/http-api';
 import {
   AccountPathParams,
   AdminAccountSchema,

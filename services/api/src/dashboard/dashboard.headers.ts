@@ -1,4 +1,4 @@
-import { PAGE_HEADERS } from '../http/page-headers';
+import { PAGE_HEADERS } from '@upscaler/http-api';
 
 /**
  * Security headers of the dashboard's page and assets (docs/design.md §4: "account owners manage keys and

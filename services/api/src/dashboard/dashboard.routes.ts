@@ -1,5 +1,5 @@
 import type { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
-import { headersFor, type Json } from '../openapi/responses';
+import { headersFor, type Json } from '@upscaler/http-api';
 
 /**
  * The account dashboard (docs/design.md §4; dashboard.controller.ts): a static page and its assets, no key,

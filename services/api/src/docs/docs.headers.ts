@@ -1,4 +1,4 @@
-import { PAGE_HEADERS } from '../http/page-headers';
+import { PAGE_HEADERS } from '@upscaler/http-api';
 
 /**
  * Security headers of the API reference page (/docs) and its assets. The page renders

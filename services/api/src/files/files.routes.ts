@@ -1,6 +1,5 @@
 import type { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
-import { errorResponse, headersFor } from '../openapi/responses';
-import { z } from '../openapi/zod';
+import { errorResponse, headersFor, z } from '@upscaler/http-api';
 
 /** Signed downloads of the embedded storage (files.controller.ts) in the OpenAPI document. */
 

@@ -1,5 +1,5 @@
 import type { StoredEvent } from '@upscaler/contracts';
-import type { LogTail } from '../read-cache/log-tail';
+import type { LogTail } from '@upscaler/http-api';
 import { JobFinalWaiter } from './job-final-waiter';
 
 /** A LogTail stand-in that hands events to the handlers the waiter registered, as the real one does. */

@@ -1,5 +1,5 @@
 import { Injectable, type OnModuleDestroy } from '@nestjs/common';
-import { LogTail } from '../read-cache/log-tail';
+import { LogTail } from '@upscaler/http-api';
 
 /** The events that end a job (spec 3): after one of them the job's view no longer changes. */
 const FINAL_EVENTS = new Set(['JobSucceeded', 'JobFailed', 'JobCancelled']);

@@ -2,9 +2,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { DomainError, type JobView } from '@upscaler/contracts';
 import type { AppConfig } from '@upscaler/platform';
 import pino from 'pino';
-import type { ActiveKey, ApiKeyCache } from '../auth/api-key-cache';
-import { hashApiKey } from '../auth/api-key-secret';
-import type { RateLimiter } from '../rate-limit/rate-limiter';
+import { type ActiveKey, type ApiKeyCache, hashApiKey } from '@upscaler/api-keys';
+import type { RateLimiter } from '@upscaler/http-api';
 import { JobPollFastPath } from './job-poll.fast-path';
 import type { JobViews } from './job-views';
 

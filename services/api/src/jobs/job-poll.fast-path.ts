@@ -3,9 +3,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { errorBody, isId } from '@upscaler/contracts';
 import { httpErrorOf, sendJson, type AppConfig, type Logger } from '@upscaler/platform';
 import { CONFIG, LOGGER, type FastPath } from '@upscaler/runtime';
-import { ApiKeyCache, type ActiveKey } from '../auth/api-key-cache';
-import { bearerApiKey, hashApiKey } from '../auth/api-key-secret';
-import { RateLimiter } from '../rate-limit/rate-limiter';
+import { ApiKeyCache, type ActiveKey, bearerApiKey, hashApiKey } from '@upscaler/api-keys';
+import { RateLimiter } from '@upscaler/http-api';
 import { JobViews } from './job-views';
 
 const JOB_PATH = /^\/api\/v1\/jobs\/([^/?]+)$/;

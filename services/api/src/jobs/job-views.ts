@@ -2,9 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { DomainError, isId, streams, type JobView } from '@upscaler/contracts';
 import { toJobView, type JobState } from '@upscaler/domain';
 import { ReadModelRepository } from '@upscaler/read-models';
-import type { Principal } from '../auth/principal';
-import { EntityCache } from '../read-cache/entity-cache';
-import { LogTail } from '../read-cache/log-tail';
+import type { Principal } from '@upscaler/api-keys';
+import { EntityCache, LogTail } from '@upscaler/http-api';
 import { JobProgressFeed } from './job-progress.feed';
 
 interface Cached {

@@ -1,14 +1,6 @@
 import type { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
 import { MAX_UPLOAD_BYTES, SIGNED_URL_TTL_SECONDS } from '@upscaler/contracts';
-import {
-  apiKeySecurity,
-  DEPENDENCY_AWAY,
-  errorResponse,
-  headersFor,
-  jsonBodyErrors,
-  jsonResponse,
-  keyedErrors,
-} from '../openapi/responses';
+import { apiKeySecurity, DEPENDENCY_AWAY, errorResponse, headersFor, jsonBodyErrors, jsonResponse, keyedErrors } from '@upscaler/http-api';
 
 /** Preference-Applied and Vary, on the answers a `Prefer: wait` may shape. */
 const WAIT_HEADERS = {

@@ -18,7 +18,7 @@ import {
   type JobView,
   type ResultLinkView,
 } from '@upscaler/contracts';
-import { id, idParam, idPattern, listOf, nullableTimestamp, param, timestamp, z } from '../openapi/zod';
+import { id, idParam, idPattern, listOf, nullableTimestamp, param, timestamp, z } from '@upscaler/http-api';
 
 /**
  * The job endpoints' contract (spec 4): the request schemas that validate POST /upscale, GET /jobs and

@@ -34,7 +34,7 @@ import { RequestTimeoutError, TOPICS, type EventTransport } from '@upscaler/mess
 import { balanceGuards, ReadModelRepository } from '@upscaler/read-models';
 import { eventMetadata, EVENT_STORE, TRANSPORT, STORAGE, CLOCK, type Clock, CONFIG } from '@upscaler/runtime';
 import { currentTraceCarrier, inSpan } from '@upscaler/tracing';
-import type { Principal } from '../auth/principal';
+import type { Principal } from '@upscaler/api-keys';
 import { ImageInspector } from './image-inspector';
 import { ImageSource } from './image-source';
 import { requestFingerprint, sha256 } from './idempotency';

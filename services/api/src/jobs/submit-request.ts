@@ -1,6 +1,5 @@
 import { DomainError, type ContentHint, type OutputFormat, type QualityTier, type RequestedSize, type Target } from '@upscaler/contracts';
-import { parseWith } from '../http/parse-request';
-import { z } from '../openapi/zod';
+import { parseWith, z } from '@upscaler/http-api';
 import { ImageUrlSchema, SUBMIT_FIELD_ERRORS, SubmitFieldsSchema } from './jobs.schemas';
 
 /** POST /upscale fields (spec 4.1). Unknown fields are tolerated (spec 9, rule 2). */

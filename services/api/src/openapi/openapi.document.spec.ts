@@ -7,11 +7,10 @@ import addFormats from 'ajv-formats';
 import { ERROR_CODES, JOB_FAILURE_CODES, type ErrorCode } from '@upscaler/contracts';
 import { RuntimeModule, type Runtime } from '@upscaler/runtime';
 import { ApiModule } from '../api.module';
-import { ApiKeyGuard } from '../auth/api-key.guard';
+import { ApiKeyGuard, SCOPES_KEY } from '@upscaler/api-keys';
 import { OperatorGuard } from '../auth/operator.guard';
-import { SCOPES_KEY } from '../auth/scopes.decorator';
 import { openApiDocument, renderOpenApiDocument, validateAgainstResponse, validateAgainstSchema } from './openapi.document';
-import { RATE_LIMIT_HEADER_NAMES } from './responses';
+import { RATE_LIMIT_HEADER_NAMES } from '@upscaler/http-api';
 
 /**
  * What the generator does not guarantee by itself: that the document is valid OpenAPI 3.1, that it
@@ -43,12 +42,15 @@ interface Route {
   scopes: string[] | undefined;
 }
 
-/** Every route Nest registers for the api: its module's controllers and the runtime's (health, metrics). */
+/** A Nest module's controllers and those of the (class) modules it imports, transitively. */
+function controllersOf(module: Type): Type[] {
+  const imported = ((Reflect.getMetadata('imports', module) ?? []) as unknown[]).filter((m): m is Type => typeof m === 'function');
+  return [...((Reflect.getMetadata('controllers', module) ?? []) as Type[]), ...imported.flatMap(controllersOf)];
+}
+
+/** Every route Nest registers for the api: its modules' controllers and the runtime's (health, metrics). */
 function nestRoutes(): Route[] {
-  const controllers: Type[] = [
-    ...(Reflect.getMetadata('controllers', ApiModule) as Type[]),
-    ...(RuntimeModule.forRuntime({} as Runtime).controllers ?? []),
-  ];
+  const controllers: Type[] = [...controllersOf(ApiModule), ...(RuntimeModule.forRuntime({} as Runtime).controllers ?? [])];
   return controllers.flatMap((controller) => {
     const base = String(Reflect.getMetadata(PATH_METADATA, controller) ?? '');
     const guards = (Reflect.getMetadata(GUARDS_METADATA, controller) ?? []) as unknown[];

@@ -3,8 +3,7 @@ import type { ValidateFunction } from 'ajv';
 import { registerAccountRoutes } from '../accounts/account.routes';
 import { registerAdminRoutes } from '../accounts/admin.routes';
 import { AccountSchema, AdminAccountSchema } from '../accounts/accounts.schemas';
-import { ApiKeyCreatedSchema, ApiKeyListSchema, ApiKeySchema, ScopeSchema } from '../api-keys/api-keys.schemas';
-import { registerApiKeyRoutes } from '../api-keys/api-keys.routes';
+import { ApiKeyCreatedSchema, ApiKeyListSchema, ApiKeySchema, ScopeSchema, registerApiKeyRoutes } from '@upscaler/api-keys';
 import { registerDashboardRoutes } from '../dashboard/dashboard.routes';
 import { registerDocsRoutes } from '../docs/docs.routes';
 import { registerFileRoutes } from '../files/files.routes';
@@ -33,8 +32,7 @@ import {
   WebhookPayloadSchema,
 } from '../webhooks/webhooks.schemas';
 import { HealthIndicatorSchema, HealthLiveSchema, HealthReadySchema, registerMetaRoutes } from './openapi.routes';
-import { registerHeaders } from './responses';
-import { ErrorSchema } from './zod';
+import { registerHeaders, ErrorSchema } from '@upscaler/http-api';
 
 /**
  * The OpenAPI 3.1 document of the whole API (docs/spec/upscaling-api-v1.md plus the additions of

@@ -1,6 +1,5 @@
 import type { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
-import { headersFor, jsonResponse } from './responses';
-import { z } from './zod';
+import { headersFor, jsonResponse, z } from '@upscaler/http-api';
 
 /** This document (openapi.controller.ts) and the health probes (libs/runtime's health.controller.ts). */
 

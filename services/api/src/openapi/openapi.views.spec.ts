@@ -1,7 +1,7 @@
 import type { JobEvent } from '@upscaler/contracts';
 import { foldEvents, jobDecider, jobFixtures, toCancelView, toCreateView, toJobView, toListItemView } from '@upscaler/domain';
 import { JobCancelSchema, JobCreateSchema, JobListItemSchema, JobSchema } from '../jobs/jobs.schemas';
-import type { z } from './zod';
+import type { z } from '@upscaler/http-api';
 
 /**
  * The job views the domain makes (libs/domain's job.views.ts) fit the view schemas the document is generated

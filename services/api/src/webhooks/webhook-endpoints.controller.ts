@@ -1,8 +1,6 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query, UseGuards } from '@nestjs/common';
-import { ApiKeyGuard } from '../auth/api-key.guard';
-import { singleValuedQuery } from '../http/parse-query';
-import { CurrentPrincipal, type Principal } from '../auth/principal';
-import { RequireScope } from '../auth/scopes.decorator';
+import { ApiKeyGuard, CurrentPrincipal, type Principal, RequireScope } from '@upscaler/api-keys';
+import { singleValuedQuery } from '@upscaler/http-api';
 import { WebhookEndpointsService } from './webhook-endpoints.service';
 
 /** Webhook endpoints (docs/design.md §6): webhooks:write / webhooks:read. */

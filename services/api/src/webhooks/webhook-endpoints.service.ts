@@ -23,7 +23,7 @@ import {
 import { handleCommand, type EventStore } from '@upscaler/eventstore';
 import { generateWebhookSecret } from '@upscaler/net';
 import { EVENT_STORE, CLOCK, type Clock, CONFIG } from '@upscaler/runtime';
-import { parseWith } from '../http/parse-request';
+import { parseWith } from '@upscaler/http-api';
 import {
   CreateEndpointBody,
   DELIVERIES_QUERY_ERRORS,

@@ -1,8 +1,6 @@
 import type { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
-import type { JobStatus, WebhookEventType } from '@upscaler/contracts';
-import { WEBHOOK_EVENT_TYPES, WEBHOOK_TEST_EVENT_TYPE } from '@upscaler/contracts';
-import { apiKeySecurity, errorResponse, jsonBody, jsonBodyErrors, jsonResponse, keyedErrors } from '../openapi/responses';
-import { param, z } from '../openapi/zod';
+import { type JobStatus, type WebhookEventType, WEBHOOK_EVENT_TYPES, WEBHOOK_TEST_EVENT_TYPE } from '@upscaler/contracts';
+import { apiKeySecurity, errorResponse, jsonBody, jsonBodyErrors, jsonResponse, keyedErrors, param, z } from '@upscaler/http-api';
 import {
   CreateEndpointBody,
   DeliveriesQuery,

@@ -1,10 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { LRUCache } from 'lru-cache';
-import type { ApiKeyCreatedData } from '@upscaler/contracts';
-import type { ApiKeyState } from '@upscaler/domain';
+import type { ApiKeyCreatedData } from '../model/api-key.events';
+import type { ApiKeyState } from '../model/api-key.state';
 import { ReadModelRepository } from '@upscaler/read-models';
-import { EntityCache } from '../read-cache/entity-cache';
-import { LogTail } from '../read-cache/log-tail';
+import { EntityCache, LogTail } from '@upscaler/http-api';
 
 /** Hashes remembered as matching no active key: at most this many (least recently asked dropped first), ... */
 export const UNKNOWN_MAX = 10_000;

@@ -6,7 +6,7 @@ import { CONFIG } from '@upscaler/runtime';
 import { bearerApiKey, hashApiKey } from './api-key-secret';
 import type { Principal } from './principal';
 import { SCOPES_KEY } from './scopes.decorator';
-import { RateLimiter } from '../rate-limit/rate-limiter';
+import { RateLimiter } from '@upscaler/http-api';
 import type { AppConfig } from '@upscaler/platform';
 import { ApiKeyCache } from './api-key-cache';
 

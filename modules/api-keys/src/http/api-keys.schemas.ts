@@ -1,5 +1,6 @@
-import { SCOPES, type ApiKeyView } from '@upscaler/contracts';
-import { id, idParam, listOf, nullableTimestamp, timestamp, z } from '../openapi/zod';
+import { SCOPES } from '@upscaler/contracts';
+import type { ApiKeyView } from '../model/api-key.views';
+import { id, idParam, listOf, nullableTimestamp, timestamp, z } from '@upscaler/http-api';
 
 /** API keys' contract (docs/design.md §6): the create body and the key views, for self-service and the operator alike. */
 

@@ -1,4 +1,4 @@
-import type { ApiKeyCreatedData } from '@upscaler/contracts';
+import type { ApiKeyCreatedData } from './api-key.events';
 
 /**
  * Commands of an `apikey-…` stream. The full key (`usk_…`) never enters the log: the caller generates

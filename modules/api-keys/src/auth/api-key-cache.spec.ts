@@ -1,7 +1,7 @@
-import type { ApiKeyState } from '@upscaler/domain';
+import type { ApiKeyState } from '../model/api-key.state';
 import type { ReadModelRepository, ReadModelRow } from '@upscaler/read-models';
-import { FakeTail } from '../../test/fake-log-tail';
-import type { LogTail } from '../read-cache/log-tail';
+import { FakeTail } from '@upscaler/testing';
+import type { LogTail } from '@upscaler/http-api';
 import { ApiKeyCache, UNKNOWN_MAX, UNKNOWN_TTL_MS, type ActiveKey } from './api-key-cache';
 
 const KEY: ActiveKey = {

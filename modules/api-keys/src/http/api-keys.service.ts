@@ -1,13 +1,15 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { DomainError, isId, newId, streams, type ApiKeyView } from '@upscaler/contracts';
-import { apiKeyDecider, toApiKeyView, type ApiKeyState } from '@upscaler/domain';
+import { DomainError, isId, newId, streams } from '@upscaler/contracts';
 import { handleCommand, type EventStore } from '@upscaler/eventstore';
 import { EVENT_STORE, CLOCK, type Clock, CONFIG } from '@upscaler/runtime';
 import { generateApiKey } from '../auth/api-key-secret';
-import { parseWith } from '../http/parse-request';
+import { parseWith } from '@upscaler/http-api';
 import { CreateKeyBody } from './api-keys.schemas';
 import type { AppConfig } from '@upscaler/platform';
 import { ReadModelRepository } from '@upscaler/read-models';
+import { apiKeyDecider } from '../model/api-key.decider';
+import type { ApiKeyState } from '../model/api-key.state';
+import { toApiKeyView, type ApiKeyView } from '../model/api-key.views';
 
 /** API keys (docs/design.md §6): `apikey-…` streams; the key is shown once, only its hash is stored. */
 @Injectable()

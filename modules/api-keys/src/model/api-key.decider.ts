@@ -1,6 +1,6 @@
-import { DomainError, type ApiKeyEvent, type Scope, API_KEY_EVENT_TYPES } from '@upscaler/contracts';
-import type { Decider } from '../decider';
-import { canonicalInstant } from '../shared/time';
+import { DomainError, type Scope } from '@upscaler/contracts';
+import { canonicalInstant, type Decider } from '@upscaler/domain';
+import { API_KEY_EVENT_TYPES, type ApiKeyEvent } from './api-key.events';
 import type { ApiKeyCommand, CreateApiKey, RevokeApiKey } from './api-key.commands';
 import { initialApiKeyState, type ApiKeyState } from './api-key.state';
 import { MAX_RATE_LIMIT_PER_MINUTE, MIN_RATE_LIMIT_PER_MINUTE, isScope } from './scopes';

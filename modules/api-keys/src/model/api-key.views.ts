@@ -1,5 +1,19 @@
-import { DomainError, type ApiKeyView } from '@upscaler/contracts';
+import { DomainError, type Scope } from '@upscaler/contracts';
 import type { ApiKeyState } from './api-key.state';
+
+/** An API key as the API shows it (docs/api.md "API keys"). */
+export interface ApiKeyView {
+  id: string;
+  object: 'api_key';
+  name: string | null;
+  scopes: Scope[];
+  prefix: string;
+  rate_limit_per_minute: number | null;
+  created_at: string;
+  revoked_at: string | null;
+  /** Only in the creation answer. */
+  key?: string;
+}
 
 /**
  * docs/design.md §6, API key object. `fullKey` is passed only when answering the creation request: the one

@@ -1,4 +1,4 @@
-import type { ApiKeyCreatedData } from '@upscaler/contracts';
+import type { ApiKeyCreatedData } from './api-key.events';
 
 export interface ApiKeyState {
   status: 'none' | 'active' | 'revoked';

@@ -7,7 +7,7 @@ import {
   jsonResponse,
   keyedErrors,
   type RateLimitHeaders,
-} from '../openapi/responses';
+} from '@upscaler/http-api';
 import {
   ApiKeyCreatedSchema,
   ApiKeyListSchema,

@@ -1,4 +1,4 @@
-import { FakeTail } from '../../test/fake-log-tail';
+import { FakeTail } from '@upscaler/testing';
 import { EntityCache } from './entity-cache';
 import type { LogTail } from './log-tail';
 
