@@ -67,16 +67,6 @@ export interface ResultLinkView {
   bytes: number;
 }
 
-export interface AccountView {
-  id: string;
-  object: 'account';
-  name: string;
-  balance: number;
-  reserved: number;
-  charged: number;
-  created_at: string;
-}
-
 export interface WebhookEndpointView {
   id: string;
   object: 'webhook_endpoint';

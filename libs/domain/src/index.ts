@@ -12,12 +12,6 @@ export * from './job/job.views';
 export * from './job/target-policy';
 export * from './job/output-size';
 
-// Accounts and credits (docs/design.md §2): the account's own stream, and each job's reservation.
-export * from './account/account.commands';
-export * from './account/account.state';
-export * from './account/account.decider';
-export * from './account/reservation.decider';
-
 // Webhooks (spec 6, docs/design.md §4 and 6).
 export * from './webhook/webhook-endpoint.commands';
 export * from './webhook/webhook-endpoint.state';

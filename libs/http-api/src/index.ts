@@ -14,3 +14,4 @@ export * from './rate-limit/unkeyed-rate-limit';
 export * from './read-cache/log-tail';
 export * from './read-cache/entity-cache';
 export * from './http-api.module';
+export * from './auth/operator.guard';

@@ -11,9 +11,9 @@ import {
 import { PostgresCheckpointStore, PostgresEventStore } from '@upscaler/eventstore';
 import { EventRelay, InProcessTransport, KafkaTransport, type EventTransport, type TransportLog } from '@upscaler/messaging';
 import { LocalFolderStorage, S3Storage, type ObjectStorage, type SignedDownloadHandler } from '@upscaler/storage';
-import { BalanceProjection, BalanceRepository, PROJECTIONS, Projector, ReadModelRepository } from '@upscaler/read-models';
-import { WorkQueueProjection, WorkQueueRepository } from '@upscaler/work-queue';
-import { migrationsOf, projectionsOf, type Capability } from './capability';
+import { ReadModelRepository } from '@upscaler/read-models';
+import { WorkQueueRepository } from '@upscaler/work-queue';
+import { inlineProjectionsOf, migrationsOf, type Capability } from './capability';
 import { systemClock } from './clock';
 import { InstrumentedEventStore } from './observability/instrumented-event-store';
 import { Metrics } from './observability/metrics';
@@ -64,7 +64,7 @@ export async function buildRuntime(
     const metrics = new Metrics(service);
     // Every append, by any service, runs these inside its transaction (docs/design.md §2: read models,
     // balances settled with the job's final event, the work queue enqueued with JobQueued).
-    const inlineProjections = [new Projector(projectionsOf(capabilities, PROJECTIONS)), new BalanceProjection(), new WorkQueueProjection()];
+    const inlineProjections = inlineProjectionsOf(capabilities);
     const pgStore = new PostgresEventStore(db, { inlineProjections });
     closers.push(() => pgStore.close());
     const store = new InstrumentedEventStore(pgStore, metrics);
@@ -136,7 +136,6 @@ export async function buildRuntime(
       signedDownloads,
       inlineProjections,
       readModels,
-      balances: new BalanceRepository(db),
       workQueue: new WorkQueueRepository(db),
       eventLog: pgStore,
       metrics,

@@ -1,12 +1,12 @@
 import { DynamicModule, Global, Module } from '@nestjs/common';
 import { TerminusModule } from '@nestjs/terminus';
-import { BalanceRepository, ReadModelRepository } from '@upscaler/read-models';
+import { ReadModelRepository } from '@upscaler/read-models';
 import { WorkQueueRepository } from '@upscaler/work-queue';
 import { HealthController } from './health.controller';
 import { Metrics } from './observability/metrics';
 import { MetricsController } from './observability/metrics.controller';
 import { Readiness } from './readiness';
-import { CLOCK, CONFIG, EVENT_STORE, LOGGER, RUNTIME, RUNTIME_MODE, SIGNED_DOWNLOADS, STORAGE, TRANSPORT } from './tokens';
+import { CLOCK, CONFIG, DATABASE, EVENT_STORE, LOGGER, RUNTIME, RUNTIME_MODE, SIGNED_DOWNLOADS, STORAGE, TRANSPORT } from './tokens';
 import type { Runtime } from './runtime';
 
 /**
@@ -30,7 +30,7 @@ export class RuntimeModule {
       { provide: Metrics, useValue: rt.metrics },
       { provide: Readiness, useValue: rt.readiness },
       { provide: ReadModelRepository, useValue: rt.readModels },
-      { provide: BalanceRepository, useValue: rt.balances },
+      { provide: DATABASE, useValue: rt.db },
       { provide: WorkQueueRepository, useValue: rt.workQueue },
     ];
     return {

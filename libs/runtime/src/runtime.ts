@@ -3,7 +3,7 @@ import type { AppConfig, Logger } from '@upscaler/platform';
 import type { EventStore, InlineProjection, PostgresEventStore } from '@upscaler/eventstore';
 import type { EventTransport } from '@upscaler/messaging';
 import type { ObjectStorage, SignedDownloadHandler } from '@upscaler/storage';
-import type { BalanceRepository, ReadModelRepository } from '@upscaler/read-models';
+import type { ReadModelRepository } from '@upscaler/read-models';
 import type { WorkQueueRepository } from '@upscaler/work-queue';
 import type { Clock } from './clock';
 import type { Metrics } from './observability/metrics';
@@ -26,7 +26,6 @@ export interface Runtime {
   /** The Postgres log itself (under `store`'s instrumentation), for projection rebuilds. */
   eventLog: PostgresEventStore;
   readModels: ReadModelRepository;
-  balances: BalanceRepository;
   workQueue: WorkQueueRepository;
   metrics: Metrics;
   /** Base URL the service prints and uses for local signed URLs. */

@@ -13,6 +13,8 @@ export const TRANSPORT = Symbol('TRANSPORT');
 export const STORAGE = Symbol('STORAGE');
 /** `SignedDownloadHandler | undefined`: set with local-folder storage (the api serves signed files). */
 export const SIGNED_DOWNLOADS = Symbol('SIGNED_DOWNLOADS');
+/** `DataSource` (TypeORM): for a capability module's own repositories (their only I/O). */
+export const DATABASE = Symbol('DATABASE');
 /** `Clock`. */
 export const CLOCK = Symbol('CLOCK');
 /** `AppConfig`, validated once at start-up. */

@@ -1,11 +1,12 @@
 import type { DataSource } from 'typeorm';
 import { newId, streams, type JobQueuedData } from '@upscaler/contracts';
-import { accountDecider, jobDecider, jobFixtures, reservationDecider, type JobCommand } from '@upscaler/domain';
+import { jobDecider, jobFixtures, type JobCommand } from '@upscaler/domain';
+import { accountDecider, reservationDecider, balanceGuards, BalanceRepository } from '@upscaler/billing';
 import { handleCommand, PostgresEventStore, type EventStore, type HandleCommandOptions } from '@upscaler/eventstore';
-import { balanceGuards, BalanceProjection, BalanceRepository, PROJECTIONS, Projector, ReadModelRepository } from '@upscaler/read-models';
+import { ReadModelRepository } from '@upscaler/read-models';
 import { CAPABILITIES } from '@upscaler/capabilities';
-import { migrationsOf, projectionsOf, type Clock } from '@upscaler/runtime';
-import { WorkQueueProjection, WorkQueueRepository } from '@upscaler/work-queue';
+import { inlineProjectionsOf, migrationsOf, type Clock } from '@upscaler/runtime';
+import { WorkQueueRepository } from '@upscaler/work-queue';
 import type { TestPostgres } from './postgres';
 
 /**
@@ -36,7 +37,7 @@ export interface TestEventLog {
 
 export async function createTestEventLog(pg: Pick<TestPostgres, 'dataSource'>): Promise<TestEventLog> {
   const db = await pg.dataSource(migrationsOf(CAPABILITIES));
-  const inlineProjections = [new Projector(projectionsOf(CAPABILITIES, PROJECTIONS)), new BalanceProjection(), new WorkQueueProjection()];
+  const inlineProjections = inlineProjectionsOf(CAPABILITIES);
   const freshStore = () => new PostgresEventStore(db, { inlineProjections });
   const store = freshStore();
   const clock: Clock = { now: () => new Date() };

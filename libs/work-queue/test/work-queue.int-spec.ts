@@ -1,6 +1,7 @@
 import type { DataSource } from 'typeorm';
 import { newId, streams, type JobQueuedData } from '@upscaler/contracts';
-import { accountDecider, jobDecider, jobFixtures, type JobCommand } from '@upscaler/domain';
+import { jobDecider, jobFixtures, type JobCommand } from '@upscaler/domain';
+import { accountDecider } from '@upscaler/billing';
 import { EVENT_STORE_MIGRATIONS, handleCommand, PostgresEventStore } from '@upscaler/eventstore';
 import { useTestPostgres } from '@upscaler/testing';
 import {

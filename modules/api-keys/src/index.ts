@@ -15,6 +15,8 @@ export * from './projections/api-key.projection';
 export * from './http/api-keys.schemas';
 export * from './http/api-keys.routes';
 export * from './http/api-keys.service';
+export * from './http/admin-keys.routes';
+export * from './http/account-lookup.port';
 export * from './auth/api-key-secret';
 export * from './auth/api-key-cache';
 export * from './auth/api-key.guard';

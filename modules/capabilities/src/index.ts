@@ -1,4 +1,5 @@
 import { apiKeysCapability } from '@upscaler/api-keys';
+import { billingCapability } from '@upscaler/billing';
 import type { Capability } from '@upscaler/runtime';
 
 /**
@@ -7,4 +8,4 @@ import type { Capability } from '@upscaler/runtime';
  * capability's migrations and keeps every read model, whichever endpoints and workers it serves
  * (libs/runtime/src/capability.ts).
  */
-export const CAPABILITIES: readonly Capability[] = [apiKeysCapability];
+export const CAPABILITIES: readonly Capability[] = [apiKeysCapability, billingCapability];

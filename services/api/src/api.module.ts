@@ -1,12 +1,10 @@
 import { Module } from '@nestjs/common';
-import { HttpApiModule } from '@upscaler/http-api';
+import { HttpApiModule, OperatorGuard } from '@upscaler/http-api';
 import { JobFiles } from '@upscaler/runtime';
 import { AccountFilesService } from './accounts/account-files.service';
-import { AccountController } from './accounts/account.controller';
-import { AccountsService } from './accounts/accounts.service';
+import { AccountsHttpModule } from '@upscaler/billing';
 import { AdminController } from './accounts/admin.controller';
 import { ApiKeysModule } from '@upscaler/api-keys';
-import { OperatorGuard } from './auth/operator.guard';
 import { DashboardController } from './dashboard/dashboard.controller';
 import { DocsController } from './docs/docs.controller';
 import { FilesController } from './files/files.controller';
@@ -25,10 +23,9 @@ import { WebhookEndpointsService } from './webhooks/webhook-endpoints.service';
 
 /** The public /api/v1 API (spec 4) plus docs/design.md §6's additions. Needs RuntimeModule. */
 @Module({
-  imports: [HttpApiModule, ApiKeysModule],
+  imports: [HttpApiModule, ApiKeysModule, AccountsHttpModule],
   controllers: [
     JobsController,
-    AccountController,
     AdminController,
     WebhookEndpointsController,
     FilesController,
@@ -39,7 +36,6 @@ import { WebhookEndpointsService } from './webhooks/webhook-endpoints.service';
   providers: [
     JobsService,
     IdempotencyKeys,
-    AccountsService,
     AccountFilesService,
     JobFiles,
     WebhookEndpointsService,

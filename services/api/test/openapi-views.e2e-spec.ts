@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gradientImage } from '@upscaler/testing';
 import type { z } from 'zod';
-import { AccountSchema, AdminAccountSchema } from '../src/accounts/accounts.schemas';
+import { AccountSchema, AdminAccountSchema } from '@upscaler/billing';
 import { ApiKeyCreatedSchema, ApiKeyListSchema, ApiKeySchema } from '@upscaler/api-keys';
 import { JobCancelSchema, JobCreateSchema, JobListSchema, JobSchema, ResultLinkSchema } from '../src/jobs/jobs.schemas';
 import { ErrorSchema } from '@upscaler/http-api';

@@ -7,7 +7,7 @@ import { InProcessTransport } from '@upscaler/messaging';
 import { loadConfig } from '@upscaler/platform';
 import { LocalFolderStorage } from '@upscaler/storage';
 import { createTestEventLog, gradientImage, useTestPostgres, type TestEventLog } from '@upscaler/testing';
-import { ReserveResponder } from '../../billing/src/reserve.responder';
+import { ReserveResponder } from '@upscaler/billing';
 import { IdempotencyKeys } from '../src/jobs/idempotency-keys';
 import { ImageInspector } from '../src/jobs/image-inspector';
 import { ImageSource } from '../src/jobs/image-source';

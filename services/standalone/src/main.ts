@@ -4,7 +4,7 @@ import { exitOnStartFailure, runService } from '@upscaler/runtime';
 import { ApiModule } from '../../api/src/api.module';
 import { JobPollFastPath } from '../../api/src/jobs/job-poll.fast-path';
 import { UnkeyedErrorRateLimit } from '@upscaler/http-api';
-import { BillingModule } from '../../billing/src/billing.module';
+import { BillingWorkersModule } from '@upscaler/billing';
 import { ProcessorModule } from '../../processor/src/processor.module';
 import { WebhooksModule } from '../../webhooks/src/webhooks.module';
 import { resolveOperatorToken } from './operator-token';
@@ -19,7 +19,7 @@ const base = (config: { publicBaseUrl?: string; port: number }) => config.public
 runService({
   service: 'standalone',
   capabilities: CAPABILITIES,
-  modules: [BillingModule, ApiModule, ProcessorModule, WebhooksModule],
+  modules: [BillingWorkersModule, ApiModule, ProcessorModule, WebhooksModule],
   errorResponseHook: UnkeyedErrorRateLimit,
   fastPaths: [JobPollFastPath],
   prepare: async (config) => {

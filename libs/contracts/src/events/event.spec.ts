@@ -1,4 +1,4 @@
-import { ACCOUNT_EVENT_TYPES, RESERVATION_EVENT_TYPES } from './account-events';
+import { IDEMPOTENCY_EVENT_TYPES } from './idempotency-events';
 import { asEvents } from './event';
 import { JOB_EVENT_TYPES } from './job-events';
 
@@ -13,12 +13,14 @@ describe("asEvents: the one point where the log's events become typed", () => {
 
   it('refuses an event of another family, naming it', () => {
     expect(() =>
-      asEvents(RESERVATION_EVENT_TYPES, [
-        { type: 'CreditsReserved', data: {} },
-        { type: 'CreditsGranted', data: {} },
+      asEvents(IDEMPOTENCY_EVENT_TYPES, [
+        { type: 'IdempotencyKeyClaimed', data: {} },
+        { type: 'JobQueued', data: {} },
       ]),
-    ).toThrow('unexpected event type CreditsGranted (want one of CreditsReserved, CreditsRefunded)');
-    expect(() => asEvents(JOB_EVENT_TYPES, [{ type: 'AccountOpened', data: {} }])).toThrow('unexpected event type AccountOpened');
-    expect(asEvents(ACCOUNT_EVENT_TYPES, [{ type: 'AccountOpened', data: {} }])).toHaveLength(1);
+    ).toThrow('unexpected event type JobQueued (want one of IdempotencyKeyClaimed, IdempotencyKeyReleased)');
+    expect(() => asEvents(JOB_EVENT_TYPES, [{ type: 'IdempotencyKeyClaimed', data: {} }])).toThrow(
+      'unexpected event type IdempotencyKeyClaimed',
+    );
+    expect(asEvents(IDEMPOTENCY_EVENT_TYPES, [{ type: 'IdempotencyKeyReleased', data: {} }])).toHaveLength(1);
   });
 });

@@ -3,8 +3,7 @@ import { isFinalStatus } from '@upscaler/contracts';
 import type { JobState } from '@upscaler/domain';
 import { ReadModelRepository } from '@upscaler/read-models';
 import { JobFiles } from '@upscaler/runtime';
-import { AccountsService } from './accounts.service';
-import type { FileDeletionView } from './accounts.schemas';
+import { AccountsService, type FileDeletionView } from '@upscaler/billing';
 
 const PAGE = 500;
 

@@ -5,11 +5,9 @@ import {
   SCALE_OF_TARGET,
   SIGNED_URL_TTL_SECONDS,
   THUMBNAIL_LINK_WINDOW_SECONDS,
-  BillingReserveReplySchema,
   isId,
   newId,
   streams,
-  type BillingReserveRequest,
   type JobCancelView,
   type JobCreateView,
   type JobListItemView,
@@ -17,6 +15,7 @@ import {
   type ListView,
   type ResultLinkView,
 } from '@upscaler/contracts';
+import { BillingReserveReplySchema, type BillingReserveRequest, balanceGuards } from '@upscaler/billing';
 import {
   chooseTarget,
   filesExpireAt,
@@ -31,7 +30,7 @@ import {
 } from '@upscaler/domain';
 import { handleCommand, type EventStore } from '@upscaler/eventstore';
 import { RequestTimeoutError, TOPICS, type EventTransport } from '@upscaler/messaging';
-import { balanceGuards, ReadModelRepository } from '@upscaler/read-models';
+import { ReadModelRepository } from '@upscaler/read-models';
 import { eventMetadata, EVENT_STORE, TRANSPORT, STORAGE, CLOCK, type Clock, CONFIG } from '@upscaler/runtime';
 import { currentTraceCarrier, inSpan } from '@upscaler/tracing';
 import type { Principal } from '@upscaler/api-keys';

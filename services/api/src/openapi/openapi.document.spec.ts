@@ -8,9 +8,8 @@ import { ERROR_CODES, JOB_FAILURE_CODES, type ErrorCode } from '@upscaler/contra
 import { RuntimeModule, type Runtime } from '@upscaler/runtime';
 import { ApiModule } from '../api.module';
 import { ApiKeyGuard, SCOPES_KEY } from '@upscaler/api-keys';
-import { OperatorGuard } from '../auth/operator.guard';
+import { OperatorGuard, RATE_LIMIT_HEADER_NAMES } from '@upscaler/http-api';
 import { openApiDocument, renderOpenApiDocument, validateAgainstResponse, validateAgainstSchema } from './openapi.document';
-import { RATE_LIMIT_HEADER_NAMES } from '@upscaler/http-api';
 
 /**
  * What the generator does not guarantee by itself: that the document is valid OpenAPI 3.1, that it
@@ -42,10 +41,12 @@ interface Route {
   scopes: string[] | undefined;
 }
 
-/** A Nest module's controllers and those of the (class) modules it imports, transitively. */
-function controllersOf(module: Type): Type[] {
+/** A Nest module's controllers and those of the (class) modules it imports, transitively, each module once. */
+function controllersOf(module: Type, seen = new Set<Type>()): Type[] {
+  if (seen.has(module)) return [];
+  seen.add(module);
   const imported = ((Reflect.getMetadata('imports', module) ?? []) as unknown[]).filter((m): m is Type => typeof m === 'function');
-  return [...((Reflect.getMetadata('controllers', module) ?? []) as Type[]), ...imported.flatMap(controllersOf)];
+  return [...((Reflect.getMetadata('controllers', module) ?? []) as Type[]), ...imported.flatMap((m) => controllersOf(m, seen))];
 }
 
 /** Every route Nest registers for the api: its modules' controllers and the runtime's (health, metrics). */

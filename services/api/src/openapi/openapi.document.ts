@@ -1,9 +1,15 @@
 import { OpenAPIRegistry, OpenApiGeneratorV31 } from '@asteasolutions/zod-to-openapi';
 import type { ValidateFunction } from 'ajv';
-import { registerAccountRoutes } from '../accounts/account.routes';
+import { registerAccountRoutes, registerAdminAccountRoutes, AccountSchema, AdminAccountSchema } from '@upscaler/billing';
 import { registerAdminRoutes } from '../accounts/admin.routes';
-import { AccountSchema, AdminAccountSchema } from '../accounts/accounts.schemas';
-import { ApiKeyCreatedSchema, ApiKeyListSchema, ApiKeySchema, ScopeSchema, registerApiKeyRoutes } from '@upscaler/api-keys';
+import {
+  ApiKeyCreatedSchema,
+  ApiKeyListSchema,
+  ApiKeySchema,
+  ScopeSchema,
+  registerAdminKeyRoutes,
+  registerApiKeyRoutes,
+} from '@upscaler/api-keys';
 import { registerDashboardRoutes } from '../dashboard/dashboard.routes';
 import { registerDocsRoutes } from '../docs/docs.routes';
 import { registerFileRoutes } from '../files/files.routes';
@@ -95,7 +101,9 @@ function build(): Record<string, unknown> {
   registerAccountRoutes(registry);
   registerApiKeyRoutes(registry);
   registerWebhookRoutes(registry);
+  registerAdminAccountRoutes(registry);
   registerAdminRoutes(registry);
+  registerAdminKeyRoutes(registry);
   registerFileRoutes(registry);
   registerMetaRoutes(registry);
   registerDashboardRoutes(registry);

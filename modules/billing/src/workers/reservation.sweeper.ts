@@ -1,8 +1,8 @@
 import { Inject, Injectable, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { streams } from '@upscaler/contracts';
-import { reservationDecider } from '@upscaler/domain';
+import { reservationDecider } from '../model/reservation.decider';
 import { handleCommand, type EventStore } from '@upscaler/eventstore';
-import { balanceGuards, ReservationInUse, BalanceRepository } from '@upscaler/read-models';
+import { balanceGuards, ReservationInUse, BalanceRepository } from '../projections/balance.repository';
 import { eventMetadata, EVENT_STORE, CLOCK, type Clock, CONFIG, LOGGER, RepeatingTask } from '@upscaler/runtime';
 import { type AppConfig, type Logger } from '@upscaler/platform';
 

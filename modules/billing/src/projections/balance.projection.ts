@@ -1,4 +1,5 @@
-import { ACCOUNT_EVENT_TYPES, categoryOf, type StoredEvent } from '@upscaler/contracts';
+import { categoryOf, type StoredEvent } from '@upscaler/contracts';
+import { ACCOUNT_EVENT_TYPES } from '../model/account.events';
 import type { InlineProjection, SqlTx } from '@upscaler/eventstore';
 
 const CREDIT_EVENTS = new Set<string>(ACCOUNT_EVENT_TYPES);

@@ -1,6 +1,6 @@
-import { DomainError, type AccountEvent, RESERVATION_EVENT_TYPES } from '@upscaler/contracts';
-import type { Decider } from '../decider';
-import { canonicalInstant } from '../shared/time';
+import { DomainError } from '@upscaler/contracts';
+import { type AccountEvent, RESERVATION_EVENT_TYPES } from './account.events';
+import { canonicalInstant, type Decider } from '@upscaler/domain';
 
 /**
  * A job's credits (docs/design.md §2; billing owns `reservation-<job id>`): reserved once before the job is

@@ -1,12 +1,8 @@
 import { Inject, Injectable, OnApplicationBootstrap } from '@nestjs/common';
-import {
-  BillingAccountCommandSchema,
-  isDomainError,
-  streams,
-  type BillingAccountCommand,
-  type BillingAccountReply,
-} from '@upscaler/contracts';
-import { accountDecider, type AccountCommand } from '@upscaler/domain';
+import { isDomainError, streams } from '@upscaler/contracts';
+import { BillingAccountCommandSchema, type BillingAccountCommand, type BillingAccountReply } from '../messages/billing-accounts';
+import { accountDecider } from '../model/account.decider';
+import { type AccountCommand } from '../model/account.commands';
 import { handleCommand, type EventStore } from '@upscaler/eventstore';
 import { TOPICS, type EventTransport } from '@upscaler/messaging';
 import { eventMetadata, EVENT_STORE, TRANSPORT, CLOCK, type Clock } from '@upscaler/runtime';

@@ -1,5 +1,6 @@
 import type { DataSource } from 'typeorm';
-import { DomainError, type AccountView } from '@upscaler/contracts';
+import { DomainError } from '@upscaler/contracts';
+import { type AccountView } from '../model/account.views';
 import type { SqlTx } from '@upscaler/eventstore';
 
 interface BalanceRow {

@@ -1,7 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { BillingAccountReplySchema, DomainError, isId, newId, type AccountView, type BillingAccountCommand } from '@upscaler/contracts';
+import { DomainError, isId, newId } from '@upscaler/contracts';
+import { BillingAccountReplySchema, type BillingAccountCommand } from '../messages/billing-accounts';
+import { type AccountView } from '../model/account.views';
 import { RequestTimeoutError, TOPICS, type EventTransport } from '@upscaler/messaging';
-import { type AccountBalance, BalanceRepository } from '@upscaler/read-models';
+import { type AccountBalance, BalanceRepository } from '../projections/balance.repository';
 import { TRANSPORT, CONFIG } from '@upscaler/runtime';
 import { parseWith } from '@upscaler/http-api';
 import { CreateAccountBody, GrantCreditsBody, UpdateAccountBody } from './accounts.schemas';

@@ -1,5 +1,5 @@
-import type { AccountView } from '@upscaler/contracts';
-import { MAX_CONCURRENT_JOBS_LIMIT } from '@upscaler/domain';
+import type { AccountView } from '../model/account.views';
+import { MAX_CONCURRENT_JOBS_LIMIT } from '../model/account.state';
 import { id, idParam, nonNegative, timestamp, z } from '@upscaler/http-api';
 
 /** The account's contract (docs/design.md §6): GET /account, and the operator API's bodies and views. */

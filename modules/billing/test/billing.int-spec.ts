@@ -1,11 +1,12 @@
-import { newId, type BillingReserveReply } from '@upscaler/contracts';
+import { newId } from '@upscaler/contracts';
+import { type BillingReserveReply } from '@upscaler/billing';
 import { PostgresCheckpointStore } from '@upscaler/eventstore';
 import { InProcessTransport, TOPICS } from '@upscaler/messaging';
 import { createLogger, loadConfig } from '@upscaler/platform';
 import { createTestEventLog, useTestPostgres, type TestEventLog } from '@upscaler/testing';
-import { AccountsResponder } from '../src/accounts.responder';
-import { ReservationSweeper } from '../src/reservation.sweeper';
-import { ReserveResponder } from '../src/reserve.responder';
+import { AccountsResponder } from '../src/workers/accounts.responder';
+import { ReservationSweeper } from '../src/workers/reservation.sweeper';
+import { ReserveResponder } from '../src/workers/reserve.responder';
 
 /**
  * Billing on its own (the middle tier): its responders answer over the real in-process transport and

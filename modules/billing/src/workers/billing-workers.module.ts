@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { balanceRepositoryProvider } from '../projections/balance-repository.provider';
 import { AccountsResponder } from './accounts.responder';
 import { ReservationSweeper } from './reservation.sweeper';
 import { ReserveResponder } from './reserve.responder';
@@ -8,5 +9,5 @@ import { ReserveResponder } from './reserve.responder';
  * limits for the operator API, reservations and their expiry. Charges and refunds are the
  * jobs' own final events, applied to the balances in the same transaction (settled on final).
  */
-@Module({ providers: [AccountsResponder, ReserveResponder, ReservationSweeper] })
-export class BillingModule {}
+@Module({ providers: [AccountsResponder, ReserveResponder, ReservationSweeper, balanceRepositoryProvider] })
+export class BillingWorkersModule {}

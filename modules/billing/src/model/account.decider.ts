@@ -1,6 +1,6 @@
-import { DomainError, type AccountEvent, ACCOUNT_EVENT_TYPES } from '@upscaler/contracts';
-import type { Decider } from '../decider';
-import { canonicalInstant } from '../shared/time';
+import { DomainError } from '@upscaler/contracts';
+import { type AccountEvent, ACCOUNT_EVENT_TYPES } from './account.events';
+import { canonicalInstant, type Decider } from '@upscaler/domain';
 import type { AccountCommand, GrantCredits, OpenAccount, SetAccountLimits } from './account.commands';
 import { MAX_CONCURRENT_JOBS_LIMIT, initialAccountState, type AccountState } from './account.state';
 

@@ -1,16 +1,15 @@
 import { Inject, Injectable, OnApplicationBootstrap } from '@nestjs/common';
+import { DomainError, streams } from '@upscaler/contracts';
 import {
   BillingReleaseRequestSchema,
   BillingReserveRequestSchema,
-  DomainError,
-  streams,
   type BillingReserveReply,
   type BillingReserveRequest,
-} from '@upscaler/contracts';
-import { reservationDecider } from '@upscaler/domain';
+} from '../messages/billing-reserve';
+import { reservationDecider } from '../model/reservation.decider';
 import { handleCommand, type EventStore } from '@upscaler/eventstore';
 import { TOPICS, type EventTransport } from '@upscaler/messaging';
-import { balanceGuards, ReservationInUse, BalanceRepository } from '@upscaler/read-models';
+import { balanceGuards, ReservationInUse, BalanceRepository } from '../projections/balance.repository';
 import { eventMetadata, EVENT_STORE, TRANSPORT, CLOCK, type Clock } from '@upscaler/runtime';
 import { inSpan } from '@upscaler/tracing';
 
