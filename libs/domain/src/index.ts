@@ -4,14 +4,6 @@
  */
 export * from './decider';
 
-// Jobs: spec section 3 (docs/job-states.md) and spec 1 pricing/fallback.
-export * from './job/job.commands';
-export * from './job/job.state';
-export * from './job/job.decider';
-export * from './job/job.views';
-export * from './job/target-policy';
-export * from './job/output-size';
-
 // Webhooks (spec 6, docs/design.md §4 and 6).
 export * from './webhook/webhook-endpoint.commands';
 export * from './webhook/webhook-endpoint.state';
@@ -30,5 +22,5 @@ export * from './shared/time';
 
 // Test helpers (node:assert only, safe in any build): given/when/then, fixtures, seeded PRNG.
 export * from './testing/decider-spec';
-export * as jobFixtures from './testing/job-fixtures';
+export * from './testing/time-fixtures';
 export * from './testing/seeded-random';

@@ -1,13 +1,4 @@
-import {
-  deliveryDecider,
-  filesExpireAt,
-  jobDecider,
-  webhookEndpointDecider,
-  type DeliveryState,
-  type JobState,
-  type WebhookEndpointState,
-  type Decider,
-} from '@upscaler/domain';
+import { deliveryDecider, webhookEndpointDecider, type DeliveryState, type WebhookEndpointState, type Decider } from '@upscaler/domain';
 import { asEvents } from '@upscaler/contracts';
 import type { ProjectionDef } from './projection-def';
 
@@ -20,21 +11,6 @@ export function foldedBy<S, E extends { type: string; data: unknown }>(
     evolve: (s, e) => asEvents(decider.eventTypes, [e]).reduce((state, event) => decider.evolve(state, event), s),
   };
 }
-
-/** Each read model is its stream's own decider state (one fold, no second copy of the rules). */
-export const jobProjection: ProjectionDef<JobState> = {
-  category: 'job',
-  ...foldedBy(jobDecider),
-  columns: (s) => ({
-    entityId: s.job!.jobId,
-    accountId: s.job!.accountId,
-    status: s.status,
-    // pending jobs re-enter the queue when their backoff is over (docs/job-states.md); a final job's files are deleted
-    // when their retention runs out (docs/operations.md "Retention")
-    nextAt: s.status === 'pending' ? s.retryAt : s.filesDeletedAt ? null : filesExpireAt(s),
-    createdAt: s.job!.queuedAt,
-  }),
-};
 
 export const webhookEndpointProjection: ProjectionDef<WebhookEndpointState> = {
   category: 'webhook',
@@ -60,4 +36,4 @@ export const deliveryProjection: ProjectionDef<DeliveryState> = {
   }),
 };
 
-export const PROJECTIONS: ProjectionDef[] = [jobProjection, webhookEndpointProjection, deliveryProjection] as ProjectionDef[];
+export const PROJECTIONS: ProjectionDef[] = [webhookEndpointProjection, deliveryProjection] as ProjectionDef[];

@@ -1,9 +1,9 @@
 import type { DataSource } from 'typeorm';
 import { newId, streams, type JobQueuedData } from '@upscaler/contracts';
-import { jobDecider, jobFixtures, type JobState } from '@upscaler/domain';
+import { jobDecider, jobFixtures, jobProjection, type JobState } from '@upscaler/jobs';
 import { EVENT_STORE_MIGRATIONS, handleCommand, PostgresEventStore } from '@upscaler/eventstore';
 import { useTestPostgres } from '@upscaler/testing';
-import { PROJECTIONS, Projector, ReadModelRepository, ReadModels1732200000100 } from '@upscaler/read-models';
+import { Projector, ReadModelRepository, ReadModels1732200000100, type ProjectionDef } from '@upscaler/read-models';
 import { rebuildProjections } from '@upscaler/runtime';
 
 /**
@@ -26,7 +26,7 @@ describe('Projector', () => {
 
   beforeAll(async () => {
     db = await pg.dataSource([...EVENT_STORE_MIGRATIONS, ReadModels1732200000100]);
-    projector = new Projector(PROJECTIONS);
+    projector = new Projector([jobProjection as ProjectionDef]);
     store = new PostgresEventStore(db, { inlineProjections: [projector] });
     bare = new PostgresEventStore(db);
     repo = new ReadModelRepository(db);

@@ -14,5 +14,4 @@ export * from './observability/event-metadata';
 export * from './event-log.consumer';
 export * from './rebuild-projections';
 export * from './readiness';
-export * from './jobs/job-files';
 export * from './repeating-task';

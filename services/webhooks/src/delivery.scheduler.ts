@@ -1,7 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { createHash } from 'node:crypto';
 import { streams, type StoredEvent, type WebhookPayload } from '@upscaler/contracts';
-import { deliveryDecider, endpointWants, toJobView, webhookEventTypeFor, type JobState, type WebhookEndpointState } from '@upscaler/domain';
+import { deliveryDecider, endpointWants, webhookEventTypeFor, type WebhookEndpointState } from '@upscaler/domain';
+import { toJobView, type JobState } from '@upscaler/jobs';
 import { handleCommand, type EventStore } from '@upscaler/eventstore';
 import { ReadModelRepository } from '@upscaler/read-models';
 import { CLOCK, eventMetadata, EVENT_STORE, EventLogConsumer, type Clock } from '@upscaler/runtime';

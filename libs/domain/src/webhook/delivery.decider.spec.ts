@@ -1,12 +1,15 @@
 import type { DeliveryAttemptedData, DeliveryEvent, DeliveryScheduledData } from '@upscaler/contracts';
 import { foldEvents } from '../decider';
 import { DeciderSpecification } from '../testing/decider-spec';
-import { JOB_ID, T0, at } from '../testing/job-fixtures';
+import { T0, at } from '@upscaler/domain';
+import { jobFixtures } from '@upscaler/jobs';
 import type { RecordAttempt } from './delivery.commands';
 import { deliveryDecider } from './delivery.decider';
 import { isDeliveryDue } from './delivery.state';
 import { toDeliveryAttemptView, toDeliveryAttemptViews } from './delivery.views';
 import { DEFAULT_RETRY_SCHEDULE_MS, retryDelayMs } from './retry-schedule';
+
+const { JOB_ID } = jobFixtures;
 
 const spec = DeciderSpecification.for(deliveryDecider);
 const DLV = 'dlv_0190a1b2c3d47e8f9a0b1c2d3e4f5a70';

@@ -1,11 +1,14 @@
 import type { DeliveryEvent, WebhookEndpointEvent } from '@upscaler/contracts';
 import { foldEvents } from '../decider';
 import { DeciderSpecification } from '../testing/decider-spec';
-import { JOB_ID, T0, at } from '../testing/job-fixtures';
+import { T0, at } from '@upscaler/domain';
+import { jobFixtures } from '@upscaler/jobs';
 import { deliveryDecider } from './delivery.decider';
 import { toDeliveryAttemptViews, toWebhookDeliveryView } from './delivery.views';
 import { scheduleRedelivery, scheduleTestDelivery } from './manual-delivery';
 import { webhookEndpointDecider } from './webhook-endpoint.decider';
+
+const { JOB_ID } = jobFixtures;
 
 const WE = 'we_0190a1b2c3d47e8f9a0b1c2d3e4f5a6e';
 const OTHER_WE = 'we_0190a1b2c3d47e8f9a0b1c2d3e4f5a6f';

@@ -1,7 +1,7 @@
 import type { WebhookEndpointCreatedData, WebhookEndpointEvent, WebhookEventType } from '@upscaler/contracts';
 import { foldEvents } from '../decider';
 import { DeciderSpecification } from '../testing/decider-spec';
-import { T0, at } from '../testing/job-fixtures';
+import { T0, at } from '@upscaler/domain';
 import type { CreateWebhookEndpoint, RotateWebhookEndpointSecret } from './webhook-endpoint.commands';
 import { webhookEndpointDecider } from './webhook-endpoint.decider';
 import { endpointWants, signingSecrets } from './webhook-endpoint.state';

@@ -1,12 +1,11 @@
 import type { Scope } from '@upscaler/contracts';
-import { DeciderSpecification, foldEvents, jobFixtures } from '@upscaler/domain';
+import { DeciderSpecification, T0, at, foldEvents } from '@upscaler/domain';
 import type { ApiKeyCreatedData, ApiKeyEvent } from './api-key.events';
 import type { CreateApiKey } from './api-key.commands';
 import { apiKeyDecider } from './api-key.decider';
 import { isApiKeyUsable, toApiKeyView } from './api-key.views';
 import { hasScope } from './scopes';
 
-const { T0, at } = jobFixtures;
 const spec = DeciderSpecification.for(apiKeyDecider);
 const KEY = 'key_0190a1b2c3d47e8f9a0b1c2d3e4f5a6d';
 const ACCT = 'acct_0190a1b2c3d47e8f9a0b1c2d3e4f5a6c';

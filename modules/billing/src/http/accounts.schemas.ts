@@ -25,17 +25,6 @@ export const AdminAccountSchema = AccountSchema.extend({
   }),
 }).openapi('AdminAccount', { description: "The operator's view of an account: the account object plus its settings." });
 
-export const FileDeletionSchema = z
-  .object({
-    object: z.literal('file_deletion'),
-    account_id: id('acct', 'Account'),
-    jobs_deleted: nonNegative('Final jobs whose source and result this call deleted.'),
-    jobs_already_deleted: nonNegative('Final jobs whose files were deleted before (retention, or an earlier call).'),
-    jobs_unfinished: nonNegative('Jobs not final yet: their files were kept. Cancel them, or call again once they finish.'),
-  })
-  .openapi('FileDeletion', { description: 'What POST /admin/accounts/{id}/delete_files did (docs/operations.md, Retention).' });
-export type FileDeletionView = z.output<typeof FileDeletionSchema>;
-
 /** Whatever the schema accepts has the view's TypeScript type (checked by the compiler). */
 export const viewsFitTheirSchemas: [z.output<typeof AccountSchema> extends AccountView ? true : never] = [true];
 

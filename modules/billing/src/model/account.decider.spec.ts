@@ -1,9 +1,7 @@
 import type { AccountEvent } from './account.events';
-import { DeciderSpecification, jobFixtures } from '@upscaler/domain';
+import { DeciderSpecification, T0, at } from '@upscaler/domain';
 import { accountDecider } from './account.decider';
 import { reservationDecider } from './reservation.decider';
-
-const { T0, at } = jobFixtures;
 
 const ACCT = 'acct_0190a1b2c3d47e8f9a0b1c2d3e4f5a6c';
 const JOB = 'job_0190a1b2c3d47e8f9a0b1c2d3e4f0001';

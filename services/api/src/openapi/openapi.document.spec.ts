@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { RequestMethod, type Type } from '@nestjs/common';
 import { GUARDS_METADATA, METHOD_METADATA, PATH_METADATA } from '@nestjs/common/constants';
@@ -172,14 +172,16 @@ describe('error codes (errors.ts is the one table)', () => {
   }
 
   it('every code the api, its image fetch and its image probe throw is documented on an operation', () => {
-    const apiSrc = join(REPO, 'services/api/src');
-    const files = [
-      ...(readdirSync(apiSrc, { recursive: true }) as string[])
+    // the api's own code, what its endpoints are built from, and every module's endpoints (http/, auth/, files/)
+    const modules = readdirSync(join(REPO, 'modules')).flatMap((m) =>
+      ['http', 'auth', 'files'].map((d) => join(REPO, 'modules', m, 'src', d)).filter((d) => existsSync(d)),
+    );
+    const files = [join(REPO, 'services/api/src'), join(REPO, 'libs/http-api/src'), ...modules].flatMap((dir) =>
+      (readdirSync(dir, { recursive: true }) as string[])
         .filter((f) => f.endsWith('.ts') && !f.endsWith('.spec.ts'))
-        .map((f) => join(apiSrc, f)),
-      join(REPO, 'libs/net/src/safe-fetch.ts'),
-      join(REPO, 'libs/engine/src/image/probe-image.ts'),
-    ];
+        .map((f) => join(dir, f)),
+    );
+    files.push(join(REPO, 'libs/net/src/safe-fetch.ts'), join(REPO, 'libs/engine/src/image/probe-image.ts'));
     const thrown = new Set<string>();
     for (const f of files) {
       const text = readFileSync(f, 'utf8');

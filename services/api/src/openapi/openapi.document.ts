@@ -1,20 +1,10 @@
 import { OpenAPIRegistry, OpenApiGeneratorV31 } from '@asteasolutions/zod-to-openapi';
 import type { ValidateFunction } from 'ajv';
 import { registerAccountRoutes, registerAdminAccountRoutes, AccountSchema, AdminAccountSchema } from '@upscaler/billing';
-import { registerAdminRoutes } from '../accounts/admin.routes';
 import {
-  ApiKeyCreatedSchema,
-  ApiKeyListSchema,
-  ApiKeySchema,
-  ScopeSchema,
-  registerAdminKeyRoutes,
-  registerApiKeyRoutes,
-} from '@upscaler/api-keys';
-import { registerDashboardRoutes } from '../dashboard/dashboard.routes';
-import { registerDocsRoutes } from '../docs/docs.routes';
-import { registerFileRoutes } from '../files/files.routes';
-import { registerJobRoutes } from '../jobs/jobs.routes';
-import {
+  registerAdminFileRoutes,
+  registerFileRoutes,
+  registerJobRoutes,
   ContentHintSchema,
   JobCancelSchema,
   JobCreateSchema,
@@ -26,7 +16,17 @@ import {
   QualityTierSchema,
   ResultLinkSchema,
   TargetSchema,
-} from '../jobs/jobs.schemas';
+} from '@upscaler/jobs';
+import {
+  ApiKeyCreatedSchema,
+  ApiKeyListSchema,
+  ApiKeySchema,
+  ScopeSchema,
+  registerAdminKeyRoutes,
+  registerApiKeyRoutes,
+} from '@upscaler/api-keys';
+import { registerDashboardRoutes } from '../dashboard/dashboard.routes';
+import { registerDocsRoutes } from '../docs/docs.routes';
 import { registerWebhookRoutes } from '../webhooks/webhooks.routes';
 import {
   DeliveryAttemptListSchema,
@@ -102,7 +102,7 @@ function build(): Record<string, unknown> {
   registerApiKeyRoutes(registry);
   registerWebhookRoutes(registry);
   registerAdminAccountRoutes(registry);
-  registerAdminRoutes(registry);
+  registerAdminFileRoutes(registry);
   registerAdminKeyRoutes(registry);
   registerFileRoutes(registry);
   registerMetaRoutes(registry);

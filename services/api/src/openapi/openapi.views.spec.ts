@@ -1,6 +1,17 @@
 import type { JobEvent } from '@upscaler/contracts';
-import { foldEvents, jobDecider, jobFixtures, toCancelView, toCreateView, toJobView, toListItemView } from '@upscaler/domain';
-import { JobCancelSchema, JobCreateSchema, JobListItemSchema, JobSchema } from '../jobs/jobs.schemas';
+import { foldEvents } from '@upscaler/domain';
+import {
+  jobDecider,
+  jobFixtures,
+  toCancelView,
+  toCreateView,
+  toJobView,
+  toListItemView,
+  JobCancelSchema,
+  JobCreateSchema,
+  JobListItemSchema,
+  JobSchema,
+} from '@upscaler/jobs';
 import type { z } from '@upscaler/http-api';
 
 /**

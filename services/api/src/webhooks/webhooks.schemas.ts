@@ -9,7 +9,7 @@ import {
   type WebhookTestPayload,
 } from '@upscaler/contracts';
 import { DEFAULT_SECRET_OVERLAP_SECONDS, MAX_SECRET_OVERLAP_SECONDS } from '@upscaler/domain';
-import { JobSchema } from '../jobs/jobs.schemas';
+import { JobSchema } from '@upscaler/jobs';
 import { id, idParam, listOf, nullableTimestamp, param, timestamp, z } from '@upscaler/http-api';
 
 /** Webhooks' contract (docs/design.md §6): endpoint registration, the delivery log, and the deliveries' body. */

@@ -1,0 +1,43 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { streams } from '@upscaler/contracts';
+import { jobDecider } from '../model/job.decider';
+import { type JobState } from '../model/job.state';
+import { handleCommand, type EventStore } from '@upscaler/eventstore';
+import type { ObjectStorage } from '@upscaler/storage';
+import { eventMetadata, Metrics, CLOCK, EVENT_STORE, STORAGE, type Clock } from '@upscaler/runtime';
+
+/**
+ * Deletes a final job's source (with its thumbnail) and result from storage, then records it (JobFilesDeleted): the
+ * retention sweep (processor) and an operator's deletion of an account's files (api) both come here (docs/operations.md
+ * "Retention"). Storage first: a crash in between leaves the job unrecorded, and the next sweep deletes again
+ * (a missing key is no error) and records it.
+ */
+@Injectable()
+export class JobFiles {
+  constructor(
+    @Inject(EVENT_STORE) private readonly store: EventStore,
+    @Inject(STORAGE) private readonly storage: ObjectStorage,
+    @Inject(CLOCK) private readonly clock: Clock,
+    private readonly metrics: Metrics,
+  ) {}
+
+  /** True when this call recorded the deletion; false when the job's files were already recorded deleted. */
+  async delete(state: JobState, reason: 'retention' | 'operator', by: string): Promise<boolean> {
+    const job = state.job;
+    if (!job || state.filesDeletedAt) return false;
+    await this.storage.delete(job.source.key);
+    if (job.source.thumbnail) await this.storage.delete(job.source.thumbnail.key);
+    if (state.result) await this.storage.delete(state.result.key);
+    // Another replica recording it first is a conflict, re-decided on the fresh stream: nothing more to record.
+    const { newEvents } = await handleCommand(
+      this.store,
+      streams.job(job.jobId),
+      jobDecider,
+      { type: 'DeleteJobFiles', data: { reason, now: this.clock.now().toISOString() } },
+      { metadata: eventMetadata(by, { correlationId: job.jobId }) },
+    );
+    if (newEvents.length === 0) return false;
+    this.metrics.jobFilesDeleted.inc({ reason });
+    return true;
+  }
+}

@@ -1,0 +1,14 @@
+import { Module } from '@nestjs/common';
+import { JobFiles } from '../files/job-files';
+import { ClaimLoop } from './claim.loop';
+import { EngineProvider } from './engine.provider';
+import { FileRetentionSweeper } from './file-retention.sweeper';
+import { JobRunner } from './job.runner';
+import { LeaseSweeper } from './lease.sweeper';
+
+/**
+ * What the processor runs (docs/design.md §1): claims jobs from the work queue, runs the engine, stores the result;
+ * finds lost leases; and deletes final jobs' files when their retention runs out.
+ */
+@Module({ providers: [EngineProvider, JobRunner, ClaimLoop, LeaseSweeper, JobFiles, FileRetentionSweeper] })
+export class JobWorkersModule {}
