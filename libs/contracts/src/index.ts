@@ -4,5 +4,4 @@ export * from './ids';
 export * from './events/event';
 export * from './events/job-events';
 export * from './events/idempotency-events';
-export * from './events/webhook-events';
 export * from './views';

@@ -1,21 +1,9 @@
 /**
- * Pure domain code (docs/design.md §1): deciders, pricing, state machines and the views derived from them.
- * No I/O, no clock, no random: times, ids and jitter come in with the commands.
+ * The decider mechanism every capability module's model uses (docs/design.md §1): the Decider type, folding, and
+ * given/when/then specs; canonical time helpers and fixed test times. No business noun: the deciders themselves live
+ * in the modules (modules/<name>/src/model). No I/O, no clock, no random: times, ids and jitter come in with commands.
  */
 export * from './decider';
-
-// Webhooks (spec 6, docs/design.md §4 and 6).
-export * from './webhook/webhook-endpoint.commands';
-export * from './webhook/webhook-endpoint.state';
-export * from './webhook/webhook-endpoint.decider';
-export * from './webhook/webhook-endpoint.views';
-export * from './webhook/delivery.commands';
-export * from './webhook/delivery.state';
-export * from './webhook/delivery.decider';
-export * from './webhook/delivery.views';
-export * from './webhook/retry-schedule';
-export * from './webhook/webhook-event-type';
-export * from './webhook/manual-delivery';
 
 // Shared helpers.
 export * from './shared/time';

@@ -4,5 +4,3 @@ export * from './guarded-lookup';
 export * from './guarded-request';
 export * from './read-capped';
 export * from './safe-fetch';
-export * from './webhook-signing';
-export * from './webhook-sender';

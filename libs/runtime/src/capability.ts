@@ -1,6 +1,6 @@
 import type { MigrationClass } from '@upscaler/platform';
 import { EVENT_STORE_MIGRATIONS, type InlineProjection } from '@upscaler/eventstore';
-import { PROJECTIONS, Projector, ReadModels1732200000100, type ProjectionDef } from '@upscaler/read-models';
+import { Projector, ReadModels1732200000100, type ProjectionDef } from '@upscaler/read-models';
 import { WorkQueue1764000000100, WorkQueueProgress1764100000000, WorkQueueProjection } from '@upscaler/work-queue';
 
 /**
@@ -34,12 +34,12 @@ export function migrationsOf(capabilities: readonly Capability[]): MigrationClas
 }
 
 /**
- * What every append runs inside its transaction, in this order: the read-model rows (of the streams not yet in a
- * module, and every capability's), the capabilities' own tables, then the work queue.
+ * What every append runs inside its transaction, in this order: every capability's read-model rows, the capabilities'
+ * own tables, then the work queue.
  */
 export function inlineProjectionsOf(capabilities: readonly Capability[]): InlineProjection[] {
   return [
-    new Projector([...PROJECTIONS, ...capabilities.flatMap((c) => c.projections ?? [])]),
+    new Projector(capabilities.flatMap((c) => c.projections ?? [])),
     ...capabilities.flatMap((c) => c.inlineProjections?.() ?? []),
     new WorkQueueProjection(),
   ];

@@ -1,6 +1,7 @@
 import { apiKeysCapability } from '@upscaler/api-keys';
 import { billingCapability } from '@upscaler/billing';
 import { jobsCapability } from '@upscaler/jobs';
+import { webhooksCapability } from '@upscaler/webhooks';
 import type { Capability } from '@upscaler/runtime';
 
 /**
@@ -9,4 +10,4 @@ import type { Capability } from '@upscaler/runtime';
  * capability's migrations and keeps every read model, whichever endpoints and workers it serves
  * (libs/runtime/src/capability.ts).
  */
-export const CAPABILITIES: readonly Capability[] = [apiKeysCapability, billingCapability, jobsCapability];
+export const CAPABILITIES: readonly Capability[] = [apiKeysCapability, billingCapability, jobsCapability, webhooksCapability];

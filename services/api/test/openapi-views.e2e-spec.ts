@@ -6,7 +6,7 @@ import { AccountSchema, AdminAccountSchema } from '@upscaler/billing';
 import { ApiKeyCreatedSchema, ApiKeyListSchema, ApiKeySchema } from '@upscaler/api-keys';
 import { JobCancelSchema, JobCreateSchema, JobListSchema, JobSchema, ResultLinkSchema } from '@upscaler/jobs';
 import { ErrorSchema } from '@upscaler/http-api';
-import { DeliveryAttemptListSchema, WebhookEndpointCreatedSchema, WebhookEndpointListSchema } from '../src/webhooks/webhooks.schemas';
+import { DeliveryAttemptListSchema, WebhookEndpointCreatedSchema, WebhookEndpointListSchema } from '@upscaler/webhooks';
 import { isFinal, newAccount, newKey, startJobsService, waitForJob, type JobsService } from './jobs-harness';
 
 /**

@@ -5,7 +5,7 @@ import { ApiModule } from '../../api/src/api.module';
 import { JobPollFastPath, JobWorkersModule } from '@upscaler/jobs';
 import { UnkeyedErrorRateLimit } from '@upscaler/http-api';
 import { BillingWorkersModule } from '@upscaler/billing';
-import { WebhooksModule } from '../../webhooks/src/webhooks.module';
+import { WebhookWorkersModule } from '@upscaler/webhooks';
 import { resolveOperatorToken } from './operator-token';
 
 /**
@@ -18,7 +18,7 @@ const base = (config: { publicBaseUrl?: string; port: number }) => config.public
 runService({
   service: 'standalone',
   capabilities: CAPABILITIES,
-  modules: [BillingWorkersModule, ApiModule, JobWorkersModule, WebhooksModule],
+  modules: [BillingWorkersModule, ApiModule, JobWorkersModule, WebhookWorkersModule],
   errorResponseHook: UnkeyedErrorRateLimit,
   fastPaths: [JobPollFastPath],
   prepare: async (config) => {

@@ -27,8 +27,8 @@ import {
 } from '@upscaler/api-keys';
 import { registerDashboardRoutes } from '../dashboard/dashboard.routes';
 import { registerDocsRoutes } from '../docs/docs.routes';
-import { registerWebhookRoutes } from '../webhooks/webhooks.routes';
 import {
+  registerWebhookRoutes,
   DeliveryAttemptListSchema,
   DeliveryAttemptSchema,
   WebhookEndpointCreatedSchema,
@@ -36,7 +36,7 @@ import {
   WebhookEndpointSchema,
   WebhookEventTypeSchema,
   WebhookPayloadSchema,
-} from '../webhooks/webhooks.schemas';
+} from '@upscaler/webhooks';
 import { HealthIndicatorSchema, HealthLiveSchema, HealthReadySchema, registerMetaRoutes } from './openapi.routes';
 import { registerHeaders, ErrorSchema } from '@upscaler/http-api';
 

@@ -1,0 +1,8 @@
+import type { Capability } from '@upscaler/runtime';
+import { deliveryProjection, webhookEndpointProjection } from './projections/webhook.projections';
+
+/** The endpoint and delivery streams' read models (their rows in `read_models`). */
+export const webhooksCapability: Capability = {
+  name: 'webhooks',
+  projections: [webhookEndpointProjection, deliveryProjection],
+};

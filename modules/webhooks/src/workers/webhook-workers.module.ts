@@ -1,0 +1,9 @@
+import { Module } from '@nestjs/common';
+import { DeliveryScheduler } from './delivery.scheduler';
+import { DeliveryWorker } from './delivery.worker';
+import { sendWebhook } from './webhook-sender';
+import { WEBHOOK_SENDER } from './webhook-sender.port';
+
+/** What the webhooks service runs: signed webhook deliveries with retries (docs/design.md §1, 6). */
+@Module({ providers: [DeliveryScheduler, DeliveryWorker, { provide: WEBHOOK_SENDER, useValue: sendWebhook }] })
+export class WebhookWorkersModule {}
