@@ -17,7 +17,7 @@ export interface CreateDataSourceOptions {
  * migrations create. Migrations are not run on initialize; call `runMigrations` at start-up.
  *
  * TypeORM orders migrations by the 13-digit millisecond timestamp that ends each class name
- * (`CreateEventLog1700000000000`), whatever the array order; name new migrations accordingly.
+ * (`CreateEventLog1700000000000`; sqlMigration checks it), whatever the array order; name new migrations accordingly.
  */
 export function createDataSource(url: string, migrations: MigrationClass[], opts: CreateDataSourceOptions = {}): DataSource {
   return new DataSource({

@@ -1,4 +1,4 @@
-import type { MigrationInterface, QueryRunner } from 'typeorm';
+import { sqlMigration } from '@upscaler/platform';
 
 /**
  * The work queue (docs/distributed.md, "The work queue"): one row per unfinished job, written by the
@@ -6,11 +6,9 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
  * `FOR UPDATE SKIP LOCKED`. Leases are not events: a lease is a processor's claim on one attempt,
  * renewed while the engine runs; its loss is recorded in the job's stream (JobAttemptLost).
  */
-export class WorkQueue1764000000100 implements MigrationInterface {
-  name = 'WorkQueue1764000000100';
-
-  async up(q: QueryRunner): Promise<void> {
-    await q.query(`
+export const WorkQueue1764000000100 = sqlMigration('WorkQueue1764000000100', {
+  up: [
+    `
       CREATE TABLE work_queue (
         job_id           text PRIMARY KEY,
         account_id       text NOT NULL,
@@ -25,26 +23,20 @@ export class WorkQueue1764000000100 implements MigrationInterface {
         -- W3C trace context of the submit (JobQueued's metadata), so the processor's span continues its trace
         trace            jsonb NOT NULL DEFAULT '{}'::jsonb,
         CHECK ((lease_token IS NULL) = (lease_expires_at IS NULL))
-      )`);
+      )`,
     // What a claim looks for: an account's oldest queued job nobody holds.
-    await q.query(
-      `CREATE INDEX work_queue_ready_idx ON work_queue (account_id, enqueued_at, job_id) WHERE status = 'queued' AND lease_token IS NULL`,
-    );
+    `CREATE INDEX work_queue_ready_idx ON work_queue (account_id, enqueued_at, job_id) WHERE status = 'queued' AND lease_token IS NULL`,
     // What the per-account limit counts, and what the sweeper looks for.
-    await q.query(`CREATE INDEX work_queue_leased_idx ON work_queue (account_id) WHERE lease_token IS NOT NULL`);
-    await q.query(`CREATE INDEX work_queue_expiry_idx ON work_queue (lease_expires_at) WHERE lease_token IS NOT NULL`);
-    await q.query(`CREATE INDEX work_queue_pending_idx ON work_queue (run_at) WHERE status = 'pending'`);
+    `CREATE INDEX work_queue_leased_idx ON work_queue (account_id) WHERE lease_token IS NOT NULL`,
+    `CREATE INDEX work_queue_expiry_idx ON work_queue (lease_expires_at) WHERE lease_token IS NOT NULL`,
+    `CREATE INDEX work_queue_pending_idx ON work_queue (run_at) WHERE status = 'pending'`,
     // Fair share: the account served longest ago goes first. max_running mirrors AccountLimitsSet.
-    await q.query(`
+    `
       CREATE TABLE work_queue_accounts (
         account_id      text PRIMARY KEY,
         last_claimed_at timestamptz,
         max_running     integer CHECK (max_running IS NULL OR max_running > 0)
-      )`);
-  }
-
-  async down(q: QueryRunner): Promise<void> {
-    await q.query(`DROP TABLE work_queue_accounts`);
-    await q.query(`DROP TABLE work_queue`);
-  }
-}
+      )`,
+  ],
+  down: [`DROP TABLE work_queue_accounts`, `DROP TABLE work_queue`],
+});

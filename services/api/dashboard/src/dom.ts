@@ -211,17 +211,5 @@ export async function copyValue(b: HTMLElement): Promise<void> {
   }
 }
 
-export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason);
-    const t = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    const onAbort = () => {
-      clearTimeout(t);
-      reject(signal?.reason);
-    };
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
-}
+// The SDK's own abortable sleep (browser-safe: no Node import), so the dashboard's polling waits as the SDK's does.
+export { sleep } from '../../../../clients/typescript/src/http';

@@ -1,15 +1,13 @@
-import type { MigrationInterface, QueryRunner } from 'typeorm';
+import { sqlMigration } from '@upscaler/platform';
 
 /**
  * The append-only event log (docs/design.md §2). Rows never change: a statement trigger refuses UPDATE,
  * DELETE and TRUNCATE in the database itself, so no code path (or hand-written SQL) can rewrite
  * history. The oldest timestamp of the repo: every other module's migrations come after it.
  */
-export class CreateEventLog1700000000000 implements MigrationInterface {
-  name = 'CreateEventLog1700000000000';
-
-  async up(q: QueryRunner): Promise<void> {
-    await q.query(`
+export const CreateEventLog1700000000000 = sqlMigration('CreateEventLog1700000000000', {
+  up: [
+    `
       CREATE TABLE events (
         position   bigserial   PRIMARY KEY,
         stream_id  text        NOT NULL,
@@ -19,24 +17,20 @@ export class CreateEventLog1700000000000 implements MigrationInterface {
         metadata   jsonb       NOT NULL DEFAULT '{}'::jsonb,
         created_at timestamptz NOT NULL DEFAULT now(),
         CONSTRAINT events_stream_version_key UNIQUE (stream_id, version)
-      )`);
+      )`,
     // readAll(filter by category) tails one category without scanning the others.
-    await q.query(`CREATE INDEX events_category_position_idx ON events (split_part(stream_id, '-', 1), position)`);
-    await q.query(`
+    `CREATE INDEX events_category_position_idx ON events (split_part(stream_id, '-', 1), position)`,
+    `
       CREATE FUNCTION events_refuse_change() RETURNS trigger LANGUAGE plpgsql AS $$
       BEGIN
         RAISE EXCEPTION 'the event log is append-only: % on events is refused', TG_OP
           USING ERRCODE = 'restrict_violation';
       END
-      $$`);
-    await q.query(`
+      $$`,
+    `
       CREATE TRIGGER events_append_only
         BEFORE UPDATE OR DELETE OR TRUNCATE ON events
-        FOR EACH STATEMENT EXECUTE FUNCTION events_refuse_change()`);
-  }
-
-  async down(q: QueryRunner): Promise<void> {
-    await q.query(`DROP TABLE events`);
-    await q.query(`DROP FUNCTION events_refuse_change()`);
-  }
-}
+        FOR EACH STATEMENT EXECUTE FUNCTION events_refuse_change()`,
+  ],
+  down: [`DROP TABLE events`, `DROP FUNCTION events_refuse_change()`],
+});

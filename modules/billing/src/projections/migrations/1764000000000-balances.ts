@@ -1,4 +1,4 @@
-import type { MigrationInterface, QueryRunner } from 'typeorm';
+import { sqlMigration } from '@upscaler/platform';
 
 /**
  * Balances (docs/design.md §2, settled on final): one row per account and one per job's credits, written by the
@@ -6,11 +6,9 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
  * one row, whatever the account's history; reservations check the row under the log lock. The CHECKs
  * are the invariant's last line: no account below zero, granted = available + reserved + charged.
  */
-export class Balances1764000000000 implements MigrationInterface {
-  name = 'Balances1764000000000';
-
-  async up(q: QueryRunner): Promise<void> {
-    await q.query(`
+export const Balances1764000000000 = sqlMigration('Balances1764000000000', {
+  up: [
+    `
       CREATE TABLE account_balances (
         account_id          text PRIMARY KEY,
         name                text NOT NULL,
@@ -23,9 +21,9 @@ export class Balances1764000000000 implements MigrationInterface {
         -- the last account-stream event applied: grants are applied once, even by an overlapping rebuild
         position            bigint NOT NULL,
         CONSTRAINT account_balances_invariant CHECK (granted = available + reserved + charged)
-      )`);
+      )`,
     // held: reserved, no job yet; job: its job exists and is not final; charged / refunded: settled.
-    await q.query(`
+    `
       CREATE TABLE credit_reservations (
         job_id      text PRIMARY KEY,
         account_id  text NOT NULL,
@@ -33,12 +31,8 @@ export class Balances1764000000000 implements MigrationInterface {
         status      text NOT NULL CHECK (status IN ('held', 'job', 'charged', 'refunded')),
         reserved_at timestamptz NOT NULL,
         settled_at  timestamptz
-      )`);
-    await q.query(`CREATE INDEX credit_reservations_held_idx ON credit_reservations (reserved_at) WHERE status = 'held'`);
-  }
-
-  async down(q: QueryRunner): Promise<void> {
-    await q.query(`DROP TABLE credit_reservations`);
-    await q.query(`DROP TABLE account_balances`);
-  }
-}
+      )`,
+    `CREATE INDEX credit_reservations_held_idx ON credit_reservations (reserved_at) WHERE status = 'held'`,
+  ],
+  down: [`DROP TABLE credit_reservations`, `DROP TABLE account_balances`],
+});
