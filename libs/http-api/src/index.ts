@@ -15,3 +15,5 @@ export * from './read-cache/log-tail';
 export * from './read-cache/entity-cache';
 export * from './http-api.module';
 export * from './auth/operator.guard';
+export * from './endpoint/scopes.decorator';
+export * from './endpoint/endpoint';

@@ -21,7 +21,6 @@ export * from './auth/api-key-secret';
 export * from './auth/api-key-cache';
 export * from './auth/api-key.guard';
 export * from './auth/principal';
-export * from './auth/scopes.decorator';
 // what services compose
 export * from './api-keys.module';
 export * from './api-keys.capability';

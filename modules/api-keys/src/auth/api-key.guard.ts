@@ -5,8 +5,7 @@ import { DomainError, type Scope } from '@upscaler/contracts';
 import { CONFIG } from '@upscaler/runtime';
 import { bearerApiKey, hashApiKey } from './api-key-secret';
 import type { Principal } from './principal';
-import { SCOPES_KEY } from './scopes.decorator';
-import { RateLimiter } from '@upscaler/http-api';
+import { SCOPES_KEY, RateLimiter } from '@upscaler/http-api';
 import type { AppConfig } from '@upscaler/platform';
 import { ApiKeyCache } from './api-key-cache';
 

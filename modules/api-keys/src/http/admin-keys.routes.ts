@@ -1,22 +1,29 @@
 import type { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
-import { errorResponse, idParam, jsonBody, jsonBodyErrors, jsonResponse, operatorErrors, operatorSecurity, z } from '@upscaler/http-api';
+import {
+  defineEndpoint,
+  errorResponse,
+  idParam,
+  jsonBody,
+  jsonBodyErrors,
+  jsonResponse,
+  operatorErrors,
+  registerEndpoints,
+  z,
+} from '@upscaler/http-api';
 import { KEY_CREATED, keyLimitReached } from './api-keys.routes';
 import { ApiKeyCreatedSchema, ApiKeyPathParams, ApiKeySchema, CREATE_KEY_EXAMPLES, CreateKeyBody } from './api-keys.schemas';
 
-/** docs/design.md §6: the operator's key endpoints (admin-keys.controller.ts), bearer UPSCALE_OPERATOR_TOKEN. */
-
 const AccountPathParams = z.object({ id: idParam('acct', 'Account', 'acct_0190a1b2c3d47e8f9a0b1c2d3e4f5a6c') });
 
-export function registerAdminKeyRoutes(registry: OpenAPIRegistry): void {
-  const operator = { tags: ['Operator'], security: operatorSecurity };
-
-  registry.registerPath({
+/** docs/design.md §6: the operator's key endpoints (admin-keys.controller.ts), bearer UPSCALE_OPERATOR_TOKEN. */
+export const ADMIN_KEY_ENDPOINTS = {
+  create: defineEndpoint({
     method: 'post',
     path: '/api/v1/admin/accounts/{id}/keys',
     operationId: 'adminCreateApiKey',
     description: 'Creates an API key for any account (operator token), e.g. its first one. The secret is in this answer only.',
     summary: 'Create an API key for an account',
-    ...operator,
+    tags: ['Operator'],
     request: { params: AccountPathParams, body: jsonBody(CreateKeyBody, CREATE_KEY_EXAMPLES) },
     responses: {
       '201': jsonResponse(KEY_CREATED, ApiKeyCreatedSchema, 'never'),
@@ -26,20 +33,25 @@ export function registerAdminKeyRoutes(registry: OpenAPIRegistry): void {
       ...jsonBodyErrors('never'),
       ...operatorErrors(),
     },
-  });
-
-  registry.registerPath({
+    auth: 'operator',
+  }),
+  revoke: defineEndpoint({
     method: 'delete',
     path: '/api/v1/admin/keys/{id}',
     operationId: 'adminRevokeApiKey',
     description: 'Revokes any API key (operator token); the api refuses it from then on, across replicas within about a second.',
     summary: 'Revoke any API key',
-    ...operator,
+    tags: ['Operator'],
     request: { params: ApiKeyPathParams },
     responses: {
       '200': jsonResponse('The revoked key (idempotent).', ApiKeySchema, 'never'),
       '404': errorResponse(404, ['not_found'], 'never', 'No key with that id.'),
       ...operatorErrors(),
     },
-  });
+    auth: 'operator',
+  }),
+};
+
+export function registerAdminKeyRoutes(registry: OpenAPIRegistry): void {
+  registerEndpoints(registry, Object.values(ADMIN_KEY_ENDPOINTS));
 }

@@ -1,11 +1,12 @@
 import type { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
 import {
-  apiKeySecurity,
+  defineEndpoint,
   errorResponse,
   jsonBody,
   jsonBodyErrors,
   jsonResponse,
   keyedErrors,
+  registerEndpoints,
   type RateLimitHeaders,
 } from '@upscaler/http-api';
 import {
@@ -30,8 +31,9 @@ export const keyLimitReached = (rateLimit: RateLimitHeaders) =>
     'The account already has as many active (unrevoked) keys as UPSCALE_MAX_API_KEYS_PER_ACCOUNT allows (20 by default). Revoked keys do not count.',
   );
 
-export function registerApiKeyRoutes(registry: OpenAPIRegistry): void {
-  registry.registerPath({
+/** The self-service key endpoints (api-keys.controller.ts), each declared once. */
+export const API_KEY_ENDPOINTS = {
+  create: defineEndpoint({
     method: 'post',
     path: '/api/v1/api_keys',
     operationId: 'createApiKey',
@@ -39,7 +41,6 @@ export function registerApiKeyRoutes(registry: OpenAPIRegistry): void {
       "Creates a key for the caller's account with the scopes asked for (at most the caller's own). The secret is in this answer only: store it now.",
     tags: ['Account'],
     summary: "Create an API key for the caller's account",
-    security: apiKeySecurity('keys:write'),
     request: { body: jsonBody(CreateKeyBody, CREATE_KEY_EXAMPLES) },
     responses: {
       '201': jsonResponse(KEY_CREATED, ApiKeyCreatedSchema, 'always'),
@@ -48,23 +49,22 @@ export function registerApiKeyRoutes(registry: OpenAPIRegistry): void {
       ...jsonBodyErrors('always'),
       ...keyedErrors({ scoped: true }),
     },
-  });
-
-  registry.registerPath({
+    auth: { scope: 'keys:write' },
+  }),
+  list: defineEndpoint({
     method: 'get',
     path: '/api/v1/api_keys',
     operationId: 'listApiKeys',
     description: "The account's API keys without their secrets: name, scopes, prefix, rate limit, when each was created and revoked.",
     tags: ['Account'],
     summary: "List the caller's API keys",
-    security: apiKeySecurity('keys:read'),
     responses: {
       '200': jsonResponse('Every key of the account, revoked ones included (has_more is always false).', ApiKeyListSchema, 'always'),
       ...keyedErrors({ scoped: true }),
     },
-  });
-
-  registry.registerPath({
+    auth: { scope: 'keys:read' },
+  }),
+  revoke: defineEndpoint({
     method: 'delete',
     path: '/api/v1/api_keys/{id}',
     operationId: 'revokeApiKey',
@@ -72,12 +72,16 @@ export function registerApiKeyRoutes(registry: OpenAPIRegistry): void {
     summary: "Revoke one of the caller's API keys",
     description:
       'Revoking is final and idempotent: revoking a revoked key answers 200 with the same revoked_at. A revoked key gets 401 from then on.',
-    security: apiKeySecurity('keys:write'),
     request: { params: ApiKeyPathParams },
     responses: {
       '200': jsonResponse('The revoked key.', ApiKeySchema, 'always'),
       '404': errorResponse(404, ['not_found'], 'always', 'No key with that id in this account.'),
       ...keyedErrors({ scoped: true }),
     },
-  });
+    auth: { scope: 'keys:write' },
+  }),
+};
+
+export function registerApiKeyRoutes(registry: OpenAPIRegistry): void {
+  registerEndpoints(registry, Object.values(API_KEY_ENDPOINTS));
 }

@@ -1,5 +1,6 @@
 import { Controller, Get, UseGuards } from '@nestjs/common';
-import { ApiKeyGuard, CurrentPrincipal, type Principal, RequireScope } from '@upscaler/api-keys';
+import { ApiKeyGuard, CurrentPrincipal, type Principal } from '@upscaler/api-keys';
+import { RequireScope } from '@upscaler/http-api';
 import { AccountsService } from './accounts.service';
 
 /** GET /account: any valid key sees its own account (docs/design.md §6). */

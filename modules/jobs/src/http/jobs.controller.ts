@@ -1,27 +1,12 @@
-import {
-  Body,
-  Controller,
-  Delete,
-  Get,
-  Headers,
-  HttpCode,
-  Param,
-  Post,
-  Query,
-  Req,
-  Res,
-  UploadedFile,
-  UseGuards,
-  UseInterceptors,
-} from '@nestjs/common';
+import { Body, Controller, Delete, Get, Headers, HttpCode, Param, Post, Query, Req, Res, UploadedFile, UseGuards, UseInterceptors, } from '@nestjs/common';
 import { FileInterceptor } from '@nestjs/platform-express';
 import { memoryStorage } from 'multer';
 import type { Request, Response } from 'express';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { DomainError, MAX_UPLOAD_BYTES, type JobView } from '@upscaler/contracts';
 import { weakEtag } from '@upscaler/platform';
-import { ApiKeyGuard, CurrentPrincipal, type Principal, RequireScope } from '@upscaler/api-keys';
-import { singleValuedQuery, parseWith } from '@upscaler/http-api';
+import { ApiKeyGuard, CurrentPrincipal, type Principal } from '@upscaler/api-keys';
+import { RequireScope, singleValuedQuery, parseWith } from '@upscaler/http-api';
 import { parseIdempotencyKey } from './idempotency';
 import { JobFinalWaiter } from './job-final-waiter';
 import { JobViews } from './job-views';

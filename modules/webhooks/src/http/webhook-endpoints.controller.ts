@@ -1,6 +1,6 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query, UseGuards } from '@nestjs/common';
-import { ApiKeyGuard, CurrentPrincipal, type Principal, RequireScope } from '@upscaler/api-keys';
-import { singleValuedQuery } from '@upscaler/http-api';
+import { ApiKeyGuard, CurrentPrincipal, type Principal } from '@upscaler/api-keys';
+import { RequireScope, singleValuedQuery } from '@upscaler/http-api';
 import { WebhookEndpointsService } from './webhook-endpoints.service';
 
 /** Webhook endpoints (docs/design.md §6): webhooks:write / webhooks:read. */

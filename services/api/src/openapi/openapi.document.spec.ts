@@ -7,8 +7,8 @@ import addFormats from 'ajv-formats';
 import { ERROR_CODES, JOB_FAILURE_CODES, type ErrorCode } from '@upscaler/contracts';
 import { RuntimeModule, type Runtime } from '@upscaler/runtime';
 import { ApiModule } from '../api.module';
-import { ApiKeyGuard, SCOPES_KEY } from '@upscaler/api-keys';
-import { OperatorGuard, RATE_LIMIT_HEADER_NAMES } from '@upscaler/http-api';
+import { ApiKeyGuard } from '@upscaler/api-keys';
+import { SCOPES_KEY, OperatorGuard, RATE_LIMIT_HEADER_NAMES } from '@upscaler/http-api';
 import { openApiDocument, renderOpenApiDocument, validateAgainstResponse, validateAgainstSchema } from './openapi.document';
 
 /**
@@ -61,7 +61,15 @@ function nestRoutes(): Route[] {
       const handler = proto[name];
       if (name === 'constructor' || typeof handler !== 'function' || Reflect.getMetadata(PATH_METADATA, handler) === undefined) return [];
       const sub = String(Reflect.getMetadata(PATH_METADATA, handler));
-      const path = ('/' + [base, sub].filter((s) => s && s !== '/').join('/')).replace(/:(\w+)/g, '{$1}').replace(/\*(\w+)/g, '{$1}');
+      const path = (
+        '/' +
+        [base, sub]
+          .map((s) => s.replace(/^\/+|\/+$/g, ''))
+          .filter(Boolean)
+          .join('/')
+      )
+        .replace(/:(\w+)/g, '{$1}')
+        .replace(/\*(\w+)/g, '{$1}');
       const method = RequestMethod[Reflect.getMetadata(METHOD_METADATA, handler) as RequestMethod];
       return [{ key: `${method} ${path}`, guard, scopes: Reflect.getMetadata(SCOPES_KEY, handler) as string[] | undefined }];
     });

@@ -1,0 +1,55 @@
+import { applyDecorators, Delete, Get, HttpCode, Patch, Post, Put } from '@nestjs/common';
+import type { OpenAPIRegistry, RouteConfig } from '@asteasolutions/zod-to-openapi';
+import type { Scope } from '@upscaler/contracts';
+import { apiKeySecurity, operatorSecurity } from '../openapi/responses';
+import { RequireScope } from './scopes.decorator';
+
+/**
+ * Who may call an endpoint: a key with this scope (spec 5: exactly that scope), any valid key, the operator token, or
+ * anyone (the OpenAPI document, the reference page, signed files). The controller's guard enforces it (ApiKeyGuard
+ * reads the scope this sets; OperatorGuard); the layering test checks that each route's guard matches.
+ */
+export type EndpointAuth = { scope: Scope } | 'key' | 'operator' | 'public';
+
+/**
+ * One endpoint, declared once: its method and path, who may call it, and its OpenAPI operation (request schemas,
+ * responses, prose). `@Endpoint(declaration)` on the handler makes the Nest route, its success status and its scope
+ * from it; `registerEndpoints` makes the OpenAPI path from the same object.
+ */
+export type EndpointDeclaration = Omit<RouteConfig, 'security'> & { auth: EndpointAuth };
+
+/** Declares an endpoint (the identity: it only gives the object its type). */
+export function defineEndpoint<const D extends EndpointDeclaration>(declaration: D): D {
+  return declaration;
+}
+
+const METHODS = { get: Get, post: Post, put: Put, patch: Patch, delete: Delete } as const;
+
+/** The success status: the lowest 2xx (or 3xx) response the declaration documents. */
+export function successStatus(d: EndpointDeclaration): number {
+  const statuses = Object.keys(d.responses)
+    .map(Number)
+    .filter((s) => s >= 200 && s < 400)
+    .sort((a, b) => a - b);
+  if (statuses.length === 0) throw new Error(`${d.method.toUpperCase()} ${d.path} documents no success response`);
+  return statuses[0];
+}
+
+/** The handler's Nest decorators: route (OpenAPI `{id}` becomes Nest's `:id`), success status, scope. */
+export function Endpoint(d: EndpointDeclaration): MethodDecorator {
+  const method = METHODS[d.method as keyof typeof METHODS];
+  if (!method) throw new Error(`unsupported method ${d.method} for ${d.path}`);
+  const route = d.path.replace(/\{(\w+)\}/g, ':$1');
+  const decorators = [method(route), HttpCode(successStatus(d))];
+  if (d.auth === 'key') decorators.push(RequireScope());
+  else if (typeof d.auth === 'object') decorators.push(RequireScope(d.auth.scope));
+  return applyDecorators(...decorators);
+}
+
+/** The OpenAPI paths of these endpoints, their security from `auth`. */
+export function registerEndpoints(registry: OpenAPIRegistry, declarations: Iterable<EndpointDeclaration>): void {
+  for (const { auth, ...route } of declarations) {
+    const security = auth === 'operator' ? operatorSecurity : auth === 'public' ? undefined : apiKeySecurity(auth === 'key' ? undefined : auth.scope);
+    registry.registerPath({ ...route, ...(security ? { security } : {}) });
+  }
+}
