@@ -1,30 +1,30 @@
-import { Body, Controller, Get, HttpCode, Param, Patch, Post, UseGuards } from '@nestjs/common';
-import { OperatorGuard } from '@upscaler/http-api';
+import { Body, Controller, Param, UseGuards } from '@nestjs/common';
+import { Endpoint, OperatorGuard } from '@upscaler/http-api';
+import { ADMIN_ACCOUNT_ENDPOINTS } from './admin-accounts.routes';
 import { AccountsService } from './accounts.service';
 
 /** The operator's account endpoints (docs/design.md §6), bearer UPSCALE_OPERATOR_TOKEN. */
-@Controller('api/v1/admin/accounts')
+@Controller()
 @UseGuards(OperatorGuard)
 export class AdminAccountsController {
   constructor(private readonly accounts: AccountsService) {}
 
-  @Post()
+  @Endpoint(ADMIN_ACCOUNT_ENDPOINTS.adminCreateAccount)
   create(@Body() body: unknown) {
     return this.accounts.create(body);
   }
 
-  @Get(':id')
+  @Endpoint(ADMIN_ACCOUNT_ENDPOINTS.adminGetAccount)
   get(@Param('id') id: string) {
     return this.accounts.forOperator(id);
   }
 
-  @Patch(':id')
+  @Endpoint(ADMIN_ACCOUNT_ENDPOINTS.adminUpdateAccount)
   update(@Param('id') id: string, @Body() body: unknown) {
     return this.accounts.update(id, body);
   }
 
-  @Post(':id/credits')
-  @HttpCode(200)
+  @Endpoint(ADMIN_ACCOUNT_ENDPOINTS.adminGrantCredits)
   grant(@Param('id') id: string, @Body() body: unknown) {
     return this.accounts.grant(id, body);
   }

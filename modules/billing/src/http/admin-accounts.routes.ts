@@ -1,12 +1,13 @@
 import type { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
 import {
+  defineEndpoint,
   DEPENDENCY_AWAY,
   errorResponse,
   jsonBody,
   jsonBodyErrors,
   jsonResponse,
   operatorErrors,
-  operatorSecurity,
+  registerEndpoints,
 } from '@upscaler/http-api';
 import { AccountPathParams, AdminAccountSchema, CreateAccountBody, GrantCreditsBody, UpdateAccountBody } from './accounts.schemas';
 
@@ -30,17 +31,15 @@ const accountUpdateErrors = () => ({
   '503': billingUnavailable(),
 });
 
-export function registerAdminAccountRoutes(registry: OpenAPIRegistry): void {
-  const operator = { tags: ['Operator'], security: operatorSecurity };
-
-  registry.registerPath({
+export const ADMIN_ACCOUNT_ENDPOINTS = {
+  adminCreateAccount: defineEndpoint({
     method: 'post',
     path: '/api/v1/admin/accounts',
     operationId: 'adminCreateAccount',
     description:
       'Opens an account with a name and an initial grant of credits (operator token). Billing, the owner of account streams, applies it.',
     summary: 'Open an account',
-    ...operator,
+    tags: ['Operator'],
     request: { body: jsonBody(CreateAccountBody) },
     responses: {
       '201': jsonResponse('The new account.', AdminAccountSchema, 'never'),
@@ -49,46 +48,46 @@ export function registerAdminAccountRoutes(registry: OpenAPIRegistry): void {
       ...operatorErrors(),
       '503': billingUnavailable(),
     },
-  });
-
-  registry.registerPath({
+    auth: 'operator',
+  }),
+  adminGetAccount: defineEndpoint({
     method: 'get',
     path: '/api/v1/admin/accounts/{id}',
     operationId: 'adminGetAccount',
     description: "An account's balance, reserved and charged credits and limits, as billing's projection holds them (operator token).",
     summary: 'Retrieve an account',
-    ...operator,
+    tags: ['Operator'],
     request: { params: AccountPathParams },
     responses: {
       '200': jsonResponse('The account.', AdminAccountSchema, 'never'),
       '404': noAccount(),
       ...operatorErrors(),
     },
-  });
-
-  registry.registerPath({
+    auth: 'operator',
+  }),
+  adminUpdateAccount: defineEndpoint({
     method: 'patch',
     path: '/api/v1/admin/accounts/{id}',
     operationId: 'adminUpdateAccount',
     summary: "Change an account's settings",
     description:
       'Sets the per-account limit on jobs running at once (enforced across all processors by the work queue). Takes effect for the next claim; running jobs are not stopped.',
-    ...operator,
+    tags: ['Operator'],
     request: { params: AccountPathParams, body: jsonBody(UpdateAccountBody) },
     responses: {
       '200': jsonResponse('The account, updated.', AdminAccountSchema, 'never'),
       '400': errorResponse(400, ['invalid_request'], 'never'),
       ...accountUpdateErrors(),
     },
-  });
-
-  registry.registerPath({
+    auth: 'operator',
+  }),
+  adminGrantCredits: defineEndpoint({
     method: 'post',
     path: '/api/v1/admin/accounts/{id}/credits',
     operationId: 'adminGrantCredits',
     description: "Adds credits to an account's balance (operator token). Not idempotent: read the account before retrying after a 503.",
     summary: 'Grant credits to an account',
-    ...operator,
+    tags: ['Operator'],
     request: { params: AccountPathParams, body: jsonBody(GrantCreditsBody) },
     responses: {
       '200': jsonResponse('The account, credits granted (balance raised by amount).', AdminAccountSchema, 'never'),
@@ -100,5 +99,10 @@ export function registerAdminAccountRoutes(registry: OpenAPIRegistry): void {
       ),
       ...accountUpdateErrors(),
     },
-  });
+    auth: 'operator',
+  }),
+};
+
+export function registerAdminAccountRoutes(registry: OpenAPIRegistry): void {
+  registerEndpoints(registry, Object.values(ADMIN_ACCOUNT_ENDPOINTS));
 }

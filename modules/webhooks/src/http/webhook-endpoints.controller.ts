@@ -1,69 +1,56 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query, UseGuards } from '@nestjs/common';
+import { Body, Controller, Param, Query, UseGuards } from '@nestjs/common';
 import { ApiKeyGuard, CurrentPrincipal, type Principal } from '@upscaler/api-keys';
-import { RequireScope, singleValuedQuery } from '@upscaler/http-api';
+import { Endpoint, singleValuedQuery } from '@upscaler/http-api';
+import { WEBHOOK_ENDPOINT_ENDPOINTS } from './webhooks.routes';
 import { WebhookEndpointsService } from './webhook-endpoints.service';
 
 /** Webhook endpoints (docs/design.md §6): webhooks:write / webhooks:read. */
-@Controller('api/v1/webhook_endpoints')
+@Controller()
 @UseGuards(ApiKeyGuard)
 export class WebhookEndpointsController {
   constructor(private readonly endpoints: WebhookEndpointsService) {}
 
-  @Post()
-  @RequireScope('webhooks:write')
+  @Endpoint(WEBHOOK_ENDPOINT_ENDPOINTS.createWebhookEndpoint)
   create(@CurrentPrincipal() p: Principal, @Body() body: unknown) {
     return this.endpoints.create(p.accountId, body);
   }
 
-  @Get()
-  @RequireScope('webhooks:read')
+  @Endpoint(WEBHOOK_ENDPOINT_ENDPOINTS.listWebhookEndpoints)
   list(@CurrentPrincipal() p: Principal) {
     return this.endpoints.list(p.accountId);
   }
 
-  @Get(':id')
-  @RequireScope('webhooks:read')
+  @Endpoint(WEBHOOK_ENDPOINT_ENDPOINTS.getWebhookEndpoint)
   get(@CurrentPrincipal() p: Principal, @Param('id') id: string) {
     return this.endpoints.get(p.accountId, id);
   }
 
-  @Delete(':id')
-  @HttpCode(200)
-  @RequireScope('webhooks:write')
+  @Endpoint(WEBHOOK_ENDPOINT_ENDPOINTS.deleteWebhookEndpoint)
   remove(@CurrentPrincipal() p: Principal, @Param('id') id: string) {
     return this.endpoints.remove(p.accountId, id);
   }
 
-  @Get(':id/deliveries')
-  @RequireScope('webhooks:read')
+  @Endpoint(WEBHOOK_ENDPOINT_ENDPOINTS.listWebhookDeliveries)
   deliveries(@CurrentPrincipal() p: Principal, @Param('id') id: string, @Query() q: unknown) {
     return this.endpoints.deliveries(p.accountId, id, singleValuedQuery(q, ['limit']));
   }
 
-  @Post(':id/rotate_secret')
-  @HttpCode(200)
-  @RequireScope('webhooks:write')
+  @Endpoint(WEBHOOK_ENDPOINT_ENDPOINTS.rotateWebhookEndpointSecret)
   rotateSecret(@CurrentPrincipal() p: Principal, @Param('id') id: string, @Body() body: unknown) {
     return this.endpoints.rotateSecret(p.accountId, id, body);
   }
 
-  @Post(':id/enable')
-  @HttpCode(200)
-  @RequireScope('webhooks:write')
+  @Endpoint(WEBHOOK_ENDPOINT_ENDPOINTS.enableWebhookEndpoint)
   enable(@CurrentPrincipal() p: Principal, @Param('id') id: string) {
     return this.endpoints.enable(p.accountId, id);
   }
 
-  @Post(':id/test')
-  @HttpCode(202)
-  @RequireScope('webhooks:write')
+  @Endpoint(WEBHOOK_ENDPOINT_ENDPOINTS.sendWebhookTestEvent)
   sendTestEvent(@CurrentPrincipal() p: Principal, @Param('id') id: string) {
     return this.endpoints.sendTestEvent(p.accountId, id);
   }
 
-  @Post(':id/deliveries/:delivery_id/redeliver')
-  @HttpCode(202)
-  @RequireScope('webhooks:write')
+  @Endpoint(WEBHOOK_ENDPOINT_ENDPOINTS.redeliverWebhook)
   redeliver(@CurrentPrincipal() p: Principal, @Param('id') id: string, @Param('delivery_id') deliveryId: string) {
     return this.endpoints.redeliver(p.accountId, id, deliveryId);
   }
