@@ -49,7 +49,8 @@ export function Endpoint(d: EndpointDeclaration): MethodDecorator {
 /** The OpenAPI paths of these endpoints, their security from `auth`. */
 export function registerEndpoints(registry: OpenAPIRegistry, declarations: Iterable<EndpointDeclaration>): void {
   for (const { auth, ...route } of declarations) {
-    const security = auth === 'operator' ? operatorSecurity : auth === 'public' ? undefined : apiKeySecurity(auth === 'key' ? undefined : auth.scope);
+    const security =
+      auth === 'operator' ? operatorSecurity : auth === 'public' ? undefined : apiKeySecurity(auth === 'key' ? undefined : auth.scope);
     registry.registerPath({ ...route, ...(security ? { security } : {}) });
   }
 }
