@@ -2,6 +2,7 @@ jest.setTimeout(600_000);
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import sharp from 'sharp';
+import { itWithInt8Kernels } from './int8-kernels';
 import type { Target } from '@upscaler/contracts';
 import {
   createEngine,
@@ -118,7 +119,7 @@ describe('int8 networks against their float32 parents, on real images', () => {
     ]);
   });
 
-  it.each(INT8)('%s is within the stated tolerance of %s', async (id, parent) => {
+  itWithInt8Kernels.each(INT8)('%s is within the stated tolerance of %s', async (id, parent) => {
     const scale = DEFAULT_REGISTRY.networks[id].scale;
     const [int8, float32] = await Promise.all([
       createEngine({ registry: running(id), precision: 'int8' }),
