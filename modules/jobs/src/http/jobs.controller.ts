@@ -1,19 +1,4 @@
-import {
-  Body,
-  Controller,
-  Delete,
-  Get,
-  Headers,
-  HttpCode,
-  Param,
-  Post,
-  Query,
-  Req,
-  Res,
-  UploadedFile,
-  UseGuards,
-  UseInterceptors,
-} from '@nestjs/common';
+import { Body, Controller, Headers, Param, Query, Req, Res, UploadedFile, UseGuards, UseInterceptors } from '@nestjs/common';
 import { FileInterceptor } from '@nestjs/platform-express';
 import { memoryStorage } from 'multer';
 import type { Request, Response } from 'express';
@@ -21,7 +6,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { DomainError, MAX_UPLOAD_BYTES, type JobView } from '@upscaler/contracts';
 import { weakEtag } from '@upscaler/platform';
 import { ApiKeyGuard, CurrentPrincipal, type Principal } from '@upscaler/api-keys';
-import { RequireScope, singleValuedQuery, parseWith } from '@upscaler/http-api';
+import { Endpoint, singleValuedQuery, parseWith } from '@upscaler/http-api';
+import { JOB_ENDPOINTS } from './jobs.routes';
 import { parseIdempotencyKey } from './idempotency';
 import { JobFinalWaiter } from './job-final-waiter';
 import { JobViews } from './job-views';
@@ -31,7 +17,7 @@ import { parseSubmitFields, sanitizeFilename } from './submit-request';
 import { LIST_JOBS_ERRORS, ListJobsQuery, RESULT_QUERY_ERRORS, ResultQuery } from './jobs.schemas';
 
 /** Spec 4: HTTP only — parse with the request schemas (jobs.schemas.ts), call the service, map the result. */
-@Controller('api/v1')
+@Controller()
 @UseGuards(ApiKeyGuard)
 export class JobsController {
   constructor(
@@ -40,8 +26,7 @@ export class JobsController {
     private readonly waiter: JobFinalWaiter,
   ) {}
 
-  @Post('upscale')
-  @RequireScope('jobs:write')
+  @Endpoint(JOB_ENDPOINTS.createJob)
   @UseInterceptors(
     FileInterceptor('image', {
       storage: memoryStorage(),
@@ -85,14 +70,12 @@ export class JobsController {
     return outcome.job;
   }
 
-  @Get('jobs')
-  @RequireScope('jobs:read')
+  @Endpoint(JOB_ENDPOINTS.listJobs)
   list(@CurrentPrincipal() p: Principal, @Query() q: unknown) {
     return this.jobs.list(p, parseWith(ListJobsQuery, singleValuedQuery(q, ['limit', 'starting_after', 'status']), LIST_JOBS_ERRORS));
   }
 
-  @Get('jobs/:id')
-  @RequireScope('jobs:read')
+  @Endpoint(JOB_ENDPOINTS.getJob)
   async get(
     @CurrentPrincipal() p: Principal,
     @Param('id') id: string,
@@ -117,8 +100,7 @@ export class JobsController {
     return view;
   }
 
-  @Get('jobs/:id/result')
-  @RequireScope('jobs:read')
+  @Endpoint(JOB_ENDPOINTS.downloadResult)
   async result(@CurrentPrincipal() p: Principal, @Param('id') id: string, @Query() q: unknown, @Res({ passthrough: true }) res: Response) {
     const { redirect, asset } = parseWith(ResultQuery, singleValuedQuery(q, ['redirect', 'asset']), RESULT_QUERY_ERRORS);
     const link = await this.jobs.resultLink(p, id, asset);
@@ -128,9 +110,7 @@ export class JobsController {
     return undefined;
   }
 
-  @Delete('jobs/:id')
-  @HttpCode(200)
-  @RequireScope('jobs:write')
+  @Endpoint(JOB_ENDPOINTS.cancelJob)
   cancel(@CurrentPrincipal() p: Principal, @Param('id') id: string) {
     return this.jobs.cancel(p, id);
   }

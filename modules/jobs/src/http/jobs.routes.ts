@@ -1,6 +1,15 @@
 import type { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
 import { MAX_UPLOAD_BYTES, SIGNED_URL_TTL_SECONDS } from '@upscaler/contracts';
-import { apiKeySecurity, DEPENDENCY_AWAY, errorResponse, headersFor, jsonBodyErrors, jsonResponse, keyedErrors } from '@upscaler/http-api';
+import {
+  DEPENDENCY_AWAY,
+  errorResponse,
+  headersFor,
+  jsonBodyErrors,
+  jsonResponse,
+  keyedErrors,
+  defineEndpoint,
+  registerEndpoints,
+} from '@upscaler/http-api';
 
 /** Preference-Applied and Vary, on the answers a `Prefer: wait` may shape. */
 const WAIT_HEADERS = {
@@ -32,9 +41,14 @@ import {
   SubmitMultipartBody,
 } from './jobs.schemas';
 
-/** Spec 4: the job endpoints of jobs.controller.ts in the OpenAPI document. */
-export function registerJobRoutes(registry: OpenAPIRegistry): void {
-  registry.registerPath({
+/** The result's answers are never cached: each holds a fresh signed link. */
+const noStore = {
+  'Cache-Control': { description: 'Always `no-store`: every call returns a fresh link.', schema: { type: 'string', const: 'no-store' } },
+};
+
+/** Spec 4: the job endpoints (jobs.controller.ts), each declared once. */
+export const JOB_ENDPOINTS = {
+  createJob: defineEndpoint({
     method: 'post',
     path: '/api/v1/upscale',
     operationId: 'createJob',
@@ -55,7 +69,6 @@ export function registerJobRoutes(registry: OpenAPIRegistry): void {
       'Prefer: wait=N (at most 60): the answer waits until the job is final or N seconds have passed. A job final by then is ' +
       'answered 200 with its retrieve view (result, error, progress); otherwise as without the header (202 with the create view, or 200 ' +
       'for a replay). Preference-Applied: wait=N says the wait was honoured.',
-    security: apiKeySecurity('jobs:write'),
     request: {
       headers: SubmitHeaders,
       body: {
@@ -113,9 +126,9 @@ export function registerJobRoutes(registry: OpenAPIRegistry): void {
       ...keyedErrors({ scoped: true }),
       '503': errorResponse(503, ['billing_unavailable', 'service_unavailable'], 'always', DEPENDENCY_AWAY),
     },
-  });
-
-  registry.registerPath({
+    auth: { scope: 'jobs:write' },
+  }),
+  listJobs: defineEndpoint({
     method: 'get',
     path: '/api/v1/jobs',
     operationId: 'listJobs',
@@ -123,7 +136,6 @@ export function registerJobRoutes(registry: OpenAPIRegistry): void {
     summary: 'List jobs, newest first',
     description:
       'Cursor pagination by job id (ids are time-ordered): a full walk neither skips nor repeats jobs while new ones arrive (spec 4.3).',
-    security: apiKeySecurity('jobs:read'),
     request: { query: ListJobsQuery },
     responses: {
       '200': jsonResponse('A page of jobs (list item view).', JobListSchema, 'always'),
@@ -135,9 +147,9 @@ export function registerJobRoutes(registry: OpenAPIRegistry): void {
       ),
       ...keyedErrors({ scoped: true }),
     },
-  });
-
-  registry.registerPath({
+    auth: { scope: 'jobs:read' },
+  }),
+  getJob: defineEndpoint({
     method: 'get',
     path: '/api/v1/jobs/{id}',
     operationId: 'getJob',
@@ -149,7 +161,6 @@ export function registerJobRoutes(registry: OpenAPIRegistry): void {
       'progress (0 to 1) and started_at show how far a running job is. To follow every change (a progress bar), send ' +
       'Prefer: wait=N with If-None-Match: <the ETag of the view you have>: the answer comes as soon as the view differs, ' +
       'or as 304 after N seconds without a change.',
-    security: apiKeySecurity('jobs:read'),
     request: { params: JobPathParams, headers: GetJobHeaders },
     responses: {
       '200': jsonResponse('The job (retrieve view).', JobSchema, 'always', { ...WAIT_HEADERS, ETag: ETAG_HEADER }),
@@ -165,9 +176,9 @@ export function registerJobRoutes(registry: OpenAPIRegistry): void {
       ),
       ...keyedErrors({ scoped: true }),
     },
-  });
-
-  registry.registerPath({
+    auth: { scope: 'jobs:read' },
+  }),
+  cancelJob: defineEndpoint({
     method: 'delete',
     path: '/api/v1/jobs/{id}',
     operationId: 'cancelJob',
@@ -175,7 +186,6 @@ export function registerJobRoutes(registry: OpenAPIRegistry): void {
     summary: 'Cancel a job',
     description:
       'Cancels a job that has not reached a final state and refunds its credits (spec 4.5). When finishing and cancelling race, the finish wins and the cancel gets 409.',
-    security: apiKeySecurity('jobs:write'),
     request: { params: JobPathParams },
     responses: {
       '200': jsonResponse('The cancelled job (cancel view).', JobCancelSchema, 'always'),
@@ -183,12 +193,9 @@ export function registerJobRoutes(registry: OpenAPIRegistry): void {
       '409': errorResponse(409, ['conflict'], 'always', 'The job already reached a final state (succeeded, failed or cancelled).'),
       ...keyedErrors({ scoped: true }),
     },
-  });
-
-  const noStore = {
-    'Cache-Control': { description: 'Always `no-store`: every call returns a fresh link.', schema: { type: 'string', const: 'no-store' } },
-  };
-  registry.registerPath({
+    auth: { scope: 'jobs:write' },
+  }),
+  downloadResult: defineEndpoint({
     method: 'get',
     path: '/api/v1/jobs/{id}/result',
     operationId: 'downloadResult',
@@ -198,7 +205,6 @@ export function registerJobRoutes(registry: OpenAPIRegistry): void {
       `Redirects (302) to a signed URL valid for ${SIGNED_URL_TTL_SECONDS} s; follow it to get the bytes. Every call signs a ` +
       'fresh link. asset=result needs a succeeded job; asset=source works in any state. Files are kept until the ' +
       "job's files_expire_at (the service's retention, docs/operations.md); from then on both assets answer 410 files_expired.",
-    security: apiKeySecurity('jobs:read'),
     request: { params: JobPathParams, query: ResultQuery },
     responses: {
       '302': {
@@ -220,5 +226,10 @@ export function registerJobRoutes(registry: OpenAPIRegistry): void {
       '410': errorResponse(410, ['files_expired'], 'always', "The job's files_expire_at has passed: its source and result were deleted."),
       ...keyedErrors({ scoped: true }),
     },
-  });
+    auth: { scope: 'jobs:read' },
+  }),
+};
+
+export function registerJobRoutes(registry: OpenAPIRegistry): void {
+  registerEndpoints(registry, Object.values(JOB_ENDPOINTS));
 }
