@@ -71,6 +71,24 @@ it('a reservation is idempotent per job; an unknown account is account_not_found
   expect(await reserve(newId('acct'), newId('job'))).toMatchObject({ ok: false, code: 'account_not_found' });
 });
 
+it('a request read after its answerBy (its sender already answered 503) reserves nothing', async () => {
+  const accountId = await log.openAccount(6);
+  const late = (answerBy: string) =>
+    transport.request<unknown, BillingReserveReply>(
+      TOPICS.billingReserve,
+      { accountId, jobId: newId('job'), amount: 3, answerBy },
+      TIMEOUT,
+    );
+  const past = new Date(Date.now() - 1).toISOString();
+  expect(await late(past)).toEqual({
+    ok: false,
+    code: 'too_late',
+    message: `The request was read after ${past}, when its sender stopped waiting.`,
+  });
+  expect(await late(new Date(Date.now() + 60_000).toISOString())).toEqual({ ok: true, available: 3 });
+  expect(await log.balances.account(accountId)).toMatchObject({ balance: 3, reserved: 3 });
+});
+
 it('the sweep releases a reservation whose job never appeared, and then refuses that job; one whose job exists keeps it', async () => {
   const accountId = await log.openAccount(9);
   const orphan = newId('job');

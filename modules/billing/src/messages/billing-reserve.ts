@@ -10,12 +10,17 @@ export const BillingReserveRequestSchema = z.object({
   amount: z.number().int().positive(),
   /** W3C traceparent of the HTTP request. */
   traceparent: z.string().optional(),
+  /**
+   * When the api stops waiting (ISO 8601): a request billing reads later (delivered late, e.g. after a broker
+   * restart) reserves nothing, since its client was already answered 503 billing_unavailable.
+   */
+  answerBy: z.string().datetime().optional(),
 });
 export type BillingReserveRequest = z.infer<typeof BillingReserveRequestSchema>;
 
 export const BillingReserveReplySchema = z.discriminatedUnion('ok', [
   z.object({ ok: z.literal(true), available: z.number().int() }),
-  z.object({ ok: z.literal(false), code: z.enum(['insufficient_credits', 'account_not_found']), message: z.string() }),
+  z.object({ ok: z.literal(false), code: z.enum(['insufficient_credits', 'account_not_found', 'too_late']), message: z.string() }),
 ]);
 export type BillingReserveReply = z.infer<typeof BillingReserveReplySchema>;
 

@@ -58,6 +58,9 @@ export class ReserveResponder implements OnApplicationBootstrap {
   }
 
   private async reserveInSpan(req: BillingReserveRequest): Promise<BillingReserveReply> {
+    if (req.answerBy !== undefined && this.clock.now().getTime() > Date.parse(req.answerBy)) {
+      return { ok: false, code: 'too_late', message: `The request was read after ${req.answerBy}, when its sender stopped waiting.` };
+    }
     try {
       await handleCommand(
         this.store,

@@ -277,14 +277,25 @@ export class JobsService {
   private async reserve(req: BillingReserveRequest): Promise<void> {
     let raw: unknown;
     try {
-      raw = await this.transport.request(TOPICS.billingReserve, { ...req, ...currentTraceCarrier() }, this.config.billingTimeoutMs);
+      const answerBy = new Date(this.clock.now().getTime() + this.config.billingTimeoutMs).toISOString();
+      raw = await this.transport.request(
+        TOPICS.billingReserve,
+        { ...req, answerBy, ...currentTraceCarrier() },
+        this.config.billingTimeoutMs,
+      );
     } catch (e) {
-      if (e instanceof RequestTimeoutError) throw new DomainError('billing_unavailable');
+      if (e instanceof RequestTimeoutError) {
+        // A 503 reserves nothing: billing refuses the request if it reads it after answerBy, and a reservation it
+        // made just before (its reply late) is handed back now, not at its expiry. Not awaited: the answer is 503.
+        void this.release(req.accountId, req.jobId).catch(() => undefined);
+        throw new DomainError('billing_unavailable');
+      }
       throw e;
     }
     const reply = BillingReserveReplySchema.parse(raw);
     if (!reply.ok) {
       // billing's message has the numbers: "The balance (5) is lower than the 6 credits the job needs."
+      if (reply.code === 'too_late') throw new DomainError('billing_unavailable');
       throw reply.code === 'insufficient_credits'
         ? new DomainError('insufficient_credits', reply.message)
         : new DomainError('unauthorized', 'The account of this API key does not exist.');
