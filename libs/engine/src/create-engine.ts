@@ -34,9 +34,12 @@ export interface EngineOptions {
   precision?: PrecisionSetting;
 }
 
-/** /proc/cpuinfo where there is one (Linux); elsewhere no flags are known and `auto` runs float32. */
-function cpuinfo(): string {
-  return existsSync('/proc/cpuinfo') ? readFileSync('/proc/cpuinfo', 'utf8') : '';
+/**
+ * Whether this machine's CPU has an int8 dot product (precision.ts), read from /proc/cpuinfo where there is one
+ * (Linux); elsewhere no flags are known and `auto` runs float32.
+ */
+export function hostHasInt8DotProduct(): boolean {
+  return existsSync('/proc/cpuinfo') && hasInt8DotProduct(readFileSync('/proc/cpuinfo', 'utf8'));
 }
 
 function positiveInt(name: string, v: number | undefined, fallback: number): number {
@@ -56,7 +59,7 @@ export async function createEngine(options: EngineOptions = {}): Promise<Upscale
   const setting = options.precision ?? 'auto';
   if (!PRECISION_SETTINGS.includes(setting))
     throw new Error(`engine: precision must be one of ${PRECISION_SETTINGS.join(', ')}, got ${setting}`);
-  const precision = effectivePrecision(setting, setting === 'auto' && hasInt8DotProduct(cpuinfo()));
+  const precision = effectivePrecision(setting, setting === 'auto' && hostHasInt8DotProduct());
   const client = new InferenceClient({ threads });
 
   const tiers = Object.fromEntries(

@@ -1,5 +1,5 @@
 export * from './engine.port';
-export { createEngine, type EngineOptions } from './create-engine';
+export { createEngine, hostHasInt8DotProduct, type EngineOptions } from './create-engine';
 export { EngineError, EngineCancelledError, isEngineCancelledError } from './engine-errors';
 export { DEFAULT_MAX_OUTPUT_PIXELS, DEFAULT_MAX_INPUT_PIXELS, acceptedTargets } from './limits';
 export { sniffFormat } from './image/sniff-format';

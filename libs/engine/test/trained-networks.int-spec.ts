@@ -3,7 +3,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { createEngine, DEFAULT_REGISTRY, imresizeBicubic, modcrop, networkAtPrecision, scoreY, type UpscaleEngine } from '@upscaler/engine';
-import { INT8_KERNELS, itWithInt8Kernels } from './int8-kernels';
+import { INT8_KERNELS, itAt, itWithInt8Kernels } from './int8-kernels';
 
 /**
  * Our trained networks, run by the engine exactly as the service runs them (PNG in, tiles,
@@ -125,38 +125,40 @@ describe('trained networks in the engine', () => {
   });
 
   // Each case at both precisions: int8 runs the -int8 networks, float32 their parents (same ids without -int8). The
-  // int8 cases only where the CPU has the int8 dot product they were measured on (int8-kernels.ts).
-  const atBoth = <T extends readonly unknown[]>(cases: T[]) =>
-    cases.flatMap((c) =>
-      INT8_KERNELS
-        ? ([
-            [...c, 'int8'],
-            [...c, 'float32'],
-          ] as const)
-        : ([[...c, 'float32']] as const),
-    );
+  // int8 cases run only where the CPU has the int8 dot product they were measured on, and are skipped elsewhere
+  // (int8-kernels.ts).
+  const atBoth = <S extends number, T extends string>(
+    cases: readonly (readonly [S, T])[],
+    title: string,
+    test: (scale: S, target: T, precision: 'int8' | 'float32') => Promise<void>,
+  ) => {
+    for (const precision of ['int8', 'float32'] as const) {
+      itAt(precision).each(cases.map(([scale, target]) => [scale, target, precision] as const))(title, test);
+    }
+  };
   const suffix = (precision: 'int8' | 'float32') => (precision === 'int8' ? '-int8' : '');
   const engineAt = (precision: 'int8' | 'float32') => (precision === 'int8' ? engine : float32);
 
-  it.each(
-    atBoth([
+  atBoth(
+    [
       [2, '2k'],
       [3, '3k'],
       [4, '4k'],
-    ] as const),
-  )('x%i (%s), quality fast, at %s runs its network and scores the Set5 PSNR of its card', async (scale, target, precision) => {
-    const network = `ours-fast-x${scale}${suffix(precision)}`;
-    const { mean, networks } = await meanPsnr(engineAt(precision), await set5(scale), scale, target, 'fast');
-    expect(networks).toEqual([network]);
-    expect(Math.abs(mean - recordedSet5(network))).toBeLessThanOrEqual(0.05);
-  });
+    ] as const,
+    'x%i (%s), quality fast, at %s runs its network and scores the Set5 PSNR of its card',
+    async (scale, target, precision) => {
+      const network = `ours-fast-x${scale}${suffix(precision)}`;
+      const { mean, networks } = await meanPsnr(engineAt(precision), await set5(scale), scale, target, 'fast');
+      expect(networks).toEqual([network]);
+      expect(Math.abs(mean - recordedSet5(network))).toBeLessThanOrEqual(0.05);
+    },
+  );
 
-  it.each(
-    atBoth([
+  atBoth(
+    [
       [2, '2k'],
       [4, '4k'],
-    ] as const),
-  )(
+    ] as const,
     'x%i (%s) at %s runs the photo variant for JPEGs saved at quality 85 or below and scores the JPEG q75 Set5 PSNR of its card',
     async (scale, target, precision) => {
       const e = engineAt(precision);
@@ -171,12 +173,11 @@ describe('trained networks in the engine', () => {
     },
   );
 
-  it.each(
-    atBoth([
+  atBoth(
+    [
       [2, '2k'],
       [4, '4k'],
-    ] as const),
-  )(
+    ] as const,
     "x%i (%s), quality best, at %s runs the self-ensembled photo variant for a JPEG q75 and scores its card's row; q95 runs the best tier's network",
     async (scale, target, precision) => {
       const network = `ours-photo-x${scale}${suffix(precision)}-ensemble`;

@@ -6,6 +6,7 @@ import { CONFIG, LOGGER, type FastPath } from '@upscaler/runtime';
 import { ApiKeyCache, type ActiveKey, bearerApiKey, hashApiKey } from '@upscaler/api-keys';
 import { RateLimiter } from '@upscaler/http-api';
 import { JobViews } from './job-views';
+import { JOB_ENDPOINTS } from './jobs.routes';
 
 const JOB_PATH = /^\/api\/v1\/jobs\/([^/?]+)$/;
 
@@ -48,8 +49,8 @@ export class JobPollFastPath implements FastPath<Poll> {
     if (!path || !isId(path[1], 'job')) return undefined;
     const secret = bearerApiKey(req.headers.authorization);
     const key = secret ? this.keys.cached(hashApiKey(secret)) : undefined;
-    // the scope JobsController.get requires (@RequireScope('jobs:read'))
-    if (!key || !key.scopes.includes('jobs:read')) return undefined;
+    // the scope GET /jobs/{id} declares (JOB_ENDPOINTS.getJob, which JobsController.get serves)
+    if (!key || !key.scopes.includes(JOB_ENDPOINTS.getJob.auth.scope)) return undefined;
     return { key, jobId: path[1] };
   }
 
