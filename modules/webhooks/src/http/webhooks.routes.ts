@@ -177,7 +177,7 @@ export const WEBHOOK_ENDPOINT_ENDPOINTS = {
     path: '/api/v1/webhook_endpoints/{id}/enable',
     operationId: 'enableWebhookEndpoint',
     tags: ['Webhooks'],
-    summary: 'Enable an endpoint a 410 disabled',
+    summary: 'Enable an endpoint again (after a 410 disabled it)',
     description:
       'An endpoint disabled because a delivery answered 410 Gone (disabled_reason gone) gets deliveries again, for events from now on ' +
       '(send missed ones with redeliver). Enabling an enabled endpoint changes nothing (200).',
