@@ -1,6 +1,13 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
-import { CONTENT_TYPE_OF_FORMAT, QUALITY_TIERS, SCALE_OF_TARGET, type QualityTier, type Target } from '@upscaler/contracts';
+import {
+  CONTENT_TYPE_OF_FORMAT,
+  QUALITY_TIERS,
+  SCALE_OF_TARGET,
+  type ContentHint,
+  type QualityTier,
+  type Target,
+} from '@upscaler/contracts';
 import { EngineError } from './engine-errors';
 import type { ImageProbe, UpscaleEngine, UpscaleRequest, UpscaleResult } from './engine.port';
 import { MAX_OUTPUT_SIDE } from './image/encode-image';
@@ -78,8 +85,8 @@ export async function createEngine(options: EngineOptions = {}): Promise<Upscale
   return {
     probe: (input: Buffer): Promise<ImageProbe> => probeImage(input, maxInputPixels),
 
-    acceptedTargets: (width: number, height: number, quality?: QualityTier): Target[] =>
-      acceptedTargets(width, height, maxOutputPixels, tierMaxInputPixels(registry, quality ?? defaultQuality)),
+    acceptedTargets: (width: number, height: number, quality?: QualityTier, content?: ContentHint): Target[] =>
+      acceptedTargets(width, height, maxOutputPixels, tierMaxInputPixels(registry, quality ?? defaultQuality, content)),
 
     async upscale(req: UpscaleRequest): Promise<UpscaleResult> {
       const probe = await probeImage(req.input, maxInputPixels);

@@ -54,10 +54,11 @@ export interface UpscaleEngine {
   /** Throws EngineError with code unsupported_media_type / animated_image / image_dimensions_too_large / invalid_image. */
   probe(input: Buffer): Promise<ImageProbe>;
   /**
-   * The targets the engine accepts for these (oriented) dimensions, ascending (spec 1: refusal rule); for a tier with
-   * an input limit (sharp), none above it. `quality` defaults to the engine's default tier.
+   * The targets the engine accepts for these (oriented) dimensions, ascending (spec 1: refusal rule); where the networks
+   * a tier runs for the content have an input limit (sharp for an illustration), none above it. `quality` defaults to
+   * the engine's default tier, `content` to photo.
    */
-  acceptedTargets(width: number, height: number, quality?: QualityTier): Target[];
+  acceptedTargets(width: number, height: number, quality?: QualityTier, content?: ContentHint): Target[];
   upscale(req: UpscaleRequest): Promise<UpscaleResult>;
   /**
    * The default tier, the precision the engine runs at, the network each tier runs at each scale (at that

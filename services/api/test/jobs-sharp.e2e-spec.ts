@@ -45,7 +45,15 @@ test('an input above 100,000 pixels asked for sharp is refused at submit with 40
   const big = await sharp({ create: { width: 400, height: 251, channels: 3, background: '#808080' } })
     .png()
     .toBuffer();
-  expectError(await acct.client.upload(big, { target: '2k', quality: 'sharp' }), 400, 'image_too_large_to_upscale');
+  const refused = await acct.client.upload(big, { target: '2k', quality: 'sharp' });
+  expectError(refused, 400, 'image_too_large_to_upscale');
+  // The message names the tier's bound, not the output limit (which a 400x251 image is far from).
+  expect(refused.body.error.message).toBe('The image is too large for the sharp tier: it takes at most 100,000 input pixels.');
+  expectError(
+    await acct.client.upload(big, { target: '2k', quality: 'sharp', content: 'illustration' }),
+    400,
+    'image_too_large_to_upscale',
+  );
   // The same image at the fidelity tiers is accepted.
   expect((await acct.client.upload(big, { target: '2k', quality: 'fast' })).status).toBe(202);
 });

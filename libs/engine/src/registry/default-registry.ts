@@ -257,7 +257,8 @@ export const DEFAULT_REGISTRY: NetworkRegistry = {
     // (outscale). It scored below even `fast` at every scale (Y-PSNR), so no tier runs it and the install does not
     // make it (jest's globalSetup and the bench do). realesrgan-x4plus-anime: RRDBNet with 6 blocks instead of 23
     // (radius 94, tail 2, a quarter of x4plus's body), made at install: the sharp tier's network for illustrations.
-    // Bounded like x4plus, so that the tier's input limit does not depend on the hint.
+    // Bounded like x4plus, so that the tier's input limit is the same for both hints (tierMaxInputPixels takes the hint:
+    // a tier whose networks for photos and for illustrations are bounded differently has a bound per hint).
     'realesr-animevideov3-x4': { file: 'realesr-animevideov3-x4.onnx', scale: 4, receptiveRadius: 18, tile: 256 },
     'realesr-animevideov3-to-x2': { file: 'realesr-animevideov3-x4.onnx', scale: 4, outscale: 2, receptiveRadius: 18, tile: 256 },
     'realesr-animevideov3-to-x3': { file: 'realesr-animevideov3-x4.onnx', scale: 4, outscale: 3, receptiveRadius: 18, tile: 256 },

@@ -119,21 +119,35 @@ describe('the built-in mapping of the content hint (docs/engine.md, "The content
     },
   );
 
-  it("the sharp tier's input limit is 100,000 pixels whichever network the hint picks", () => {
+  it("the sharp tier's input limit is 100,000 pixels for a photo and for an illustration", () => {
     expect(DEFAULT_REGISTRY.networks['realesrgan-x4plus-anime'].maxInputPixels).toBe(
       DEFAULT_REGISTRY.networks['realesrgan-x4plus'].maxInputPixels,
     );
     expect(tierMaxInputPixels(DEFAULT_REGISTRY, 'sharp')).toBe(100_000);
+    expect(tierMaxInputPixels(DEFAULT_REGISTRY, 'sharp', 'illustration')).toBe(100_000);
+    for (const quality of QUALITY_TIERS.filter((q) => q !== 'sharp')) {
+      expect(tierMaxInputPixels(DEFAULT_REGISTRY, quality, 'photo')).toBeUndefined();
+      expect(tierMaxInputPixels(DEFAULT_REGISTRY, quality, 'illustration')).toBeUndefined();
+    }
   });
 });
 
 describe('tierMaxInputPixels', () => {
-  it("answers the smallest input limit of the tier's networks, or undefined where only the output limit applies", () => {
-    expect(tierMaxInputPixels({ ...registry, illustration: undefined }, 'sharp')).toBe(90_000);
+  it('answers the smallest input limit of the networks the tier runs for a photo, or undefined where only the output limit applies', () => {
+    expect(tierMaxInputPixels(registry, 'sharp')).toBe(90_000);
+    expect(tierMaxInputPixels(registry, 'sharp', 'photo')).toBe(90_000);
     expect(tierMaxInputPixels(registry, 'fast')).toBeUndefined();
   });
 
-  it("counts the tier's illustration networks too, so that the limit does not depend on the hint", () => {
-    expect(tierMaxInputPixels(registry, 'sharp')).toBe(80_000);
+  it('answers the limit of the networks the tier runs for an illustration when the hint says so', () => {
+    expect(tierMaxInputPixels(registry, 'sharp', 'illustration')).toBe(80_000);
+    expect(tierMaxInputPixels(registry, 'fast', 'illustration')).toBeUndefined();
+  });
+
+  it("counts a tier's JPEG variants: the limit does not depend on the input's format", () => {
+    const bounded: NetworkRegistry = { ...registry, networks: { ...registry.networks, photo2: { ...entry(2), maxInputPixels: 70_000 } } };
+    expect(tierMaxInputPixels(bounded, 'fast')).toBe(70_000);
+    // An illustration at fast x2 runs drawn2 whatever the format: the photo variant's limit is not its.
+    expect(tierMaxInputPixels(bounded, 'fast', 'illustration')).toBeUndefined();
   });
 });

@@ -30,16 +30,21 @@ export function selectNetwork(registry: NetworkRegistry, quality: QualityTier, s
 }
 
 /**
- * The largest input a tier takes at any target (registry `maxInputPixels`: the sharp tier's bound), or undefined
- * when only the output limit applies. Pure.
+ * The largest input a tier takes at any target for this content (registry `maxInputPixels`: the illustration networks
+ * of the sharp tier), or undefined when only the output limit applies. Every network the tier may run for the hint,
+ * whatever the input's format or JPEG quality, so that the limit is known from the request and the image's size
+ * alone. Pure.
  */
-export function tierMaxInputPixels(registry: NetworkRegistry, quality: QualityTier): number | undefined {
-  // Every network the tier may run, whatever the input or content: the limit does not depend on the hint.
-  const ids = [
-    ...Object.values(registry.tiers[quality] ?? {}),
-    ...Object.values(registry.jpegVariants?.[quality] ?? {}).map((v) => v.network),
-    ...Object.values(registry.illustration?.[quality] ?? {}),
-  ];
-  const limits = ids.map((id) => registry.networks[id]?.maxInputPixels).filter((v): v is number => v !== undefined);
+export function tierMaxInputPixels(registry: NetworkRegistry, quality: QualityTier, content: ContentHint = 'photo'): number | undefined {
+  const scales = new Set(
+    [registry.tiers[quality], registry.illustration?.[quality], registry.jpegVariants?.[quality]].flatMap((byScale) =>
+      Object.keys(byScale ?? {}).map(Number),
+    ),
+  );
+  // At each scale: the network for any input but a JPEG, and the one for the most compressed JPEG (its variant, if any).
+  const ids = [...scales].flatMap((scale) =>
+    (['png', 'jpeg'] as const).map((format) => selectNetwork(registry, quality, scale, { format, jpegQuality: 0, content })),
+  );
+  const limits = ids.map((id) => (id ? registry.networks[id]?.maxInputPixels : undefined)).filter((v): v is number => v !== undefined);
   return limits.length > 0 ? Math.min(...limits) : undefined;
 }

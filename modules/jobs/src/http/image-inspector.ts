@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { SCALE_OF_TARGET, type OutputFormat, type QualityTier, type Target } from '@upscaler/contracts';
+import { SCALE_OF_TARGET, type ContentHint, type OutputFormat, type QualityTier, type Target } from '@upscaler/contracts';
 import {
   acceptedTargets,
   makeThumbnail,
@@ -41,13 +41,24 @@ export class ImageInspector {
   }
 
   /**
-   * Output pixel limit, the tier's input limit (sharp), plus the output format's longest side (MAX_OUTPUT_SIDE: WebP
-   * 16,383, AVIF 16,384, JPEG 65,500 pixels).
+   * Output pixel limit, the input limit of the networks the tier runs for the content (sharp for an illustration), plus
+   * the output format's longest side (MAX_OUTPUT_SIDE: WebP 16,383, AVIF 16,384, JPEG 65,500 pixels).
    */
-  acceptedTargets(width: number, height: number, format: OutputFormat, quality: QualityTier = this.defaultTier): Target[] {
-    const maxIn = tierMaxInputPixels(this.registry, quality);
+  acceptedTargets(
+    width: number,
+    height: number,
+    format: OutputFormat,
+    quality: QualityTier = this.defaultTier,
+    content: ContentHint = 'photo',
+  ): Target[] {
+    const maxIn = tierMaxInputPixels(this.registry, quality, content);
     const byPixels = acceptedTargets(width, height, this.config.maxOutputPixels ?? DEFAULT_MAX_OUTPUT_PIXELS, maxIn);
     return byPixels.filter((t) => Math.max(width, height) * SCALE_OF_TARGET[t] <= MAX_OUTPUT_SIDE[format]);
+  }
+
+  /** The input bound of the networks a tier runs for the content (the sharp tier's), or undefined where it has none. */
+  tierInputBound(quality: QualityTier = this.defaultTier, content: ContentHint = 'photo'): number | undefined {
+    return tierMaxInputPixels(this.registry, quality, content);
   }
 
   defaultQuality(): QualityTier {

@@ -87,11 +87,21 @@ export class JobsService {
 
     const bytes = image.kind === 'upload' ? image.bytes : (await this.images.fetch(url!)).bytes;
     const probe = await this.inspector.probe(bytes);
-    const accepted = this.inspector.acceptedTargets(probe.width, probe.height, fields.format, fields.quality);
+    const accepted = this.inspector.acceptedTargets(probe.width, probe.height, fields.format, fields.quality, fields.content);
     const target = fields.size
       ? targetForSize(probe.width, probe.height, fields.size, accepted).target
       : chooseTarget(fields.target, accepted);
-    if (target === null) throw new DomainError('image_too_large_to_upscale');
+    if (target === null) {
+      // Said plainly when it is the tier's own input bound (sharp), not the output limit, that refuses the image.
+      const quality = fields.quality ?? this.inspector.defaultQuality();
+      const bound = this.inspector.tierInputBound(quality, fields.content);
+      throw bound !== undefined && probe.width * probe.height > bound
+        ? new DomainError(
+            'image_too_large_to_upscale',
+            `The image is too large for the ${quality} tier: it takes at most ${bound.toLocaleString('en-US')} input pixels.`,
+          )
+        : new DomainError('image_too_large_to_upscale');
+    }
     const credits = CREDITS_OF_TARGET[target];
     const jobId = newId('job');
 
