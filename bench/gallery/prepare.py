@@ -1,10 +1,18 @@
-"""Cuts the gallery's inputs from photos that ship inside scikit-image (bench/gallery/run.sh).
+"""Cuts the gallery's inputs (bench/gallery/run.sh).
 
-Every photo here is public domain or CC0 (scikit-image's skimage/data/_fetchers.py states each one's terms; repeated
-in docs/benchmarks.md "Gallery"). One crop per kind of content the issue names (faces, text, foliage, architecture,
-a JPEG-compressed phone photo), small enough that the sharp tier's x4 stays quick on two cores. Writes
-<out>/inputs/<name>.png (the JPEG case: <name>.jpg, the compressed bytes) and <out>/inputs.json.
+Two kinds of input:
+- Crops of photos that ship inside scikit-image, public domain or CC0 (skimage/data/_fetchers.py states each one's
+  terms; repeated in docs/benchmarks.md "Gallery"): one per kind of content (faces, text, foliage, architecture, a
+  JPEG-compressed phone photo), small enough that Real-ESRGAN x4plus stays quick on two cores. Some of these photos
+  are in the licensed training set (training/data/licensed-photos.tsv, split train), so the sharp tier's student
+  has seen other crops of them.
+- Whole photos of the licensed set's holdout split (never trained on; training/data/fetch_licensed.py puts them in
+  ~/.cache/upscaler/datasets/licensed/holdout, or SR_LICENSED_DIR), resized to HOLDOUT_SIDE pixels on the long side
+  with Lanczos (at most 100,000 pixels: the teacher's bound), one of them also saved as a quality-75 JPEG: where the student is judged against its teacher.
+Writes <out>/inputs/<name>.png (a JPEG case: <name>.jpg, the compressed bytes) and <out>/inputs.json.
 """
+import os
+import csv
 import json
 import sys
 from pathlib import Path
@@ -24,6 +32,35 @@ CASES = [
 ]
 
 
+HOLDOUT_SIDE = 320
+TEACHER_MAX_PIXELS = 100_000  # Real-ESRGAN x4plus's bound in the engine's registry (maxInputPixels)
+LICENSED = Path(os.environ.get("SR_LICENSED_DIR", Path.home() / ".cache" / "upscaler" / "datasets" / "licensed"))
+MANIFEST = Path(__file__).resolve().parents[2] / "training" / "data" / "licensed-photos.tsv"
+HOLDOUT_JPEG = {"lomiri1604-picosdeeuropa": 75}
+
+
+def holdout_terms() -> dict:
+    """name -> "licence (author)" for the manifest's holdout rows."""
+    rows = [r for r in csv.reader((l for l in MANIFEST.open() if not l.startswith("#")), delimiter="\t") if len(r) > 8]
+    return {r[0]: f"{r[5]} ({r[6]})" for r in rows if r[10] == "holdout"}
+
+
+def holdout_cases(out: Path) -> list:
+    cases = []
+    terms = holdout_terms()
+    for name in sorted(terms):
+        img = Image.open(LICENSED / "holdout" / f"{name}.png").convert("RGB")
+        k = min(HOLDOUT_SIDE / max(img.size), (TEACHER_MAX_PIXELS / (img.width * img.height)) ** 0.5)
+        small = img.resize((round(img.width * k), round(img.height * k)), Image.LANCZOS)
+        for jpeg in (None, HOLDOUT_JPEG.get(name)) if name in HOLDOUT_JPEG else (None,):
+            case = f"holdout-{name}" + (f"-q{jpeg}" if jpeg else "")
+            file = f"{case}.jpg" if jpeg else f"{case}.png"
+            small.save(out / "inputs" / file, **({"format": "JPEG", "quality": jpeg} if jpeg else {}))
+            kind = "a whole held-out photo" + (f", saved as JPEG quality {jpeg}" if jpeg else "")
+            cases.append({"name": case, "file": file, "source": name, "crop": None, "kind": kind, "terms": terms[name], "jpeg": jpeg, "whole": True})
+    return cases
+
+
 def main(out: Path) -> None:
     (out / "inputs").mkdir(parents=True, exist_ok=True)
     cases = []
@@ -40,6 +77,7 @@ def main(out: Path) -> None:
             file = f"{name}.jpg"
             crop.save(out / "inputs" / file, format="JPEG", quality=jpeg)
         cases.append({"name": name, "file": file, "source": load.__name__, "crop": [x, y, w, h], "kind": kind, "terms": terms, "jpeg": jpeg})
+    cases += holdout_cases(out)
     (out / "inputs.json").write_text(json.dumps(cases, indent=2) + "\n")
 
 

@@ -19,6 +19,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     'bench': ('bench', 'onnxruntime ms per output megapixel, interleaved runs'),
     'engine-quality': ('engine_quality', "the model cards' tables through the engine's harness"),
     'release': ('release', 'export + engine table + bench + model card (exports/, docs/model-cards/)'),
+    'release-sharp': ('release_sharp', "a sharp-tier student: export + score against the teacher + bench beside balanced + model card"),
     'int8-report': ('int8_report', 'float32 vs int8 PSNR and speed against the 0.03 dB bar; --ship copies a passing file'),
     'int8-card': ('int8_card', "a model card's int8 section"),
     'int8-sensitivity': ('int8_sensitivity', 'what un-quantizing each conv gives back'),

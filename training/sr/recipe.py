@@ -65,6 +65,8 @@ def command_line(kind: str, run: str, config: dict) -> str:
     for key, value in config.items():
         if key in _INTERNAL or value is None or value is False:
             continue
+        if key == 'data' and Path(value) == RUNS / 'distill_data':  # sr distill's default, recorded as this machine's path
+            continue
         option = _OPTION.get(key, '--' + key.replace('_', '-'))
         if key in ('init', 'grow_from', 'parent') and _is_run(value):
             parent, file = run_of(value)
@@ -150,7 +152,7 @@ def build_recipe(network_id: str) -> dict:
         ref = f"runs/{rel['run']}/best.pt"
         tips.append(ref)
         files.append({'file': f'exports/{float_file.name}', 'checkpoint': _kept(ref),
-                      'make': [f'python -m sr release {rel["run"]} --id {network_id}']})
+                      'make': [rel.get('make', f'python -m sr release {rel["run"]} --id {network_id}')]})
     int8 = EXPORTS / f'{network_id}-int8.onnx'
     if int8.exists():
         side8 = json.loads((EXPORTS / f'{int8.name}.json').read_text())
