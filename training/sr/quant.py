@@ -279,7 +279,7 @@ def export_qdq(model: QuantSR, out: str, opset: int = 17, pad_channels: bool = T
     output, so onnxruntime runs it as a float Conv (1-2% of the multiply-adds) and the residual it adds is
     not rounded to whole grey levels. One pass rounds once at the end either way (the same image, except where
     a residual beyond +-127 grey levels no longer saturates); self-ensembled passes average unrounded
-    residuals, as the float32 network's do (results/int8.md, session 17: ours-balanced-x2's int8 pair loses
+    residuals, as the float32 network's do (results/int8.md: ours-balanced-x2's int8 pair loses
     -0.024 / -0.029 / -0.009 dB against the float32 pair instead of -0.034 / -0.034 / -0.013). The file is
     then what the model computes with the same flag, so the flag is read here rather than passed beside it."""
     import warnings

@@ -1,7 +1,7 @@
 """Hard content the natural training sets rarely hold, for quantization-aware fine-tuning (train_qat.py --screen,
 --border).
 
-results/int8.md (session 16) found most of the int8 loss on Set14 in two images the T91/BSD200 patches do not
+results/int8.md (2026-11-27) found most of the int8 loss on Set14 in two images the T91/BSD200 patches do not
 resemble: ppt3, a slide screenshot (flat colour, thin text strokes, hard edges: activations beyond the clips the
 natural patches calibrated), and foreman, whose 2-pixel black border at the image edge is where the fine-tuned
 float function drifted from its parent. These functions make HR crops of both kinds; the sampler degrades them
