@@ -12,7 +12,7 @@ Two kinds of input:
 Writes <out>/inputs/<name>.png (a JPEG case: <name>.jpg, the compressed bytes) and <out>/inputs.json.
 """
 import os
-import csv
+import importlib.util
 import json
 import sys
 from pathlib import Path
@@ -35,14 +35,16 @@ CASES = [
 HOLDOUT_SIDE = 320
 TEACHER_MAX_PIXELS = 100_000  # Real-ESRGAN x4plus's bound in the engine's registry (maxInputPixels)
 LICENSED = Path(os.environ.get("SR_LICENSED_DIR", Path.home() / ".cache" / "upscaler" / "datasets" / "licensed"))
-MANIFEST = Path(__file__).resolve().parents[2] / "training" / "data" / "licensed-photos.tsv"
+FETCH = Path(__file__).resolve().parents[2] / "training" / "data" / "fetch_licensed.py"  # the manifest's reader
 HOLDOUT_JPEG = {"lomiri1604-picosdeeuropa": 75}
 
 
 def holdout_terms() -> dict:
     """name -> "licence (author)" for the manifest's holdout rows."""
-    rows = [r for r in csv.reader((l for l in MANIFEST.open() if not l.startswith("#")), delimiter="\t") if len(r) > 8]
-    return {r[0]: f"{r[5]} ({r[6]})" for r in rows if r[10] == "holdout"}
+    spec = importlib.util.spec_from_file_location("fetch_licensed", FETCH)
+    fetch = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(fetch)
+    return {r["id"]: f"{r['licence']} ({r['author']})" for r in fetch.read_manifest() if r["split"] == "holdout"}
 
 
 def holdout_cases(out: Path) -> list:

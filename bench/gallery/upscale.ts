@@ -43,8 +43,6 @@ async function main(out: string, only: string[], studentFile: string | undefined
   const cases = JSON.parse(readFileSync(join(out, 'inputs.json'), 'utf8')) as Case[];
   mkdirSync(join(out, 'outputs'), { recursive: true });
   const runs = (method: string) => only.includes(method) && (method !== 'student' || studentFile !== undefined);
-  const earlier = join(out, 'upscales.json');
-  const kept = existsSync(earlier) ? (JSON.parse(readFileSync(earlier, 'utf8')) as Row[]) : [];
   const engine = await createEngine({ registry: DEFAULT_REGISTRY });
   const student = studentFile ? await createEngine({ registry: studentRegistry(studentFile) }) : undefined;
   console.log(
@@ -52,7 +50,10 @@ async function main(out: string, only: string[], studentFile: string | undefined
       .map((l) => l.toFixed(1))
       .join(' ')}, precision ${engine.describe().precision}`,
   );
-  const rows: Row[] = only.length < METHODS.length ? kept.filter((r) => !runs(r.method)) : [];
+  // A partial run keeps the other methods' rows of the earlier one.
+  const earlier = join(out, 'upscales.json');
+  const kept = only.length < METHODS.length && existsSync(earlier) ? (JSON.parse(readFileSync(earlier, 'utf8')) as Row[]) : [];
+  const rows: Row[] = kept.filter((r) => !runs(r.method));
   try {
     for (const c of cases) {
       const input = readFileSync(join(out, 'inputs', c.file));

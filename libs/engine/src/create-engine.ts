@@ -15,7 +15,7 @@ import { estimateJpegQuality } from './image/jpeg-quality';
 import { probeImage } from './image/probe-image';
 import { InferenceClient } from './inference/inference-client';
 import { ensembleTransforms } from './inference/dihedral';
-import { acceptedTargets, DEFAULT_MAX_INPUT_PIXELS, DEFAULT_MAX_OUTPUT_PIXELS } from './limits';
+import { acceptedTargets, DEFAULT_MAX_INPUT_PIXELS, DEFAULT_MAX_OUTPUT_PIXELS, tierInputBoundMessage } from './limits';
 import { defaultModelsDir, readRegistry, resolveRegistry, withDefaultTiers } from './registry/load-registry';
 import type { NetworkRegistry } from './registry/network-registry';
 import { effectivePrecision, hasInt8DotProduct, networkAtPrecision, PRECISION_SETTINGS, type PrecisionSetting } from './registry/precision';
@@ -113,17 +113,13 @@ export async function createEngine(options: EngineOptions = {}): Promise<Upscale
       if (!net) throw new EngineError('engine_error', `no network for quality ${quality} at x${scale}`);
       // A tier's own input limit (registry maxInputPixels: sharp), on top of the output limit above.
       if (net.maxInputPixels !== undefined && probe.width * probe.height > net.maxInputPixels) {
-        throw new EngineError(
-          'image_too_large_to_upscale',
-          `The image is too large for the ${quality} tier: it takes up to ${net.maxInputPixels} input pixels.`,
-          {
-            width: probe.width,
-            height: probe.height,
-            target: req.target,
-            quality,
-            maxInputPixels: net.maxInputPixels,
-          },
-        );
+        throw new EngineError('image_too_large_to_upscale', tierInputBoundMessage(quality, net.maxInputPixels), {
+          width: probe.width,
+          height: probe.height,
+          target: req.target,
+          quality,
+          maxInputPixels: net.maxInputPixels,
+        });
       }
       const r = await client.run(
         {

@@ -1,7 +1,7 @@
 export * from './engine.port';
 export { createEngine, hostHasInt8DotProduct, type EngineOptions } from './create-engine';
 export { EngineError, EngineCancelledError, isEngineCancelledError } from './engine-errors';
-export { DEFAULT_MAX_OUTPUT_PIXELS, DEFAULT_MAX_INPUT_PIXELS, acceptedTargets } from './limits';
+export { DEFAULT_MAX_OUTPUT_PIXELS, DEFAULT_MAX_INPUT_PIXELS, acceptedTargets, tierInputBoundMessage } from './limits';
 export { sniffFormat } from './image/sniff-format';
 export { planTiles, type Tile } from './tiling/tile-plan';
 export { DEFAULT_REGISTRY } from './registry/default-registry';

@@ -1,4 +1,4 @@
-import { SCALE_OF_TARGET, TARGETS, type Target } from '@upscaler/contracts';
+import { SCALE_OF_TARGET, TARGETS, type QualityTier, type Target } from '@upscaler/contracts';
 
 /**
  * Default output pixel limit (UPSCALE_MAX_OUTPUT_PIXELS): 2^27 = 134,217,728 pixels (128 Mi, e.g. 11585 x 11585).
@@ -22,4 +22,9 @@ export const DEFAULT_MAX_INPUT_PIXELS = 50_000_000;
 export function acceptedTargets(width: number, height: number, maxOutputPixels: number, maxInputPixels = Infinity): Target[] {
   if (!(width > 0 && height > 0) || width * height > maxInputPixels) return [];
   return TARGETS.filter((t) => width * height * SCALE_OF_TARGET[t] ** 2 <= maxOutputPixels);
+}
+
+/** The message of an image_too_large_to_upscale refusal by a tier's own input bound (the api's and the engine's). */
+export function tierInputBoundMessage(quality: QualityTier, maxInputPixels: number): string {
+  return `The image is too large for the ${quality} tier: it takes at most ${maxInputPixels.toLocaleString('en-US')} input pixels.`;
 }

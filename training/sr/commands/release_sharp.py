@@ -11,13 +11,14 @@ Speed: the file beside exports/ours-balanced-x<s>.onnx (float32, what `balanced`
 product) in one interleaved call (sr bench), 128 x 128 input, 2 threads, with the CPU model.
 """
 import argparse
-import csv
+import importlib.util
 import json
 import os
 import time
 
 import numpy as np
 import onnxruntime as ort
+import torch
 
 from sr.commands import distill_targets as dt
 from sr.commands.bench import bench_many, cpu_info
@@ -27,7 +28,6 @@ from sr.metrics import psnr_y, ssim_y
 from sr.paths import TRAINING
 
 CARDS = TRAINING.parent / 'docs' / 'model-cards'
-MANIFEST = TRAINING / 'data' / 'licensed-photos.tsv'
 
 
 def score_onnx(path: str, lr: np.ndarray, target: np.ndarray, scale: int, threads: int = 2, batch: int = 16) -> dict:
@@ -48,12 +48,14 @@ def score_onnx(path: str, lr: np.ndarray, target: np.ndarray, scale: int, thread
 
 
 def training_photos() -> str:
-    """The manifest's train split, by licence: '29 photos: 12 CC0-1.0, ...'."""
-    rows = [r for r in csv.reader((ln for ln in MANIFEST.open() if not ln.startswith('#')), delimiter='\t') if len(r) > 10]
-    train = [r for r in rows if r[10] == 'train']
+    """The manifest's train split, by licence: '29 photos (12 BSD-2-Clause, ...)' (data/fetch_licensed.py reads it)."""
+    spec = importlib.util.spec_from_file_location('fetch_licensed', TRAINING / 'data' / 'fetch_licensed.py')
+    fetch = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(fetch)
+    train = [r for r in fetch.read_manifest() if r['split'] == 'train']
     by = {}
     for r in train:
-        by[r[5]] = by.get(r[5], 0) + 1
+        by[r['licence']] = by.get(r['licence'], 0) + 1
     return f"{len(train)} photos (" + ', '.join(f'{n} {lic}' for lic, n in sorted(by.items(), key=lambda kv: -kv[1])) + ')'
 
 
@@ -67,7 +69,6 @@ def main():
     best = run / 'best.pt'
     onnx_path = TRAINING / 'exports' / f'{a.id}.onnx'
     info = export(str(best), str(onnx_path))
-    import torch
     ck = torch.load(best, map_location='cpu', weights_only=False)
     meta, c = ck['meta'], ck['meta']['config']
     scale = meta['scale']

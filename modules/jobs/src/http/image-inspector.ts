@@ -51,7 +51,7 @@ export class ImageInspector {
     quality: QualityTier = this.defaultTier,
     content: ContentHint = 'photo',
   ): Target[] {
-    const maxIn = tierMaxInputPixels(this.registry, quality, content);
+    const maxIn = this.tierInputBound(quality, content);
     const byPixels = acceptedTargets(width, height, this.config.maxOutputPixels ?? DEFAULT_MAX_OUTPUT_PIXELS, maxIn);
     return byPixels.filter((t) => Math.max(width, height) * SCALE_OF_TARGET[t] <= MAX_OUTPUT_SIDE[format]);
   }

@@ -24,6 +24,7 @@ import { toCancelView, toCreateView, toListItemView, thumbnailOf } from '../mode
 import { handleCommand, type EventStore } from '@upscaler/eventstore';
 import { RequestTimeoutError, TOPICS, type EventTransport } from '@upscaler/messaging';
 import { ReadModelRepository } from '@upscaler/read-models';
+import { tierInputBoundMessage } from '@upscaler/engine';
 import { eventMetadata, EVENT_STORE, TRANSPORT, STORAGE, CLOCK, type Clock, CONFIG } from '@upscaler/runtime';
 import { currentTraceCarrier, inSpan } from '@upscaler/tracing';
 import type { Principal } from '@upscaler/api-keys';
@@ -96,10 +97,7 @@ export class JobsService {
       const quality = fields.quality ?? this.inspector.defaultQuality();
       const bound = this.inspector.tierInputBound(quality, fields.content);
       throw bound !== undefined && probe.width * probe.height > bound
-        ? new DomainError(
-            'image_too_large_to_upscale',
-            `The image is too large for the ${quality} tier: it takes at most ${bound.toLocaleString('en-US')} input pixels.`,
-          )
+        ? new DomainError('image_too_large_to_upscale', tierInputBoundMessage(quality, bound))
         : new DomainError('image_too_large_to_upscale');
     }
     const credits = CREDITS_OF_TARGET[target];
