@@ -12,7 +12,7 @@ from collections import deque
 
 import numpy as np
 
-from .degrade import bicubic_lr, photo_lr
+from .degrade import bicubic_lr, photo_lr, train_real_lr
 from .images import list_set, load_rgb
 from .synthetic import dark_border, screen_hr
 
@@ -63,6 +63,8 @@ class PatchSampler:
         hr = np.ascontiguousarray(np.rot90(hr, int(rng.integers(0, 4))))
         if self.degradation == 'photo':
             lr = photo_lr(hr, s, rng)
+        elif self.degradation == 'real':
+            lr = train_real_lr(hr, s, rng)
         else:
             lr = bicubic_lr(hr, s)
         return lr[m:m + p, m:m + p], hr[m * s:(m + p) * s, m * s:(m + p) * s]

@@ -112,3 +112,17 @@ def real_lr(hr: np.ndarray, scale: int, rng: np.random.Generator, params: dict =
     for q in p['jpeg']:
         x = jpeg_roundtrip(x, q, subsampling=2)
     return x
+
+
+# --- 'real' as a training degradation of the fidelity tiers (train.py --degradation real) ---------------------------
+# The fidelity tiers serve clean and compressed photos with one network each (no switch on an estimated JPEG
+# quality), so their pairs mix both: REAL_CLEAN_SHARE of the crops are clean MATLAB bicubic (the standard protocol,
+# what Set5 measures), the rest go through real_lr (blur, kernel, noise, JPEG 30-100 4:2:0, sometimes twice).
+REAL_CLEAN_SHARE = 0.25
+
+
+def train_real_lr(hr: np.ndarray, scale: int, rng: np.random.Generator) -> np.ndarray:
+    """A training LR of the fidelity tiers' 'real' mix: clean bicubic with REAL_CLEAN_SHARE, else real_lr."""
+    if rng.random() < REAL_CLEAN_SHARE:
+        return bicubic_lr(hr, scale)
+    return real_lr(hr, scale, rng)

@@ -4,8 +4,8 @@ import hashlib
 import numpy as np
 import pytest
 
-from sr.degrade import (REAL_KERNELS, add_noise, bicubic_lr, gaussian_blur, jpeg_roundtrip, photo_lr, real_lr,
-                        real_params, resize_down)
+from sr.degrade import (REAL_CLEAN_SHARE, REAL_KERNELS, add_noise, bicubic_lr, gaussian_blur, jpeg_roundtrip,
+                        photo_lr, real_lr, real_params, resize_down, train_real_lr)
 
 
 def image(n: int = 96, seed: int = 11) -> np.ndarray:
@@ -95,3 +95,19 @@ def test_noise_luma_and_chroma():
     # shot noise grows with the signal
     dark = add_noise(np.full((64, 64, 3), 16, np.uint8), np.random.default_rng(0), 'poisson', 6.0, True)
     assert dark.astype(float).std() < 0.5 * 6.0
+
+
+def test_the_fidelity_mix_is_clean_bicubic_or_the_real_pipeline():
+    x = image(96)
+    clean = bicubic_lr(x, 2)
+    kinds = []
+    for k in range(200):
+        out = train_real_lr(x, 2, np.random.default_rng([7, k]))
+        r = np.random.default_rng([7, k])
+        if r.random() < REAL_CLEAN_SHARE:
+            assert np.array_equal(out, clean)
+            kinds.append('clean')
+        else:
+            assert np.array_equal(out, real_lr(x, 2, r))  # the same draws after the share's one
+            kinds.append('real')
+    assert 0.15 < kinds.count('clean') / len(kinds) < 0.35

@@ -31,7 +31,7 @@ from sr.checkpoint import open_run, save_atomic, warm_start
 from sr.data import Batches, PatchSampler, set_images
 from sr.images import list_set, load_rgb
 from sr.imresize import imresize, modcrop
-from sr.degrade import photo_lr
+from sr.degrade import photo_lr, train_real_lr
 from sr.metrics import psnr_y
 from sr.grow import grow
 from sr.models import build, count_params
@@ -58,7 +58,12 @@ def eval_pairs(files, scale, degradation, seed):
     rng = np.random.default_rng([seed, 999])
     for f in files:
         hr = modcrop(f if isinstance(f, np.ndarray) else load_rgb(f), scale)
-        lr = photo_lr(hr, scale, rng) if degradation == 'photo' else imresize(hr, 1.0 / scale)
+        if degradation == 'photo':
+            lr = photo_lr(hr, scale, rng)
+        elif degradation == 'real':
+            lr = train_real_lr(hr, scale, rng)
+        else:
+            lr = imresize(hr, 1.0 / scale)
         out.append((lr, hr))
     return out
 
@@ -139,7 +144,8 @@ def main():
     ap.add_argument('--resume', action='store_true')
     ap.add_argument('--scale', type=int, default=2)
     ap.add_argument('--arch', default='plain_c32_b3')
-    ap.add_argument('--degradation', choices=['bicubic', 'photo'], default='bicubic')
+    ap.add_argument('--degradation', choices=['bicubic', 'photo', 'real'], default='bicubic',
+                    help="'real': sr/degrade.py's mix of clean bicubic and the real-photo pipeline (fidelity tiers)")
     ap.add_argument('--sets', default='T91,BSD200')
     ap.add_argument('--val', choices=['BSD200', 'licensed-holdout'],
                     help='held-out images for checkpoint selection: BSD200 (its last 8, kept out of training) or '
@@ -249,7 +255,7 @@ def main():
     def checkpoint():
         nonlocal best
         v = quick_eval(model, c.scale, val)
-        s5 = quick_eval(model, c.scale, set5) if c.degradation == 'bicubic' else None
+        s5 = quick_eval(model, c.scale, set5) if c.degradation != 'photo' else None  # clean Set5: bicubic and real
         weights = to_cpu(model.state_dict())  # no-op on the CPU
         state = {'meta': meta, 'model': weights, 'opt': to_cpu(opt.state_dict()),
                  'sched': sched.state_dict(), 'torch_rng': torch.get_rng_state(), 'iteration': it,
