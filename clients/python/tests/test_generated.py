@@ -1,14 +1,16 @@
-"""The generated types and the typed errors follow the API's OpenAPI document."""
+"""The generated types and the typed errors follow the API's OpenAPI document; the synchronous client is
+async_client.py rendered by unasync."""
 
 from __future__ import annotations
 
 import json
+import re
 import typing
 
 import pytest
 
 import upscaler
-from upscaler import _generate, types
+from upscaler import _generate, _unasync, types
 
 
 @pytest.mark.skipif(
@@ -19,6 +21,21 @@ from upscaler import _generate, types
 def test_types_py_is_a_fresh_render_of_docs_openapi_json() -> None:
     fresh = _generate.render(_generate.DOCS_OPENAPI.read_text(encoding="utf-8"))
     assert _generate.OUTPUT.read_text(encoding="utf-8") == fresh, "types.py is stale: run python -m upscaler._generate"
+
+
+def test_client_py_is_a_fresh_render_of_async_client_py() -> None:
+    fresh = _unasync.render(_unasync.SOURCE.read_text(encoding="utf-8"))
+    assert _unasync.OUTPUT.read_text(encoding="utf-8") == fresh, "client.py is stale: run python -m upscaler._unasync"
+    assert re.findall(r"\bawait\b|\basync (?:def|with|for)\b|\bAsync[A-Z]\w*|\b_async_io\b", fresh) == []
+
+
+def test_both_clients_offer_the_same_calls() -> None:
+    def calls(cls: type) -> set[str]:
+        return {name for name in vars(cls) if not name.startswith("__")}
+
+    assert calls(upscaler.Upscaler) == calls(upscaler.AsyncUpscaler)
+    assert calls(upscaler.JobPager) == calls(upscaler.AsyncJobPager)
+    assert "download" in calls(upscaler.Upscaler) and "_json" in calls(upscaler.Upscaler)
 
 
 @pytest.mark.skipif(not _generate.DOCS_OPENAPI.exists(), reason="docs/openapi.json is not in the repository yet")

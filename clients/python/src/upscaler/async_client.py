@@ -1,10 +1,14 @@
-"""The asynchronous client: :class:`AsyncUpscaler`, the same calls as :class:`upscaler.Upscaler`, awaited."""
+"""The client of the Upscaler API (v1), asynchronous: :class:`AsyncUpscaler`.
+
+This file is the source of both clients: ``python -m upscaler._unasync`` writes ``client.py`` (:class:`Upscaler`)
+from it with unasync (async and await dropped, ``AsyncUpscaler`` -> ``Upscaler``, ``_async_io`` -> ``_sync_io``;
+the table is in ``_unasync.py``). Edit this file, then render; ``--check`` in the tests keeps them equal.
+"""
 
 from __future__ import annotations
 
-import asyncio
-import inspect
 import os
+import tempfile
 from collections.abc import AsyncIterator, Mapping
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -14,6 +18,7 @@ from urllib.parse import urljoin
 
 import httpx
 
+from . import _async_io as _io
 from . import _base
 from ._base import (
     DEFAULT_MAX_RETRIES,
@@ -52,14 +57,17 @@ from .types import (
 
 
 class AsyncUpscaler:
-    """An asyncio client of the Upscaler API (v1).
+    """A client of the Upscaler API (v1).
 
-    >>> async with AsyncUpscaler(api_key="usk_...") as client:
-    ...     job = await client.upscale("photo.jpg", target="4k", wait=True)
-    ...     await client.download(job, "photo-4x.png")
+    >>> async with AsyncUpscaler(api_key="usk_...", base_url="https://api.example.com/api/v1") as client:
+    ...     job = await client.upscale("photo.jpg", target="4k", format="webp", wait=True)
+    ...     await client.download(job, "photo-4x.webp")
 
-    Options and behaviour as :class:`upscaler.Upscaler`. ``on_progress`` may be a plain function or
-    a coroutine function.
+    ``api_key`` and ``base_url`` default to ``UPSCALER_API_KEY`` and ``UPSCALER_BASE_URL``.
+    Requests answered 429 or 503 are sent again after their ``Retry-After`` (at most
+    ``max_retries`` times, and not when it is longer than ``max_retry_after`` seconds).
+    ``on_progress`` is called on each change of a job's status or progress; in the asynchronous client it may
+    be a coroutine function, and a file object's ``read`` / ``write`` may be coroutines (aiofiles, anyio).
     """
 
     def __init__(
@@ -131,8 +139,12 @@ class AsyncUpscaler:
                 decision = _base.decide_retry(self._options, attempt, response, retry_safe)
                 if not decision.retry:
                     return _base.check_response(response)
-            await asyncio.sleep(decision.delay)
+            await _io.sleep(decision.delay)
             attempt += 1
+
+    async def _json(self, method: str, path: str, *, retry_safe: bool, **kwargs: Any) -> Any:
+        """The JSON body of a successful answer (the request as :meth:`_request` sends it)."""
+        return (await self._request(method, path, retry_safe=retry_safe, **kwargs)).json()
 
     # --- jobs ------------------------------------------------------------------------------------
 
@@ -191,7 +203,23 @@ class AsyncUpscaler:
         idempotency_key: str | None = None,
         raise_on_failure: bool = True,
     ) -> JobCreate | Job:
-        """Submit an image; see :meth:`upscaler.Upscaler.upscale`. A path is read off the event loop."""
+        """Submit an image: a path, bytes, a binary file object, or an ``https://`` URL.
+
+        Every call carries an ``Idempotency-Key`` (a fresh UUID unless given), kept across its
+        retries, so a retried submit never creates or charges a second job.
+
+        ``content="illustration"`` (drawings, line art, screenshots, text) runs the illustration network
+        where one measured better (the ``sharp`` tier); the service's default is ``"photo"``.
+
+        ``width`` and/or ``height`` ask for the result's pixel size instead of ``target``: the service
+        runs (and charges) the smallest target that reaches it, then resizes exactly; with both,
+        ``fit`` is ``"within"`` (default, aspect kept), ``"cover"`` (cropped to fill) or ``"exact"``.
+
+        ``wait=False`` answers the created job (create view). ``wait=True`` waits until the job is
+        final, ``wait=<seconds>`` at most that long (then :class:`WaitTimeoutError`), and answers the
+        full job; a failed or cancelled job raises :class:`JobFailedError` /
+        :class:`JobCancelledError` unless ``raise_on_failure=False``.
+        """
         fields = _base.upscale_fields(target, format, quality, filename, content, width, height, fit)
         if _base.is_url(image):
             body = _base.upscale_request(str(image), None, fields)
@@ -208,11 +236,12 @@ class AsyncUpscaler:
         return await self._wait(job["id"], job, held, deadline, on_progress, raise_on_failure)
 
     async def get_job(self, job: str | Mapping[str, Any]) -> Job:
-        return (await self._request("GET", f"/jobs/{_base.quote(_base.job_id_of(job))}", retry_safe=True)).json()
+        """The job, every field (``GET /jobs/{id}``); ``job`` is an id or a job."""
+        return await self._json("GET", f"/jobs/{_base.quote(_base.job_id_of(job))}", retry_safe=True)
 
     async def cancel_job(self, job: str | Mapping[str, Any]) -> JobCancel:
-        path = f"/jobs/{_base.quote(_base.job_id_of(job))}"
-        return (await self._request("DELETE", path, retry_safe=False)).json()
+        """Cancel a job that has not finished; its credits come back (``DELETE /jobs/{id}``)."""
+        return await self._json("DELETE", f"/jobs/{_base.quote(_base.job_id_of(job))}", retry_safe=False)
 
     async def wait_for_job(
         self,
@@ -222,7 +251,11 @@ class AsyncUpscaler:
         on_progress: ProgressCallback | None = None,
         raise_on_failure: bool = True,
     ) -> Job:
-        """See :meth:`upscaler.Upscaler.wait_for_job`."""
+        """Wait until the job is final and answer it (``timeout=None``: as long as it takes).
+
+        Each ``GET /jobs/{id}`` asks the server to hold it (``Prefer: wait=N``); a server that did
+        not (no ``Preference-Applied``) is polled with backoff instead.
+        """
         return await self._wait(_base.job_id_of(job), None, False, _base.Deadline(timeout), on_progress, raise_on_failure)
 
     async def _wait(
@@ -234,13 +267,12 @@ class AsyncUpscaler:
         on_progress: ProgressCallback | None,
         raise_on_failure: bool,
     ) -> Job:
+        """`job`: the view in hand, if any; `held`: whether the server held the request that answered it."""
         reporter = _base.ProgressReporter(on_progress)
         delay = self._options.poll_interval
         while True:
             if job is not None:
-                reported = reporter.see(job)
-                if inspect.isawaitable(reported):  # a coroutine function as on_progress
-                    await reported
+                await _io.resolve(reporter.see(job))
                 # a final job in a partial view (no `result`: the create view) is asked for in full
                 if job["status"] in FINAL_STATUSES and "result" in job:
                     return _base.raise_for_final(job, raise_on_failure)
@@ -248,7 +280,7 @@ class AsyncUpscaler:
                     raise WaitTimeoutError(job, deadline.timeout or 0)
                 if not held:
                     left = deadline.left()
-                    await asyncio.sleep(delay if left is None else max(0.0, min(delay, left)))
+                    await _io.sleep(delay if left is None else max(0.0, min(delay, left)))
                     delay = min(delay * 1.5, self._options.max_poll_interval)
             prefer = _base.prefer_wait(deadline.left(), on_progress is not None)
             response = await self._request("GET", f"/jobs/{_base.quote(job_id)}", retry_safe=True, prefer_wait=prefer)
@@ -258,32 +290,37 @@ class AsyncUpscaler:
     def list_jobs(
         self, *, status: JobStatus | None = None, limit: int | None = None, starting_after: str | None = None
     ) -> AsyncJobPager:
-        """``async for job in client.list_jobs(...)``; ``async for page in client.list_jobs(...).pages()``."""
+        """Every job, newest first, one page (``limit`` per page) fetched as iteration reaches it.
+
+        >>> async for job in client.list_jobs(status="succeeded"): ...
+        >>> async for page in client.list_jobs(limit=100).pages(): ...
+        """
         return AsyncJobPager(self, status=status, limit=limit, starting_after=starting_after)
 
     async def list_jobs_page(
         self, *, status: JobStatus | None = None, limit: int | None = None, starting_after: str | None = None
     ) -> JobList:
+        """One page of ``GET /jobs``."""
         params = {"status": status, "limit": limit, "starting_after": starting_after}
-        response = await self._request(
+        return await self._json(
             "GET", "/jobs", retry_safe=True, params={k: v for k, v in params.items() if v is not None}
         )
-        return response.json()
 
     # --- results ---------------------------------------------------------------------------------
 
-    async def result_link(
-        self, job: str | Mapping[str, Any], *, asset: Literal["result", "source"] = "result"
-    ) -> ResultLink:
+    async def result_link(self, job: str | Mapping[str, Any], *, asset: Literal["result", "source"] = "result") -> ResultLink:
+        """A fresh signed link to the result (or the source), valid 300 s."""
         job_id = _base.job_id_of(job)
         params = {"redirect": "false", "asset": asset}
-        return (await self._request("GET", f"/jobs/{_base.quote(job_id)}/result", retry_safe=True, params=params)).json()
+        return await self._json("GET", f"/jobs/{_base.quote(job_id)}/result", retry_safe=True, params=params)
 
     @asynccontextmanager
     async def stream_download(
         self, job: str | Mapping[str, Any], *, asset: Literal["result", "source"] = "result"
     ) -> AsyncIterator[AsyncIterator[bytes]]:
-        """``async with client.stream_download(job) as chunks: async for chunk in chunks: ...``"""
+        """The file's bytes as they arrive: ``async with client.stream_download(job) as chunks: async for chunk in chunks: ...``.
+
+        The bytes come from the signed link, which is fetched without the API key."""
         link = await self.result_link(job, asset=asset)
         try:
             async with self._http.stream("GET", urljoin(self._options.base_url, link["url"]), timeout=self._options.timeout) as response:
@@ -299,48 +336,49 @@ class AsyncUpscaler:
         *,
         asset: Literal["result", "source"] = "result",
     ) -> int:
-        """Save to a path (whole or not at all) or a writable binary stream; answers the byte count."""
+        """Save the result (or the source) to a path or a writable binary stream; answers the byte count.
+
+        A path is written whole or not at all (a temporary file beside it, renamed at the end)."""
         if hasattr(to, "write"):
             written = 0
             async with self.stream_download(job, asset=asset) as chunks:
                 async for chunk in chunks:
-                    result = to.write(chunk)
-                    if inspect.isawaitable(result):
-                        await result
+                    await _io.resolve(to.write(chunk))
                     written += len(chunk)
             return written
         path = Path(to)
-        tmp = path.with_name(f".{path.name}.{_base.new_idempotency_key()}.part")
+        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".part")
         try:
-            with open(tmp, "wb") as out:
+            with os.fdopen(fd, "wb") as out:
                 written = await self.download(job, out, asset=asset)
             os.replace(tmp, path)
         except BaseException:
-            tmp.unlink(missing_ok=True)
+            os.unlink(tmp)
             raise
         return written
 
     # --- account ---------------------------------------------------------------------------------
 
     async def get_account(self) -> Account:
-        return (await self._request("GET", "/account", retry_safe=True)).json()
+        """The caller's account: ``balance``, ``reserved``, ``charged`` credits."""
+        return await self._json("GET", "/account", retry_safe=True)
 
 
     # --- API keys and webhook endpoints (docs/api.md) -------------------------------------------
 
     async def list_api_keys(self) -> ApiKeyList:
         """Every key of the account, revoked ones included (scope keys:read)."""
-        return (await self._request("GET", "/api_keys", retry_safe=True)).json()
+        return await self._json("GET", "/api_keys", retry_safe=True)
 
     async def create_api_key(
         self, scopes: list[Scope], *, name: str | None = None, rate_limit_per_minute: int | None = None
     ) -> ApiKeyCreated:
         """A new key (scope keys:write); its ``key`` is shown only in this answer."""
         body = _base.drop_none({"scopes": scopes, "name": name, "rate_limit_per_minute": rate_limit_per_minute})
-        return (await self._request("POST", "/api_keys", retry_safe=False, json=body)).json()
+        return await self._json("POST", "/api_keys", retry_safe=False, json=body)
 
     async def revoke_api_key(self, key_id: str) -> ApiKey:
-        return (await self._request("DELETE", f"/api_keys/{_base.quote(key_id)}", retry_safe=False)).json()
+        return await self._json("DELETE", f"/api_keys/{_base.quote(key_id)}", retry_safe=False)
 
     async def create_webhook_endpoint(
         self, url: str, *, events: list[WebhookEventType] | None = None, description: str | None = None
@@ -348,52 +386,50 @@ class AsyncUpscaler:
         """Register an ``https://`` endpoint (scope webhooks:write); its ``secret`` (for
         :func:`upscaler.verify_webhook`) is shown only in this answer."""
         body = _base.drop_none({"url": url, "events": events, "description": description})
-        return (await self._request("POST", "/webhook_endpoints", retry_safe=False, json=body)).json()
+        return await self._json("POST", "/webhook_endpoints", retry_safe=False, json=body)
 
     async def list_webhook_endpoints(self) -> WebhookEndpointList:
-        return (await self._request("GET", "/webhook_endpoints", retry_safe=True)).json()
+        return await self._json("GET", "/webhook_endpoints", retry_safe=True)
 
     async def get_webhook_endpoint(self, endpoint_id: str) -> WebhookEndpoint:
-        return (await self._request("GET", f"/webhook_endpoints/{_base.quote(endpoint_id)}", retry_safe=True)).json()
+        return await self._json("GET", f"/webhook_endpoints/{_base.quote(endpoint_id)}", retry_safe=True)
 
     async def delete_webhook_endpoint(self, endpoint_id: str) -> WebhookEndpoint:
         """Disables the endpoint for good (it stays listed as ``disabled``)."""
         path = f"/webhook_endpoints/{_base.quote(endpoint_id)}"
-        return (await self._request("DELETE", path, retry_safe=False)).json()
+        return await self._json("DELETE", path, retry_safe=False)
 
     async def list_deliveries(self, endpoint_id: str, *, limit: int | None = None) -> DeliveryAttemptList:
         """The endpoint's delivery log: every attempt of its latest ``limit`` deliveries."""
         path = f"/webhook_endpoints/{_base.quote(endpoint_id)}/deliveries"
-        return (await self._request("GET", path, retry_safe=True, params=_base.drop_none({"limit": limit}))).json()
+        return await self._json("GET", path, retry_safe=True, params=_base.drop_none({"limit": limit}))
 
     async def rotate_webhook_secret(self, endpoint_id: str, *, overlap_seconds: int | None = None) -> WebhookEndpointCreated:
         """A new ``secret`` (shown once); for ``overlap_seconds`` (default 86,400) deliveries carry
         both signatures, so :func:`upscaler.verify_webhook` accepts either secret meanwhile."""
         path = f"/webhook_endpoints/{_base.quote(endpoint_id)}/rotate_secret"
         body = _base.drop_none({"overlap_seconds": overlap_seconds})
-        return (await self._request("POST", path, retry_safe=False, json=body)).json()
+        return await self._json("POST", path, retry_safe=False, json=body)
 
     async def enable_webhook_endpoint(self, endpoint_id: str) -> WebhookEndpoint:
         """Deliveries again to an endpoint disabled by a 410 answer (events from now on)."""
         path = f"/webhook_endpoints/{_base.quote(endpoint_id)}/enable"
-        return (await self._request("POST", path, retry_safe=False)).json()
+        return await self._json("POST", path, retry_safe=False)
 
     async def send_test_webhook(self, endpoint_id: str) -> WebhookDelivery:
         """Schedules a ``webhook.test`` delivery to the endpoint."""
         path = f"/webhook_endpoints/{_base.quote(endpoint_id)}/test"
-        return (await self._request("POST", path, retry_safe=False)).json()
+        return await self._json("POST", path, retry_safe=False)
 
     async def redeliver_webhook(self, endpoint_id: str, delivery_id: str) -> WebhookDelivery:
         """Sends a delivery again (same body, same ``webhook-id``, signed anew)."""
         path = f"/webhook_endpoints/{_base.quote(endpoint_id)}/deliveries/{_base.quote(delivery_id)}/redeliver"
-        return (await self._request("POST", path, retry_safe=False)).json()
+        return await self._json("POST", path, retry_safe=False)
 
 class AsyncJobPager:
-    """Async iteration over jobs across pages of ``GET /jobs``."""
+    """Iterates over jobs across pages of ``GET /jobs`` (``while has_more: starting_after=next_cursor``)."""
 
-    def __init__(
-        self, client: AsyncUpscaler, *, status: str | None, limit: int | None, starting_after: str | None
-    ) -> None:
+    def __init__(self, client: AsyncUpscaler, *, status: str | None, limit: int | None, starting_after: str | None) -> None:
         self._client = client
         self._status = status
         self._limit = limit
@@ -418,17 +454,15 @@ async def _read_image(image: ImageInput, filename: str | None) -> _base.UploadPa
     if isinstance(image, (bytes, bytearray, memoryview)):
         return _base.upload_from_bytes(image, filename)
     if isinstance(image, (str, os.PathLike)):
-        part = await asyncio.to_thread(_base.upload_from_path, image)
+        part = await _io.run_blocking(_base.upload_from_path, image)
         return part if filename is None else _base.UploadPart(filename, part.content, part.content_type)
     if hasattr(image, "read"):
-        data = image.read()
-        if inspect.isawaitable(data):  # an async file object (aiofiles, anyio)
-            data = await data
-        return _base.upload_from_read(data, image, filename)
+        return _base.upload_from_read(await _io.resolve(image.read()), image, filename)
     raise TypeError(f"image must be a path, bytes, a binary file object or an https:// URL, not {type(image).__name__}")
 
 
 async def _counted(chunks: AsyncIterator[bytes], expected: int) -> AsyncIterator[bytes]:
+    """Passes the chunks on and checks, at the end, that the file is whole."""
     received = 0
     async for chunk in chunks:
         received += len(chunk)
