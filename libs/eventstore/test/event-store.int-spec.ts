@@ -1,6 +1,6 @@
 import type { DataSource } from 'typeorm';
 import { Client } from 'pg';
-import { createDataSource } from '@upscaler/platform';
+import { createDataSource } from '@upscaler/postgres';
 import { useTestPostgres } from '@upscaler/testing';
 import { EVENT_LOG_LOCK_KEY, EVENT_STORE_MIGRATIONS, PostgresEventStore, WrongExpectedVersionError } from '@upscaler/eventstore';
 

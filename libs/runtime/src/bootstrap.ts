@@ -1,7 +1,8 @@
 import 'reflect-metadata';
 import { Module, type DynamicModule, type Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import { ConfigError, createLogger, loadConfig, type AppConfig, type ErrorResponseHook } from '@upscaler/platform';
+import { ConfigError, createLogger, loadConfig, type AppConfig } from '@upscaler/config';
+import { type ErrorResponseHook } from '@upscaler/http-errors';
 import { currentTraceId, stopTracing } from '@upscaler/tracing';
 import { buildRuntime } from './build-runtime';
 import type { Capability } from './capability';

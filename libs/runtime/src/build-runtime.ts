@@ -1,17 +1,11 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import {
-  type AppConfig,
-  type Logger,
-  createDataSource,
-  loadOrCreateSecret,
-  runMigrations,
-  startEmbeddedPostgres,
-} from '@upscaler/platform';
+import { type AppConfig, type Logger, loadOrCreateSecret } from '@upscaler/config';
+import { createDataSource, runMigrations, startEmbeddedPostgres } from '@upscaler/postgres';
 import { PostgresCheckpointStore, PostgresEventStore } from '@upscaler/eventstore';
 import { EventRelay, InProcessTransport, KafkaTransport, type EventTransport, type TransportLog } from '@upscaler/messaging';
 import { LocalFolderStorage, S3Storage, type ObjectStorage, type SignedDownloadHandler } from '@upscaler/storage';
-import { ReadModelRepository } from '@upscaler/read-models';
+import { ReadModelRepository } from '@upscaler/projections';
 import { WorkQueueRepository } from '@upscaler/work-queue';
 import { inlineProjectionsOf, migrationsOf, type Capability } from './capability';
 import { systemClock } from './clock';

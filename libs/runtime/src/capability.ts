@@ -1,6 +1,6 @@
-import type { MigrationClass } from '@upscaler/platform';
+import type { MigrationClass } from '@upscaler/postgres';
 import { EVENT_STORE_MIGRATIONS, type InlineProjection } from '@upscaler/eventstore';
-import { Projector, ReadModels1732200000100, type ProjectionDef } from '@upscaler/read-models';
+import { Projector, ReadModels1732200000100, type ProjectionDef } from '@upscaler/projections';
 import { WorkQueue1764000000100, WorkQueueProgress1764100000000, WorkQueueProjection } from '@upscaler/work-queue';
 
 /**

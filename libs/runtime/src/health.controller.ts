@@ -1,7 +1,7 @@
 import { Controller, Get, Res } from '@nestjs/common';
 import { HealthCheckService, HealthIndicatorService, type HealthIndicatorResult } from '@nestjs/terminus';
 import type { Response } from 'express';
-import { RETRY_AFTER_503_SECONDS } from '@upscaler/platform';
+import { RETRY_AFTER_503_SECONDS } from '@upscaler/http-errors';
 import { Readiness } from './readiness';
 
 /**

@@ -4,7 +4,7 @@ import type { NextFunction, Request, Response } from 'express';
 import type { Server } from 'node:http';
 import pino from 'pino';
 import pinoHttp from 'pino-http';
-import { ErrorFilter, requestId, type ErrorResponseHook } from '@upscaler/platform';
+import { ErrorFilter, requestId, type ErrorResponseHook } from '@upscaler/http-errors';
 import type { Runtime } from './runtime';
 import { installFastPaths, type FastPath } from './fast-path';
 import { httpMetrics } from './observability/http-metrics';

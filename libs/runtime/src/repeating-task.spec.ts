@@ -1,4 +1,4 @@
-import type { Logger } from '@upscaler/platform';
+import type { Logger } from '@upscaler/config';
 import { RepeatingTask } from './repeating-task';
 
 /** A logger that keeps what was logged as error. */

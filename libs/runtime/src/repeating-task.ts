@@ -1,4 +1,4 @@
-import type { Logger } from '@upscaler/platform';
+import type { Logger } from '@upscaler/config';
 
 /**
  * A background pass run again and again (the sweepers: leases, reservations, file retention). Each pass starts a

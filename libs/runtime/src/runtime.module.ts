@@ -1,6 +1,6 @@
 import { DynamicModule, Global, Module } from '@nestjs/common';
 import { TerminusModule } from '@nestjs/terminus';
-import { ReadModelRepository } from '@upscaler/read-models';
+import { ReadModelRepository } from '@upscaler/projections';
 import { WorkQueueRepository } from '@upscaler/work-queue';
 import { HealthController } from './health.controller';
 import { Metrics } from './observability/metrics';

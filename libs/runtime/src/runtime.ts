@@ -1,9 +1,9 @@
 import type { DataSource } from 'typeorm';
-import type { AppConfig, Logger } from '@upscaler/platform';
+import type { AppConfig, Logger } from '@upscaler/config';
 import type { EventStore, InlineProjection, PostgresEventStore } from '@upscaler/eventstore';
 import type { EventTransport } from '@upscaler/messaging';
 import type { ObjectStorage, SignedDownloadHandler } from '@upscaler/storage';
-import type { ReadModelRepository } from '@upscaler/read-models';
+import type { ReadModelRepository } from '@upscaler/projections';
 import type { WorkQueueRepository } from '@upscaler/work-queue';
 import type { Clock } from './clock';
 import type { Metrics } from './observability/metrics';

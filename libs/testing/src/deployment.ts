@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { chmodSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startEmbeddedPostgres, type EmbeddedPostgres } from '@upscaler/platform';
+import { startEmbeddedPostgres, type EmbeddedPostgres } from '@upscaler/postgres';
 import { startTestKafka, type TestKafka } from './kafka';
 import { startTestMinio, type TestMinio } from './minio';
 import { startService, type StartedService, type StartOptions } from './standalone';

@@ -3,7 +3,7 @@ import { newId, streams, type JobQueuedData } from '@upscaler/contracts';
 import { jobDecider, jobFixtures, type JobCommand } from '@upscaler/jobs';
 import { accountDecider, reservationDecider, balanceGuards, BalanceRepository } from '@upscaler/billing';
 import { handleCommand, PostgresEventStore, type EventStore, type HandleCommandOptions } from '@upscaler/eventstore';
-import { ReadModelRepository } from '@upscaler/read-models';
+import { ReadModelRepository } from '@upscaler/projections';
 import { CAPABILITIES } from '@upscaler/capabilities';
 import { inlineProjectionsOf, migrationsOf, type Clock } from '@upscaler/runtime';
 import { WorkQueueRepository } from '@upscaler/work-queue';

@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { freeLoopbackPort } from '@upscaler/platform';
+import { freeLoopbackPort } from '@upscaler/postgres';
 
-export { freeLoopbackPort, isLoopbackPortFree } from '@upscaler/platform';
+export { freeLoopbackPort, isLoopbackPortFree } from '@upscaler/postgres';
 
 /**
  * Ports for the servers tests start as child processes (Kafka, MinIO, Postgres, our services).

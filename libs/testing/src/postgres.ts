@@ -6,7 +6,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { Client } from 'pg';
 import type { DataSource } from 'typeorm';
-import { createDataSource, runMigrations, startEmbeddedPostgres, type MigrationClass } from '@upscaler/platform';
+import { createDataSource, runMigrations, startEmbeddedPostgres, type MigrationClass } from '@upscaler/postgres';
 
 /**
  * A real Postgres for integration tests (docs/design.md §5: tests run against the real parts): one embedded

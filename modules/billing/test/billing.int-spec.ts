@@ -2,7 +2,7 @@ import { newId } from '@upscaler/contracts';
 import { type BillingReserveReply } from '@upscaler/billing';
 import { PostgresCheckpointStore } from '@upscaler/eventstore';
 import { InProcessTransport, TOPICS } from '@upscaler/messaging';
-import { createLogger, loadConfig } from '@upscaler/platform';
+import { createLogger, loadConfig } from '@upscaler/config';
 import { createTestEventLog, useTestPostgres, type TestEventLog } from '@upscaler/testing';
 import { AccountsResponder } from '../src/workers/accounts.responder';
 import { ReservationSweeper } from '../src/workers/reservation.sweeper';

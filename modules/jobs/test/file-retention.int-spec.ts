@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { JobState } from '../src/model/job.state';
-import { createLogger, loadConfig } from '@upscaler/platform';
+import { createLogger, loadConfig } from '@upscaler/config';
 import { Metrics } from '@upscaler/runtime';
 import { JobFiles } from '../src/files/job-files';
 import { LocalFolderStorage, S3Storage, type ObjectStorage } from '@upscaler/storage';

@@ -1,5 +1,5 @@
 import { DomainError, newId, streams } from '@upscaler/contracts';
-import { loadConfig } from '@upscaler/platform';
+import { loadConfig } from '@upscaler/config';
 import { createTestEventLog, useTestPostgres, type TestEventLog } from '@upscaler/testing';
 import { sha256 } from '../src/http/idempotency';
 import { IdempotencyKeys, type KeyClaim } from '../src/http/idempotency-keys';

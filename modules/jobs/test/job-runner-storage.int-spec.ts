@@ -1,4 +1,4 @@
-import { createLogger, loadConfig } from '@upscaler/platform';
+import { createLogger, loadConfig } from '@upscaler/config';
 import { Metrics } from '@upscaler/runtime';
 import { LocalFolderStorage } from '@upscaler/storage';
 import {

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import type { JobQueuedData } from '@upscaler/contracts';
-import { createLogger, loadConfig } from '@upscaler/platform';
+import { createLogger, loadConfig } from '@upscaler/config';
 import { Metrics } from '@upscaler/runtime';
 import { LocalFolderStorage } from '@upscaler/storage';
 import { createTestEventLog, gradientImage, useTestPostgres, type TestEventLog } from '@upscaler/testing';

@@ -1,4 +1,4 @@
-import { createLogger, loadConfig } from '@upscaler/platform';
+import { createLogger, loadConfig } from '@upscaler/config';
 import { Metrics } from '@upscaler/runtime';
 import { createTestEventLog, useTestPostgres, type TestEventLog } from '@upscaler/testing';
 import { leaseGuards, type Lease } from '@upscaler/work-queue';

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { DomainError, streams } from '@upscaler/contracts';
 import type { CheckpointStore } from '@upscaler/eventstore';
 import { InProcessTransport } from '@upscaler/messaging';
-import { loadConfig } from '@upscaler/platform';
+import { loadConfig } from '@upscaler/config';
 import { LocalFolderStorage } from '@upscaler/storage';
 import { createTestEventLog, gradientImage, useTestPostgres, type TestEventLog } from '@upscaler/testing';
 import { ReserveResponder } from '@upscaler/billing';

@@ -3,7 +3,7 @@ import { deliveryDecider } from '../src/model/delivery.decider';
 import { webhookEndpointDecider } from '../src/model/webhook-endpoint.decider';
 import { handleCommand } from '@upscaler/eventstore';
 import { sendWebhook } from '../src/workers/webhook-sender';
-import { createLogger, loadConfig } from '@upscaler/platform';
+import { createLogger, loadConfig } from '@upscaler/config';
 import { Metrics } from '@upscaler/runtime';
 import {
   createTestCa,

@@ -1,5 +1,5 @@
 import { CAPABILITIES } from '@upscaler/capabilities';
-import { createLogger, loadConfig } from '@upscaler/platform';
+import { createLogger, loadConfig } from '@upscaler/config';
 import { buildRuntime, rebuildProjections } from '@upscaler/runtime';
 
 /**

@@ -1,7 +1,7 @@
 import { mkdtempSync, chmodSync, readFileSync, existsSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startEmbeddedPostgres, type EmbeddedPostgres } from '@upscaler/platform';
+import { startEmbeddedPostgres, type EmbeddedPostgres } from '@upscaler/postgres';
 import {
   e2eMode,
   createAccountWithKey,

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { loadOrCreateSecret } from '@upscaler/platform';
+import { loadOrCreateSecret } from '@upscaler/config';
 
 /**
  * docs/design.md §6: the standalone generates an operator token when UPSCALE_OPERATOR_TOKEN is unset, keeps

@@ -3,7 +3,7 @@ import { timingSafeEqual, createHash } from 'node:crypto';
 import type { Request } from 'express';
 import { DomainError } from '@upscaler/contracts';
 import { CONFIG } from '@upscaler/runtime';
-import type { AppConfig } from '@upscaler/platform';
+import type { AppConfig } from '@upscaler/config';
 
 /** Operator API (docs/design.md §6): bearer UPSCALE_OPERATOR_TOKEN, compared in constant time. */
 @Injectable()

@@ -3,8 +3,8 @@ import type { Request } from 'express';
 import type { ServerResponse } from 'node:http';
 import { DomainError } from '@upscaler/contracts';
 import { CLOCK, type Clock, CONFIG, LOGGER } from '@upscaler/runtime';
-import type { AppConfig, Logger } from '@upscaler/platform';
-import { ReadModelRepository } from '@upscaler/read-models';
+import type { AppConfig, Logger } from '@upscaler/config';
+import { ReadModelRepository } from '@upscaler/projections';
 import { WINDOW_MS, WindowCounter } from './window-counter';
 
 /** How often the counters of past windows are deleted from the store. */

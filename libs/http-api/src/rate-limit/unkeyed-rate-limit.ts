@@ -1,6 +1,6 @@
 import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import type { Request, Response } from 'express';
-import type { ErrorResponseHook } from '@upscaler/platform';
+import type { ErrorResponseHook } from '@upscaler/http-errors';
 import { RateLimiter } from './rate-limiter';
 
 /** Public API paths whose answers report a rate-limit window (spec 8): /api/v1 minus the operator API and signed files. */

@@ -1,4 +1,4 @@
-import type { RateLimitTotal } from '@upscaler/read-models';
+import type { RateLimitTotal } from '@upscaler/projections';
 import { WindowCounter, type RateLimitStore } from './window-counter';
 
 const W = 1_764_000_000_000 - (1_764_000_000_000 % 60_000); // a window's start

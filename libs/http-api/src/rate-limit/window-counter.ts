@@ -1,4 +1,4 @@
-import type { RateLimitTotal } from '@upscaler/read-models';
+import type { RateLimitTotal } from '@upscaler/projections';
 
 /** Where every replica's hits meet: adds hits to windows' counters atomically and returns the totals after. */
 export interface RateLimitStore {

@@ -1,7 +1,7 @@
 import { Inject, Injectable, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
 import type { StoredEvent } from '@upscaler/contracts';
 import type { EventStore } from '@upscaler/eventstore';
-import type { Logger } from '@upscaler/platform';
+import type { Logger } from '@upscaler/config';
 import { EVENT_STORE, LOGGER } from '@upscaler/runtime';
 
 /** How often the log is read when no append was announced (appends of this process and NOTIFY wake it sooner). */

@@ -1,5 +1,5 @@
 import type { LoggerService } from '@nestjs/common';
-import type { Logger } from '@upscaler/platform';
+import type { Logger } from '@upscaler/config';
 
 /** Nest's own messages go through pino too, so every line a service prints is JSON. */
 export class NestPinoLogger implements LoggerService {

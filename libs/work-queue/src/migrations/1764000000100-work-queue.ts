@@ -1,4 +1,4 @@
-import { sqlMigration } from '@upscaler/platform';
+import { sqlMigration } from '@upscaler/postgres';
 
 /**
  * The work queue (docs/distributed.md, "The work queue"): one row per unfinished job, written by the

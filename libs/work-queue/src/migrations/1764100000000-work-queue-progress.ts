@@ -1,4 +1,4 @@
-import { sqlMigration } from '@upscaler/platform';
+import { sqlMigration } from '@upscaler/postgres';
 
 /**
  * A running job's progress: the share of its tiles through the network, written by the

@@ -1,5 +1,5 @@
 import type { ApiKeyState } from '../model/api-key.state';
-import type { ReadModelRepository, ReadModelRow } from '@upscaler/read-models';
+import type { ReadModelRepository, ReadModelRow } from '@upscaler/projections';
 import { FakeTail } from '@upscaler/testing';
 import type { LogTail } from '@upscaler/http-api';
 import { ApiKeyCache, UNKNOWN_MAX, UNKNOWN_TTL_MS, type ActiveKey } from './api-key-cache';

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { LRUCache } from 'lru-cache';
 import type { ApiKeyCreatedData } from '../model/api-key.events';
 import type { ApiKeyState } from '../model/api-key.state';
-import { ReadModelRepository } from '@upscaler/read-models';
+import { ReadModelRepository } from '@upscaler/projections';
 import { EntityCache, LogTail } from '@upscaler/http-api';
 
 /** Hashes remembered as matching no active key: at most this many (least recently asked dropped first), ... */

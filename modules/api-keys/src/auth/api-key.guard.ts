@@ -6,7 +6,7 @@ import { CONFIG } from '@upscaler/runtime';
 import { bearerApiKey, hashApiKey } from './api-key-secret';
 import type { Principal } from './principal';
 import { SCOPES_KEY, RateLimiter } from '@upscaler/http-api';
-import type { AppConfig } from '@upscaler/platform';
+import type { AppConfig } from '@upscaler/config';
 import { ApiKeyCache } from './api-key-cache';
 
 /**

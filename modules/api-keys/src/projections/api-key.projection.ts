@@ -1,4 +1,4 @@
-import { foldedBy, type ProjectionDef } from '@upscaler/read-models';
+import { foldedBy, type ProjectionDef } from '@upscaler/projections';
 import { apiKeyDecider } from '../model/api-key.decider';
 import type { ApiKeyState } from '../model/api-key.state';
 

@@ -7,7 +7,7 @@ import { type AccountBalance, BalanceRepository } from '../projections/balance.r
 import { TRANSPORT, CONFIG } from '@upscaler/runtime';
 import { parseWith } from '@upscaler/http-api';
 import { CreateAccountBody, GrantCreditsBody, UpdateAccountBody } from './accounts.schemas';
-import type { AppConfig } from '@upscaler/platform';
+import type { AppConfig } from '@upscaler/config';
 
 /**
  * Operator API and GET /account (docs/design.md §6). Accounts are `account-…` streams (opening, grants,

@@ -4,7 +4,7 @@ import { reservationDecider } from '../model/reservation.decider';
 import { handleCommand, type EventStore } from '@upscaler/eventstore';
 import { balanceGuards, ReservationInUse, BalanceRepository } from '../projections/balance.repository';
 import { eventMetadata, EVENT_STORE, CLOCK, type Clock, CONFIG, LOGGER, RepeatingTask } from '@upscaler/runtime';
-import { type AppConfig, type Logger } from '@upscaler/platform';
+import { type AppConfig, type Logger } from '@upscaler/config';
 
 /**
  * Releases a reservation whose job never appeared (docs/design.md §2): every few seconds, reservations older

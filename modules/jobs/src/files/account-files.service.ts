@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { isFinalStatus } from '@upscaler/contracts';
 import type { JobState } from '../model/job.state';
-import { ReadModelRepository } from '@upscaler/read-models';
+import { ReadModelRepository } from '@upscaler/projections';
 import { JobFiles } from './job-files';
 import { AccountsService } from '@upscaler/billing';
 import { type FileDeletionView } from './file-deletion.schema';

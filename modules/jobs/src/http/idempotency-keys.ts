@@ -3,9 +3,9 @@ import { DomainError, streams, type IdempotencyKeyClaimedData, type IdempotencyK
 import { toJobView } from '../model/job.views';
 import { type JobState } from '../model/job.state';
 import { streamGuards, StreamMovedError, WrongExpectedVersionError, type EventStore, type SqlTx } from '@upscaler/eventstore';
-import { ReadModelRepository } from '@upscaler/read-models';
+import { ReadModelRepository } from '@upscaler/projections';
 import { CLOCK, CONFIG, EVENT_STORE, type Clock } from '@upscaler/runtime';
-import type { AppConfig } from '@upscaler/platform';
+import type { AppConfig } from '@upscaler/config';
 
 /** An earlier request with the key that created no job: released by it, or abandoned (it died or stalled). */
 export interface PreviousClaim {

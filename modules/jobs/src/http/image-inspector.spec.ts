@@ -1,4 +1,4 @@
-import { loadConfig } from '@upscaler/platform';
+import { loadConfig } from '@upscaler/config';
 import { ImageInspector } from './image-inspector';
 
 /**

@@ -13,7 +13,7 @@ import {
   type NetworkRegistry,
 } from '@upscaler/engine';
 import { CONFIG } from '@upscaler/runtime';
-import type { AppConfig } from '@upscaler/platform';
+import type { AppConfig } from '@upscaler/config';
 
 /**
  * What the api asks of the engine at submit time, without loading any network: the format sniffed

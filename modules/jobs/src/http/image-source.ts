@@ -1,8 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { MAX_UPLOAD_BYTES } from '@upscaler/contracts';
-import { safeFetch } from '@upscaler/net';
+import { safeFetch } from '@upscaler/safe-fetch';
 import { CONFIG } from '@upscaler/runtime';
-import type { AppConfig } from '@upscaler/platform';
+import type { AppConfig } from '@upscaler/config';
 
 /**
  * Fetches an image_url (spec 4.1 B): HTTPS only, SSRF-guarded on every resolved address and

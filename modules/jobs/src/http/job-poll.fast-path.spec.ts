@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { DomainError, type JobView } from '@upscaler/contracts';
-import type { AppConfig } from '@upscaler/platform';
+import type { AppConfig } from '@upscaler/config';
 import pino from 'pino';
 import { type ActiveKey, type ApiKeyCache, hashApiKey } from '@upscaler/api-keys';
 import type { RateLimiter } from '@upscaler/http-api';

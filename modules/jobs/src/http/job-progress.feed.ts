@@ -1,5 +1,5 @@
 import { Inject, Injectable, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
-import type { Logger } from '@upscaler/platform';
+import type { Logger } from '@upscaler/config';
 import { LOGGER } from '@upscaler/runtime';
 import { JobProgress, WorkQueueRepository } from '@upscaler/work-queue';
 

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { DomainError, isId, streams, type JobView } from '@upscaler/contracts';
 import { toJobView } from '../model/job.views';
 import { type JobState } from '../model/job.state';
-import { ReadModelRepository } from '@upscaler/read-models';
+import { ReadModelRepository } from '@upscaler/projections';
 import type { Principal } from '@upscaler/api-keys';
 import { EntityCache, LogTail } from '@upscaler/http-api';
 import { JobProgressFeed } from './job-progress.feed';

@@ -4,7 +4,7 @@ import { memoryStorage } from 'multer';
 import type { Request, Response } from 'express';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { DomainError, MAX_UPLOAD_BYTES, type JobView } from '@upscaler/contracts';
-import { weakEtag } from '@upscaler/platform';
+import { weakEtag } from '@upscaler/http-errors';
 import { ApiKeyGuard, CurrentPrincipal, type Principal } from '@upscaler/api-keys';
 import { Endpoint, singleValuedQuery, parseWith } from '@upscaler/http-api';
 import { JOB_ENDPOINTS } from './jobs.routes';

@@ -23,7 +23,7 @@ import { targetForSize } from '../model/output-size';
 import { toCancelView, toCreateView, toListItemView, thumbnailOf } from '../model/job.views';
 import { handleCommand, type EventStore } from '@upscaler/eventstore';
 import { RequestTimeoutError, TOPICS, type EventTransport } from '@upscaler/messaging';
-import { ReadModelRepository } from '@upscaler/read-models';
+import { ReadModelRepository } from '@upscaler/projections';
 import { tierInputBoundMessage } from '@upscaler/engine';
 import { eventMetadata, EVENT_STORE, TRANSPORT, STORAGE, CLOCK, type Clock, CONFIG } from '@upscaler/runtime';
 import { currentTraceCarrier, inSpan } from '@upscaler/tracing';
@@ -35,7 +35,7 @@ import { IdempotencyKeys, type KeyClaim } from './idempotency-keys';
 import type { ListJobsQuery } from './jobs.schemas';
 import { filenameFromUrl, parseImageUrl, type SubmitFields } from './submit-request';
 import type { ObjectStorage } from '@upscaler/storage';
-import type { AppConfig } from '@upscaler/platform';
+import type { AppConfig } from '@upscaler/config';
 
 export type SubmitImage = { kind: 'upload'; bytes: Buffer; originalName: string | undefined } | { kind: 'url'; url: unknown };
 

@@ -1,4 +1,4 @@
-import { foldedBy, type ProjectionDef } from '@upscaler/read-models';
+import { foldedBy, type ProjectionDef } from '@upscaler/projections';
 import { jobDecider } from '../model/job.decider';
 import { type JobState, filesExpireAt } from '../model/job.state';
 

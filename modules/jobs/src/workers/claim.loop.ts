@@ -4,7 +4,7 @@ import { CONFIG, LOGGER, RUNTIME_MODE, Readiness } from '@upscaler/runtime';
 import { inSpan } from '@upscaler/tracing';
 import { stoppedJobOf, WorkQueueRepository } from '@upscaler/work-queue';
 import { JobRunner } from './job.runner';
-import { type AppConfig, type Logger } from '@upscaler/platform';
+import { type AppConfig, type Logger } from '@upscaler/config';
 
 /** Without a notification, look for work this often anyway (a NOTIFY lost while reconnecting). */
 const POLL_MS = 1_000;

@@ -1,7 +1,7 @@
 import { Inject, Injectable, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
 import { createEngine, type UpscaleEngine } from '@upscaler/engine';
 import { CONFIG, LOGGER } from '@upscaler/runtime';
-import type { AppConfig, Logger } from '@upscaler/platform';
+import type { AppConfig, Logger } from '@upscaler/config';
 
 /** One engine per processor process (its worker holds one ONNX session per network). */
 @Injectable()

@@ -1,10 +1,10 @@
 import { Inject, Injectable, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { FINAL_STATUSES } from '@upscaler/contracts';
 import type { JobState } from '../model/job.state';
-import { ReadModelRepository } from '@upscaler/read-models';
+import { ReadModelRepository } from '@upscaler/projections';
 import { CLOCK, type Clock, CONFIG, LOGGER, RepeatingTask } from '@upscaler/runtime';
 import { JobFiles } from '../files/job-files';
-import type { AppConfig, Logger } from '@upscaler/platform';
+import type { AppConfig, Logger } from '@upscaler/config';
 
 /** The longest wait between sweeps; a short retention (tests, demos) sweeps every half of it, at least every second. */
 const MAX_SWEEP_MS = 60_000;

@@ -13,7 +13,8 @@ import { leaseGuards, LeaseLostError, type Lease, WorkQueueRepository } from '@u
 import { EngineProvider } from './engine.provider';
 import { ProgressReporter } from './progress.reporter';
 import type { ObjectStorage } from '@upscaler/storage';
-import { isDependencyUnavailable, type AppConfig, type Logger } from '@upscaler/platform';
+import { type AppConfig, type Logger } from '@upscaler/config';
+import { isDependencyUnavailable } from '@upscaler/http-errors';
 
 /** How often a running job's progress is written at most (a progress bar wants a few values a second). */
 export const PROGRESS_INTERVAL_MS = 250;

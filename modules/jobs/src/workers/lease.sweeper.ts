@@ -4,7 +4,7 @@ import { jobDecider } from '../model/job.decider';
 import { handleCommand, type EventStore } from '@upscaler/eventstore';
 import { eventMetadata, EVENT_STORE, CLOCK, type Clock, CONFIG, LOGGER, Metrics, RepeatingTask } from '@upscaler/runtime';
 import { leaseGuards, LeaseLostError, WorkQueueRepository } from '@upscaler/work-queue';
-import { type AppConfig, type Logger } from '@upscaler/platform';
+import { type AppConfig, type Logger } from '@upscaler/config';
 
 const SWEEP_MS = 1_000;
 

@@ -21,8 +21,8 @@ import {
   RotateSecretBody,
 } from './webhooks.schemas';
 import { assertWebhookUrlAllowed } from './webhook-url.check';
-import type { AppConfig } from '@upscaler/platform';
-import { ReadModelRepository } from '@upscaler/read-models';
+import type { AppConfig } from '@upscaler/config';
+import { ReadModelRepository } from '@upscaler/projections';
 
 /** Webhook endpoints (docs/design.md §6): `webhook-…` streams, secrets `whsec_…` shown once. */
 @Injectable()

@@ -1,6 +1,6 @@
 import { lookup } from 'node:dns/promises';
 import { DomainError } from '@upscaler/contracts';
-import { checkHttpsUrl, isAddressAllowed, type AddressPolicy } from '@upscaler/net';
+import { checkHttpsUrl, isAddressAllowed, type AddressPolicy } from '@upscaler/safe-fetch';
 
 /**
  * Registration-time check of a webhook URL (docs/design.md §4: the same SSRF guard as image URLs): https,

@@ -1,4 +1,4 @@
-import { foldedBy, type ProjectionDef } from '@upscaler/read-models';
+import { foldedBy, type ProjectionDef } from '@upscaler/projections';
 import { deliveryDecider } from '../model/delivery.decider';
 import type { DeliveryState } from '../model/delivery.state';
 import { webhookEndpointDecider } from '../model/webhook-endpoint.decider';

@@ -7,7 +7,7 @@ import { endpointWants, type WebhookEndpointState } from '../model/webhook-endpo
 import { webhookEventTypeFor } from '../model/webhook-event-type';
 import { toJobView, type JobState } from '@upscaler/jobs';
 import { handleCommand, type EventStore } from '@upscaler/eventstore';
-import { ReadModelRepository } from '@upscaler/read-models';
+import { ReadModelRepository } from '@upscaler/projections';
 import { CLOCK, eventMetadata, EVENT_STORE, EventLogConsumer, type Clock } from '@upscaler/runtime';
 import { inSpan } from '@upscaler/tracing';
 

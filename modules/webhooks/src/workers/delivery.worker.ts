@@ -12,8 +12,8 @@ import { handleCommand, WrongExpectedVersionError, type EventStore } from '@upsc
 import { signWebhook } from '../signing/webhook-signing';
 import { eventMetadata, EVENT_STORE, CLOCK, type Clock, CONFIG, LOGGER, Metrics } from '@upscaler/runtime';
 import { inSpan } from '@upscaler/tracing';
-import type { AppConfig, Logger } from '@upscaler/platform';
-import { ReadModelRepository } from '@upscaler/read-models';
+import type { AppConfig, Logger } from '@upscaler/config';
+import { ReadModelRepository } from '@upscaler/projections';
 import { pickDeliveries, type DueDelivery } from './delivery-shares';
 import { WEBHOOK_SENDER, type WebhookSender } from './webhook-sender.port';
 

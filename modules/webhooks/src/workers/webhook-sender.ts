@@ -1,6 +1,13 @@
 import { isIP } from 'node:net';
 import { performance } from 'node:perf_hooks';
-import { ForbiddenAddressError, openGuardedRequest, type CaOption, checkHttpsUrl, readCapped, type AddressPolicy } from '@upscaler/net';
+import {
+  ForbiddenAddressError,
+  openGuardedRequest,
+  type CaOption,
+  checkHttpsUrl,
+  readCapped,
+  type AddressPolicy,
+} from '@upscaler/safe-fetch';
 
 export interface SendWebhookOptions extends AddressPolicy {
   /** one deadline for the attempt: DNS, connect, TLS, the answer and its (capped) body */

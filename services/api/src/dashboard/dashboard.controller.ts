@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Controller, Get, Inject, Res } from '@nestjs/common';
 import type { Response } from 'express';
-import type { AppConfig } from '@upscaler/platform';
+import type { AppConfig } from '@upscaler/config';
 import { CONFIG } from '@upscaler/runtime';
 import { dashboardHeaders } from './dashboard.headers';
 

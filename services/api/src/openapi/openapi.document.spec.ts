@@ -189,7 +189,7 @@ describe('error codes (errors.ts is the one table)', () => {
         .filter((f) => f.endsWith('.ts') && !f.endsWith('.spec.ts'))
         .map((f) => join(dir, f)),
     );
-    files.push(join(REPO, 'libs/net/src/safe-fetch.ts'), join(REPO, 'libs/engine/src/image/probe-image.ts'));
+    files.push(join(REPO, 'libs/safe-fetch/src/safe-fetch.ts'), join(REPO, 'libs/engine/src/image/probe-image.ts'));
     const thrown = new Set<string>();
     for (const f of files) {
       const text = readFileSync(f, 'utf8');

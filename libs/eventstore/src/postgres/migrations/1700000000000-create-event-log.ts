@@ -1,4 +1,4 @@
-import { sqlMigration } from '@upscaler/platform';
+import { sqlMigration } from '@upscaler/postgres';
 
 /**
  * The append-only event log (docs/design.md §2). Rows never change: a statement trigger refuses UPDATE,

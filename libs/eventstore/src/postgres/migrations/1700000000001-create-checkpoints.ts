@@ -1,4 +1,4 @@
-import { sqlMigration } from '@upscaler/platform';
+import { sqlMigration } from '@upscaler/postgres';
 
 /** Consumer checkpoints (docs/design.md §2): how far each durable consumer has read the log. */
 export const CreateCheckpoints1700000000001 = sqlMigration('CreateCheckpoints1700000000001', {

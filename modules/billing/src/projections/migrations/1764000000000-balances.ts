@@ -1,4 +1,4 @@
-import { sqlMigration } from '@upscaler/platform';
+import { sqlMigration } from '@upscaler/postgres';
 
 /**
  * Balances (docs/design.md §2, settled on final): one row per account and one per job's credits, written by the

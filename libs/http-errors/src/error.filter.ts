@@ -2,7 +2,7 @@ import { ArgumentsHost, Catch, ExceptionFilter, HttpException, HttpStatus } from
 import type { IncomingMessage } from 'node:http';
 import type { Request, Response } from 'express';
 import { DomainError, ERROR_CODES, errorBody, type ErrorCode } from '@upscaler/contracts';
-import type { Logger } from '../logging/logger';
+import type { Logger } from '@upscaler/config';
 import { classifyBodyParserError } from './body-parser-errors';
 import { isDependencyUnavailable, isOutOfSpace } from './dependency-errors';
 import type { ErrorResponseHook } from './error-response.hook';

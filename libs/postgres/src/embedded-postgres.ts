@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, promises as fs } from 'node:fs';
 import path from 'node:path';
 import { Client } from 'pg';
-import { loadOrCreateSecret } from '../secrets/load-or-create-secret';
+import { loadOrCreateSecret } from '@upscaler/config';
 import { freeLoopbackPort, isLoopbackPortFree, readRememberedPort, rememberPort } from './free-port';
 import { findPostgresBinaries, initialiseDataDir } from './postgres-binaries';
 import { spawnPostgres, type PostgresProcess } from './postgres-process';

@@ -1,6 +1,6 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 import { useTestPostgres } from '@upscaler/testing';
-import { createDataSource, runMigrations } from '@upscaler/platform';
+import { createDataSource, runMigrations } from '@upscaler/postgres';
 
 const pg = useTestPostgres();
 

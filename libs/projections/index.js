@@ -1,2 +1,2 @@
 // Runtime entry of the workspace package: the compiled code lives in the repository's dist/.
-module.exports = require('../../dist/libs/read-models/src/index.js');
+module.exports = require('../../dist/libs/projections/src/index.js');

@@ -1,2 +1,2 @@
 // Runtime entry of the workspace package: the compiled code lives in the repository's dist/.
-module.exports = require('../../dist/libs/platform/src/index.js');
+module.exports = require('../../dist/libs/safe-fetch/src/index.js');

@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, promises as fs, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { recoverPostmaster } from '@upscaler/platform';
+import { recoverPostmaster } from '@upscaler/postgres';
 
 /**
  * The standalone keeps its data under ./data and may be killed at any moment (docs/design.md §3: "nothing

@@ -3,7 +3,7 @@ import { newId, streams, type JobQueuedData } from '@upscaler/contracts';
 import { jobDecider, jobFixtures, jobProjection, type JobState } from '@upscaler/jobs';
 import { EVENT_STORE_MIGRATIONS, handleCommand, PostgresEventStore } from '@upscaler/eventstore';
 import { useTestPostgres } from '@upscaler/testing';
-import { Projector, ReadModelRepository, ReadModels1732200000100, type ProjectionDef } from '@upscaler/read-models';
+import { Projector, ReadModelRepository, ReadModels1732200000100, type ProjectionDef } from '@upscaler/projections';
 import { rebuildProjections } from '@upscaler/runtime';
 
 /**

@@ -1,4 +1,4 @@
-import { sqlMigration } from '@upscaler/platform';
+import { sqlMigration } from '@upscaler/postgres';
 
 /**
  * Read models (docs/design.md §2): the latest state of every stream, folded with the stream's own decider,

@@ -1,0 +1,2 @@
+// Runtime entry of the workspace package: the compiled code lives in the repository's dist/.
+module.exports = require('../../dist/libs/postgres/src/index.js');
