@@ -16,6 +16,11 @@
  *
  *   nice -n 10 node bench/realphoto/run.js [--sets holdout,Set14] [--scales 2,4] [--inputs clean,95,90,85,60]
  *     [--tiers fast,balanced,best] [--crop 384] [--limit N] [--json out.json] [--gallery docs/gallery/realphoto]
+ *     [--candidate NAME=TIER@REGISTRY.json ...]
+ *
+ * `--candidate` (repeatable) adds a column beside today's tiers in the same run: TIER of the engine built from that
+ * registry file (the UPSCALE_ENGINE_REGISTRY shape; network files may be absolute paths), e.g. a retrained network
+ * before it replaces a tier's.
  */
 import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
@@ -23,7 +28,7 @@ import { basename, join } from 'node:path';
 import sharp from 'sharp';
 import type { QualityTier, Target } from '@upscaler/contracts';
 import { createEngine, DEFAULT_REGISTRY, imresizeBicubic, modcrop, scoreY, type Plane, type UpscaleEngine } from '@upscaler/engine';
-import { arg } from '../engine/args';
+import { arg, args } from '../engine/args';
 import { machineLine, printTable } from '../engine/table';
 import { flatBlocks, flatDetail } from './flat-detail';
 import { galleryCrop, writeSheet } from './gallery';
@@ -107,6 +112,20 @@ async function encodeInput(lr: Plane, input: string): Promise<Buffer> {
 
 const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
 
+/** A method of the table: a tier of an engine (today's, or a candidate registry's). */
+interface Method {
+  name: string;
+  tier: QualityTier;
+  engine: UpscaleEngine;
+}
+
+/** `--candidate NAME=TIER@REGISTRY.json`: its own engine, built from that registry. */
+async function candidate(spec: string): Promise<Method> {
+  const m = /^([\w.-]+)=(\w+)@(.+)$/.exec(spec);
+  if (!m) throw new Error(`--candidate ${spec}: expected NAME=TIER@REGISTRY.json`);
+  return { name: m[1], tier: m[2] as QualityTier, engine: await createEngine({ registry: m[3] }) };
+}
+
 async function main(): Promise<void> {
   const sets = arg('sets', 'holdout,Set14').split(',');
   const scales = arg('scales', '2,4').split(',').map(Number);
@@ -124,7 +143,13 @@ async function main(): Promise<void> {
     images.push(...(limit > 0 ? found.slice(0, limit) : found));
   }
   const engine: UpscaleEngine = await createEngine({ registry: DEFAULT_REGISTRY });
-  console.log(`engine precision: ${engine.describe().precision}; ${images.length} images`);
+  const methods: Method[] = [
+    ...tiers.map((tier) => ({ name: tier, tier, engine })),
+    ...(await Promise.all(args('candidate').map(candidate))),
+  ];
+  console.log(
+    `engine precision: ${engine.describe().precision}; ${images.length} images; methods ${methods.map((m) => m.name).join(', ')}`,
+  );
   /** set|scale|input -> method -> scores */
   const results = new Map<string, Map<string, Score[]>>();
   const sheets: Array<{ scale: number; input: string; image: TestImage; outputs: Map<string, Plane>; worst: number }> = [];
@@ -158,11 +183,11 @@ async function main(): Promise<void> {
             ['bicubic', bicubic],
           ]);
           let worst = Infinity;
-          for (const tier of tiers) {
-            const r = await engine.upscale({ input: bytes, target: TARGET_OF[scale], format: 'png', quality: tier });
+          for (const method of methods) {
+            const r = await method.engine.upscale({ input: bytes, target: TARGET_OF[scale], format: 'png', quality: method.tier });
             const out = await rgbPlane(r.output);
             const s = scoreY(out, hr, scale);
-            push(tier, {
+            push(method.name, {
               image: img.name,
               psnr: s.psnr,
               ssim: s.ssim,
@@ -170,7 +195,7 @@ async function main(): Promise<void> {
               flat: flatDetail(out, blocks),
               network: r.network,
             });
-            outputs.set(tier, out);
+            outputs.set(method.name, out);
             worst = Math.min(worst, s.psnr - base.psnr);
           }
           const prev = sheets.find((c) => c.scale === scale && c.input === input);
@@ -183,7 +208,7 @@ async function main(): Promise<void> {
       console.log(`x${scale} done after ${((Date.now() - started) / 1000).toFixed(0)} s`);
     }
   } finally {
-    await engine.close();
+    for (const e of new Set(methods.map((m) => m.engine))) await e.close();
   }
 
   for (const set of sets) {
@@ -228,13 +253,13 @@ async function main(): Promise<void> {
       const window = galleryCrop(
         s.outputs.get('original')!,
         s.outputs.get('bicubic')!,
-        [...tiers].map((t) => s.outputs.get(t)!),
+        methods.map((m) => s.outputs.get(m.name)!),
       );
       const file = join(galleryDir, `x${s.scale}-${s.input}.jpg`);
       await writeSheet(
         file,
         s.outputs,
-        ['original', 'bicubic', ...tiers],
+        ['original', 'bicubic', ...methods.map((m) => m.name)],
         window,
         `x${s.scale}, input ${s.input === 'clean' ? 'clean' : `JPEG q${s.input}`}: ${s.image.set} ${s.image.name}, worst tier ${s.worst >= 0 ? '+' : ''}${s.worst.toFixed(2)} dB vs bicubic`,
       );

@@ -5,12 +5,16 @@ import type { DataSource } from 'typeorm';
 import { parse, parseAllDocuments } from 'yaml';
 import { Metrics } from '../../libs/runtime/src/observability/metrics';
 import { registerSystemGauges } from '../../libs/runtime/src/observability/system-gauges';
+import { metersOf } from '../../libs/runtime/src/capability';
+import type { ReadModelRepository } from '../../libs/projections/src';
+import { CAPABILITIES } from '../../modules/capabilities/src';
 import { grafanaVariableMetricNames, promqlMetricNames } from './promql-metric-names';
 
 /**
  * Every metric that the chart (autoscaling), its Grafana dashboard, its alerting rules, the kustomize
  * manifests and the docs' PromQL name is one the services export, under that exact name. The exported names come
- * from the code itself: a service's Metrics (with the system gauges) as prom-client exposes them.
+ * from the code itself: a service's Metrics (with the system gauges and every capability's series) as prom-client
+ * exposes them.
  */
 const ROOT = resolve(__dirname, '../..');
 const CHART = join(ROOT, 'charts/upscaler');
@@ -28,6 +32,7 @@ function exportedSeries(): Set<string> {
   const metrics = new Metrics('api');
   // The gauges are read from Postgres at scrape time only; registering them needs no connection.
   registerSystemGauges(metrics, {} as DataSource);
+  metersOf(CAPABILITIES, metrics, {} as ReadModelRepository);
   const names = new Set<string>();
   for (const m of metrics.registry.getMetricsAsArray()) {
     const name = (m as unknown as { name: string }).name;

@@ -107,6 +107,24 @@ export class ReadModelRepository {
     return (await this.page<S>(category, { ...filter, limit: 10_000 })).items;
   }
 
+  /** How many rows of a category are in each status (scrape-time gauges: jobs by status, queue depth). */
+  async countByStatus(category: string): Promise<Map<string, number>> {
+    const rows: Array<{ status: string; n: string }> = await this.db.query(
+      'SELECT status, count(*) AS n FROM read_models WHERE category = $1 GROUP BY status',
+      [category],
+    );
+    return new Map(rows.map((r) => [r.status, Number(r.n)]));
+  }
+
+  /** How many rows of a category are due now, by the database's clock (a backlog gauge: webhook deliveries due). */
+  async countDue(category: string): Promise<number> {
+    const rows: Array<{ n: string }> = await this.db.query(
+      'SELECT count(*) AS n FROM read_models WHERE category = $1 AND next_at IS NOT NULL AND next_at <= now()',
+      [category],
+    );
+    return Number(rows[0]?.n ?? 0);
+  }
+
   /**
    * Rows whose `next_at` is due (webhook deliveries to attempt, final jobs whose files' retention ran out), oldest
    * first; with `statuses`, only rows in one of them.

@@ -7,7 +7,7 @@ import { EventRelay, InProcessTransport, KafkaTransport, type EventTransport, ty
 import { LocalFolderStorage, S3Storage, type ObjectStorage, type SignedDownloadHandler } from '@upscaler/storage';
 import { ReadModelRepository } from '@upscaler/projections';
 import { WorkQueueRepository } from '@upscaler/work-queue';
-import { inlineProjectionsOf, migrationsOf, type Capability } from './capability';
+import { inlineProjectionsOf, metersOf, migrationsOf, type Capability } from './capability';
 import { systemClock } from './clock';
 import { InstrumentedEventStore } from './observability/instrumented-event-store';
 import { Metrics } from './observability/metrics';
@@ -61,8 +61,9 @@ export async function buildRuntime(
     const inlineProjections = inlineProjectionsOf(capabilities);
     const pgStore = new PostgresEventStore(db, { inlineProjections });
     closers.push(() => pgStore.close());
-    const store = new InstrumentedEventStore(pgStore, metrics);
     registerSystemGauges(metrics, db);
+    const readModels = new ReadModelRepository(db);
+    const store = new InstrumentedEventStore(pgStore, metrics, metersOf(capabilities, metrics, readModels));
     const checkpoints = new PostgresCheckpointStore(db);
     const log: TransportLog = (level, message, extra) => logger[level]({ ...(extra ?? {}) }, message);
     let transport: EventTransport;
@@ -109,7 +110,6 @@ export async function buildRuntime(
     }
     await storage.ensureReady();
 
-    const readModels = new ReadModelRepository(db);
     const readiness = new Readiness();
     readiness.register('postgres', async () => {
       await db.query('SELECT 1');

@@ -1,7 +1,9 @@
 import type { MigrationClass } from '@upscaler/postgres';
 import { EVENT_STORE_MIGRATIONS, type InlineProjection } from '@upscaler/eventstore';
-import { Projector, ReadModels1732200000100, type ProjectionDef } from '@upscaler/projections';
+import { Projector, ReadModels1732200000100, type ProjectionDef, type ReadModelRepository } from '@upscaler/projections';
 import { WorkQueue1764000000100, WorkQueueProgress1764100000000, WorkQueueProjection } from '@upscaler/work-queue';
+import type { EventMeter } from './observability/instrumented-event-store';
+import type { Metrics } from './observability/metrics';
 
 /**
  * What a capability module (modules/<name>, docs/architecture.md) gives the runtime: the read models its streams fold
@@ -18,6 +20,17 @@ export interface Capability {
   inlineProjections?: () => InlineProjection[];
   /** Explicit migration files; TypeORM runs them in the order of the timestamp that ends each class name. */
   migrations?: MigrationClass[];
+  /**
+   * Registers the capability's own Prometheus series on a process's Metrics (its gauges may read the read models at
+   * scrape time) and answers what it counts in every appended event, if anything. Every process registers every
+   * capability's series, so a dashboard finds each series on every service.
+   */
+  metrics?: (metrics: Metrics, readModels: ReadModelRepository) => EventMeter | undefined;
+}
+
+/** Every capability's series on `metrics`, and their meters of appended events. */
+export function metersOf(capabilities: readonly Capability[], metrics: Metrics, readModels: ReadModelRepository): EventMeter[] {
+  return capabilities.flatMap((c) => c.metrics?.(metrics, readModels) ?? []);
 }
 
 /** The tables of the libs themselves: the event log, the read-model rows and the work queue. */

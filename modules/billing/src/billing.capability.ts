@@ -1,4 +1,5 @@
 import type { Capability } from '@upscaler/runtime';
+import { billingMetrics } from './billing.metrics';
 import { BalanceProjection } from './projections/balance.projection';
 import { Balances1764000000000 } from './projections/migrations/1764000000000-balances';
 
@@ -7,4 +8,5 @@ export const billingCapability: Capability = {
   name: 'billing',
   inlineProjections: () => [new BalanceProjection()],
   migrations: [Balances1764000000000],
+  metrics: billingMetrics,
 };

@@ -2,14 +2,18 @@ import type { NewEvent, StoredEvent } from '@upscaler/contracts';
 import type { AppendOptions, AppendResult, EventStore, ExpectedVersion } from '@upscaler/eventstore';
 import type { Metrics } from './metrics';
 
+/** What a capability counts in what is appended (its `metrics`, libs/runtime/src/capability.ts). */
+export type EventMeter = (event: StoredEvent) => void;
+
 /**
- * Counts what this process appends: the one place every business fact passes, so credits, job
- * outcomes and webhook outcomes are counted exactly once, whichever service decided them.
+ * Counts what this process appends: the one place every business fact passes, so each capability's meters (credits,
+ * job outcomes, webhook outcomes) count each fact exactly once, whichever service decided it.
  */
 export class InstrumentedEventStore implements EventStore {
   constructor(
     private readonly inner: EventStore,
     private readonly metrics: Metrics,
+    private readonly meters: readonly EventMeter[] = [],
   ) {}
 
   async append(streamId: string, expected: ExpectedVersion, events: NewEvent[], opts?: AppendOptions): Promise<AppendResult> {
@@ -35,35 +39,7 @@ export class InstrumentedEventStore implements EventStore {
   }
 
   private count(e: StoredEvent): void {
-    const m = this.metrics;
-    m.eventsAppended.inc({ type: e.type });
-    const d = e.data as { amount?: number; credits?: number; reason?: string; outcome?: string };
-    switch (e.type) {
-      case 'CreditsReserved':
-        m.credits.inc({ kind: 'reserved', reason: '' }, d.amount ?? 0);
-        break;
-      case 'CreditsCharged':
-        m.credits.inc({ kind: 'charged', reason: '' }, d.amount ?? 0);
-        break;
-      case 'CreditsRefunded':
-        m.credits.inc({ kind: 'refunded', reason: d.reason ?? '' }, d.amount ?? 0);
-        break;
-      // A job's final event is its settlement (docs/design.md §2): the charge or the refund of its credits.
-      case 'JobSucceeded':
-        m.jobsFinished.inc({ status: 'succeeded' });
-        m.credits.inc({ kind: 'charged', reason: '' }, d.credits ?? 0);
-        break;
-      case 'JobFailed':
-        m.jobsFinished.inc({ status: 'failed' });
-        m.credits.inc({ kind: 'refunded', reason: 'failed' }, d.credits ?? 0);
-        break;
-      case 'JobCancelled':
-        m.jobsFinished.inc({ status: 'cancelled' });
-        m.credits.inc({ kind: 'refunded', reason: 'cancelled' }, d.credits ?? 0);
-        break;
-      case 'DeliveryAttempted':
-        m.webhookDeliveries.inc({ outcome: d.outcome ?? 'unknown' });
-        break;
-    }
+    this.metrics.eventsAppended.inc({ type: e.type });
+    for (const meter of this.meters) meter(e);
   }
 }

@@ -35,8 +35,24 @@ describe('Metrics (series that stock tools understand)', () => {
       .getMetricsAsArray()
       .map((x) => (x as unknown as { name: string }).name)
       .filter((n) => !/^(process|nodejs)_/.test(n));
-    expect(own.length).toBeGreaterThanOrEqual(8);
-    expect(own.filter((n) => !n.startsWith('upscaler_'))).toEqual([]);
+    expect(own).toEqual(['upscaler_http_requests_total', 'upscaler_http_request_duration_seconds', 'upscaler_events_appended_total']);
+  });
+
+  it("makes a capability's series once per registry (section), so its meter and its workers share them", async () => {
+    class Things {
+      readonly done;
+      constructor(m: Metrics) {
+        this.done = m.counter('upscaler_things_done_total', 'Things done.', ['kind']);
+      }
+    }
+    const m = new Metrics('api');
+    m.section(Things).done.inc({ kind: 'a' });
+    m.section(Things).done.inc({ kind: 'a' }, 2);
+    expect(m.section(Things)).toBe(m.section(Things));
+    expect(new Metrics('webhooks').section(Things)).not.toBe(m.section(Things));
+    expect(samples(await m.registry.metrics(), 'upscaler_things_done_total')).toEqual([
+      'upscaler_things_done_total{kind="a",service="api"} 3',
+    ]);
   });
 
   it('collects the process series once per process however many Metrics it builds, each scrape under its own service label', async () => {

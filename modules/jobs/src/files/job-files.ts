@@ -5,6 +5,7 @@ import { type JobState } from '../model/job.state';
 import { handleCommand, type EventStore } from '@upscaler/eventstore';
 import type { ObjectStorage } from '@upscaler/storage';
 import { eventMetadata, Metrics, CLOCK, EVENT_STORE, STORAGE, type Clock } from '@upscaler/runtime';
+import { JobMetrics } from '../jobs.metrics';
 
 /**
  * Deletes a final job's source (with its thumbnail) and result from storage, then records it (JobFilesDeleted): the
@@ -14,12 +15,16 @@ import { eventMetadata, Metrics, CLOCK, EVENT_STORE, STORAGE, type Clock } from 
  */
 @Injectable()
 export class JobFiles {
+  private readonly series: JobMetrics;
+
   constructor(
     @Inject(EVENT_STORE) private readonly store: EventStore,
     @Inject(STORAGE) private readonly storage: ObjectStorage,
     @Inject(CLOCK) private readonly clock: Clock,
-    private readonly metrics: Metrics,
-  ) {}
+    metrics: Metrics,
+  ) {
+    this.series = metrics.section(JobMetrics);
+  }
 
   /** True when this call recorded the deletion; false when the job's files were already recorded deleted. */
   async delete(state: JobState, reason: 'retention' | 'operator', by: string): Promise<boolean> {
@@ -37,7 +42,7 @@ export class JobFiles {
       { metadata: eventMetadata(by, { correlationId: job.jobId }) },
     );
     if (newEvents.length === 0) return false;
-    this.metrics.jobFilesDeleted.inc({ reason });
+    this.series.filesDeleted.inc({ reason });
     return true;
   }
 }

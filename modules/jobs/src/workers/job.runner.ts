@@ -8,6 +8,7 @@ import { type JobCommand } from '../model/job.commands';
 import { handleCommand, type HandleCommandOptions, type EventStore } from '@upscaler/eventstore';
 import { EngineCancelledError } from '@upscaler/engine';
 import { eventMetadata, EVENT_STORE, STORAGE, CLOCK, type Clock, CONFIG, LOGGER, Metrics } from '@upscaler/runtime';
+import { JobMetrics } from '../jobs.metrics';
 import { inSpan } from '@upscaler/tracing';
 import { leaseGuards, LeaseLostError, type Lease, WorkQueueRepository } from '@upscaler/work-queue';
 import { EngineProvider } from './engine.provider';
@@ -62,16 +63,20 @@ export class JobRunner {
   /** Set by SIGTERM past the grace period: a job not yet running is given back instead of started. */
   private handingBack = false;
 
+  private readonly series: JobMetrics;
+
   constructor(
     @Inject(EVENT_STORE) private readonly store: EventStore,
     @Inject(STORAGE) private readonly storage: ObjectStorage,
     @Inject(CLOCK) private readonly clock: Clock,
     @Inject(CONFIG) private readonly config: AppConfig,
     @Inject(LOGGER) private readonly logger: Logger,
-    private readonly metrics: Metrics,
+    metrics: Metrics,
     private readonly workQueue: WorkQueueRepository,
     private readonly engines: EngineProvider,
-  ) {}
+  ) {
+    this.series = metrics.section(JobMetrics);
+  }
 
   get busyWith(): string | undefined {
     return this.current?.jobId;
@@ -151,7 +156,7 @@ export class JobRunner {
         }),
       );
       await progress.close();
-      this.metrics.engineSeconds.observe({ network: out.network, scale: String(out.scale) }, out.engineMs / 1000);
+      this.series.engineSeconds.observe({ network: out.network, scale: String(out.scale) }, out.engineMs / 1000);
       const resultKey = `results/${lease.jobId}`;
       await this.withStorage(current, () => this.storage.put(resultKey, out.output, out.contentType));
       try {
@@ -228,7 +233,7 @@ export class JobRunner {
    */
   private async loseToStorage(stream: string, attempt: number, fault: StorageFault): Promise<RunOutcome> {
     this.logger.error({ err: fault.cause, jobId: stream.slice('job-'.length), attempt }, 'storage unavailable: the attempt is lost');
-    this.metrics.attemptsLost.inc({ reason: 'storage' });
+    this.series.attemptsLost.inc({ reason: 'storage' });
     try {
       const state = await this.decide(stream, {
         type: 'LoseAttempt',

@@ -3,6 +3,7 @@ import { isDomainError, streams } from '@upscaler/contracts';
 import { jobDecider } from '../model/job.decider';
 import { handleCommand, type EventStore } from '@upscaler/eventstore';
 import { eventMetadata, EVENT_STORE, CLOCK, type Clock, CONFIG, LOGGER, Metrics, RepeatingTask } from '@upscaler/runtime';
+import { JobMetrics } from '../jobs.metrics';
 import { leaseGuards, LeaseLostError, WorkQueueRepository } from '@upscaler/work-queue';
 import { type AppConfig, type Logger } from '@upscaler/config';
 
@@ -21,14 +22,17 @@ const SWEEP_MS = 1_000;
 export class LeaseSweeper implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly task: RepeatingTask;
 
+  private readonly series: JobMetrics;
+
   constructor(
     @Inject(EVENT_STORE) private readonly store: EventStore,
     @Inject(CLOCK) private readonly clock: Clock,
     @Inject(CONFIG) private readonly config: AppConfig,
     @Inject(LOGGER) private readonly logger: Logger,
-    private readonly metrics: Metrics,
+    metrics: Metrics,
     private readonly workQueue: WorkQueueRepository,
   ) {
+    this.series = metrics.section(JobMetrics);
     this.task = new RepeatingTask(
       'lease sweep',
       () => this.sweepThenNextDelay(),
@@ -76,7 +80,7 @@ export class LeaseSweeper implements OnApplicationBootstrap, OnApplicationShutdo
           },
         );
         counts.lost++;
-        this.metrics.attemptsLost.inc({ reason: 'lease_expired' });
+        this.series.attemptsLost.inc({ reason: 'lease_expired' });
         this.logger.warn({ jobId: expired.jobId, attempt: expired.attempt }, 'lease expired: attempt lost');
       } catch (e) {
         if (!(e instanceof LeaseLostError) && !(isDomainError(e) && e.code === 'conflict')) throw e;

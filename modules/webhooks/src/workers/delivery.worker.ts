@@ -11,6 +11,7 @@ import { webhookEndpointDecider } from '../model/webhook-endpoint.decider';
 import { handleCommand, WrongExpectedVersionError, type EventStore } from '@upscaler/eventstore';
 import { signWebhook } from '../signing/webhook-signing';
 import { eventMetadata, EVENT_STORE, CLOCK, type Clock, CONFIG, LOGGER, Metrics } from '@upscaler/runtime';
+import { WebhookMetrics } from '../webhooks.metrics';
 import { inSpan } from '@upscaler/tracing';
 import type { AppConfig, Logger } from '@upscaler/config';
 import { ReadModelRepository } from '@upscaler/projections';
@@ -38,6 +39,8 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
   /** Attempts under way, by delivery stream: a due delivery is never attempted twice at once. */
   private readonly inflight = new Map<string, Attempt>();
 
+  private readonly series: WebhookMetrics;
+
   constructor(
     @Inject(EVENT_STORE) private readonly store: EventStore,
     @Inject(CLOCK) private readonly clock: Clock,
@@ -45,8 +48,10 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
     @Inject(LOGGER) private readonly logger: Logger,
     @Inject(WEBHOOK_SENDER) private readonly send: WebhookSender,
     private readonly readModels: ReadModelRepository,
-    private readonly metrics: Metrics,
-  ) {}
+    metrics: Metrics,
+  ) {
+    this.series = metrics.section(WebhookMetrics);
+  }
 
   onApplicationBootstrap(): void {
     this.timer = setInterval(() => {
@@ -84,21 +89,21 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
       this.inflight.values(),
       shares,
     );
-    this.metrics.webhookSharesFull.set({ share: 'endpoint' }, pick.full.endpoints);
-    this.metrics.webhookSharesFull.set({ share: 'account' }, pick.full.accounts);
+    this.series.sharesFull.set({ share: 'endpoint' }, pick.full.endpoints);
+    this.series.sharesFull.set({ share: 'account' }, pick.full.accounts);
     for (const d of pick.start) {
       const state = rows.get(d.streamId)!.state;
       const dueAt = state.nextAttemptAt ? Date.parse(state.nextAttemptAt) : now.getTime();
-      this.metrics.webhookLag.observe(Math.max(0, now.getTime() - dueAt) / 1000);
+      this.series.lag.observe(Math.max(0, now.getTime() - dueAt) / 1000);
       const done = this.attempt(d.streamId, state)
         .catch((err) => this.logger.error({ err, stream: d.streamId }, 'webhook delivery attempt failed'))
         .finally(() => {
           this.inflight.delete(d.streamId);
-          this.metrics.webhookInFlight.set(this.inflight.size);
+          this.series.inFlight.set(this.inflight.size);
         });
       this.inflight.set(d.streamId, { ...d, done });
     }
-    this.metrics.webhookInFlight.set(this.inflight.size);
+    this.series.inFlight.set(this.inflight.size);
     return pick.start.length;
   }
 
