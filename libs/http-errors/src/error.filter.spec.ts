@@ -3,17 +3,17 @@ import { DomainError } from '@upscaler/contracts';
 import pino from 'pino';
 import { ErrorFilter, RETRY_AFTER_503_SECONDS } from './error.filter';
 
-/** What the filter wrote: status, headers and body. */
+/** What the filter wrote on Node's response: status, the headers of the error (sendJson's own aside) and body. */
 function answer(exception: unknown): { status: number; headers: Record<string, string>; body: unknown } {
   const out = { status: 0, headers: {} as Record<string, string>, body: undefined as unknown };
+  const JSON_HEADERS = ['Content-Type', 'Content-Length', 'ETag'];
   const res = {
     headersSent: false,
-    setHeader: (k: string, v: string) => void (out.headers[k] = v),
-    status(s: number) {
+    set statusCode(s: number) {
       out.status = s;
-      return this;
     },
-    json: (b: unknown) => void (out.body = b),
+    setHeader: (k: string, v: string) => void (JSON_HEADERS.includes(k) || (out.headers[k] = v)),
+    end: (text: string) => void (out.body = JSON.parse(text)),
   };
   const req = { headers: {}, originalUrl: '/api/v1/upscale', path: '/api/v1/upscale' };
   const host = { switchToHttp: () => ({ getResponse: () => res, getRequest: () => req }) } as unknown as ArgumentsHost;

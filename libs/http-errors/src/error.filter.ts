@@ -1,11 +1,12 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, HttpStatus } from '@nestjs/common';
-import type { IncomingMessage } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Request, Response } from 'express';
 import { DomainError, ERROR_CODES, errorBody, type ErrorCode } from '@upscaler/contracts';
 import type { Logger } from '@upscaler/config';
 import { classifyBodyParserError } from './body-parser-errors';
 import { isDependencyUnavailable, isOutOfSpace } from './dependency-errors';
 import type { ErrorResponseHook } from './error-response.hook';
+import { sendJson } from './json-answer';
 
 /** Retry-After of a 503 whose error names no wait of its own: billing or a dependency was away for a moment. */
 export const RETRY_AFTER_503_SECONDS = 5;
@@ -35,14 +36,21 @@ export class ErrorFilter implements ExceptionFilter {
   }
 
   private answer(exception: unknown, req: Request, res: Response): void {
-    const { code, status, message, headers } = httpErrorOf(exception, req);
-    if (status >= 500) {
-      this.logger.error({ err: exception, path: req.originalUrl, requestId: req.headers['x-request-id'] }, 'request failed');
-    }
-    if (res.headersSent) return;
-    for (const [k, v] of Object.entries(headers)) res.setHeader(k, v);
-    res.status(status).json(errorBody(code, message));
+    sendError(exception, req, res, this.logger, req.originalUrl);
   }
+}
+
+/**
+ * Writes the error answer of `e` (httpErrorOf): logs it when it is a 5xx, then, unless the headers are already sent,
+ * its headers and `{ "error": { "code", "message" } }` as Express's res.json would. Nest's ErrorFilter and the fast
+ * paths (routes answered before Express) both answer through it.
+ */
+export function sendError(e: unknown, req: IncomingMessage, res: ServerResponse, logger: Logger, path = req.url): void {
+  const { code, status, message, headers } = httpErrorOf(e, req);
+  if (status >= 500) logger.error({ err: e, path, requestId: req.headers['x-request-id'] }, 'request failed');
+  if (res.headersSent) return;
+  for (const [k, v] of Object.entries(headers)) res.setHeader(k, v);
+  sendJson(res, status, errorBody(code, message));
 }
 
 function messageOf(e: HttpException): string {

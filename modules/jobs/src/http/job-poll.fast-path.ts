@@ -1,8 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { errorBody, isId } from '@upscaler/contracts';
+import { isId } from '@upscaler/contracts';
 import { type AppConfig, type Logger } from '@upscaler/config';
-import { httpErrorOf, sendJson } from '@upscaler/http-errors';
+import { sendError, sendJson } from '@upscaler/http-errors';
 import { CONFIG, LOGGER, type FastPath } from '@upscaler/runtime';
 import { ApiKeyCache, type ActiveKey, bearerApiKey, hashApiKey } from '@upscaler/api-keys';
 import { RateLimiter } from '@upscaler/http-api';
@@ -62,13 +62,9 @@ export class JobPollFastPath implements FastPath<Poll> {
       res.setHeader('Vary', 'Prefer');
       sendJson(res, 200, await this.views.get({ accountId: key.accountId, keyId: key.keyId, scopes: key.scopes }, jobId));
     } catch (err) {
-      // the error filter's own mapping (libs/http-errors error.filter.ts): a rate limit's 429, a missing job's 404, a
-      // database away for a moment as 503 with Retry-After
-      const { code, status, message, headers } = httpErrorOf(err, req);
-      if (status >= 500) this.logger.error({ err, path: req.url, requestId: req.headers['x-request-id'] }, 'request failed');
-      if (res.headersSent) return;
-      for (const [k, v] of Object.entries(headers)) res.setHeader(k, v);
-      sendJson(res, status, errorBody(code, message));
+      // answered as the error filter answers (libs/http-errors error.filter.ts): a rate limit's 429, a missing job's
+      // 404, a database away for a moment as 503 with Retry-After
+      sendError(err, req, res, this.logger);
     }
   }
 }
