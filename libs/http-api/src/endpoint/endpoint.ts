@@ -16,7 +16,11 @@ export type EndpointAuth = { scope: Scope } | 'key' | 'operator' | 'public';
  * responses, prose). `@Endpoint(declaration)` on the handler makes the Nest route, its success status and its scope
  * from it; `registerEndpoints` makes the OpenAPI path from the same object.
  */
-export type EndpointDeclaration = Omit<RouteConfig, 'security'> & { auth: EndpointAuth };
+export type EndpointDeclaration = Omit<RouteConfig, 'security'> & {
+  auth: EndpointAuth;
+  /** A path parameter that takes the rest of the path, slashes included (a signed file's object path): Nest's `*name`. */
+  wildcard?: string;
+};
 
 /** Declares an endpoint (the identity: it only gives the object its type). */
 export function defineEndpoint<const D extends EndpointDeclaration>(declaration: D): D {
@@ -39,7 +43,7 @@ export function successStatus(d: EndpointDeclaration): number {
 export function Endpoint(d: EndpointDeclaration): MethodDecorator {
   const method = METHODS[d.method as keyof typeof METHODS];
   if (!method) throw new Error(`unsupported method ${d.method} for ${d.path}`);
-  const route = d.path.replace(/\{(\w+)\}/g, ':$1');
+  const route = d.path.replace(/\{(\w+)\}/g, (_, name: string) => (name === d.wildcard ? `*${name}` : `:${name}`));
   const decorators = [method(route), HttpCode(successStatus(d))];
   if (d.auth === 'key') decorators.push(RequireScope());
   else if (typeof d.auth === 'object') decorators.push(RequireScope(d.auth.scope));
@@ -48,7 +52,7 @@ export function Endpoint(d: EndpointDeclaration): MethodDecorator {
 
 /** The OpenAPI paths of these endpoints, their security from `auth`. */
 export function registerEndpoints(registry: OpenAPIRegistry, declarations: Iterable<EndpointDeclaration>): void {
-  for (const { auth, ...route } of declarations) {
+  for (const { auth, wildcard: _routeOnly, ...route } of declarations) {
     const security =
       auth === 'operator' ? operatorSecurity : auth === 'public' ? undefined : apiKeySecurity(auth === 'key' ? undefined : auth.scope);
     registry.registerPath({ ...route, ...(security ? { security } : {}) });

@@ -1,18 +1,20 @@
-import { Controller, Get, Inject, Req, Res } from '@nestjs/common';
+import { Controller, Inject, Req, Res } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { DomainError } from '@upscaler/contracts';
+import { Endpoint } from '@upscaler/http-api';
 import { SIGNED_DOWNLOADS } from '@upscaler/runtime';
 import type { SignedDownloadHandler } from '@upscaler/storage';
+import { FILE_ENDPOINTS } from './files.routes';
 
 /**
  * Signed downloads of the local-folder storage (embedded mode, docs/design.md §3). The HMAC signature in the
  * query is the authorisation: no API key, so a plain redirect can be followed.
  */
-@Controller('api/v1/files')
+@Controller()
 export class FilesController {
   constructor(@Inject(SIGNED_DOWNLOADS) private readonly signedDownloads: SignedDownloadHandler | undefined) {}
 
-  @Get('*path')
+  @Endpoint(FILE_ENDPOINTS.download)
   async download(@Req() req: Request, @Res() res: Response): Promise<void> {
     const handler = this.signedDownloads;
     const file = handler ? await handler.open(req.originalUrl) : null;

@@ -1,7 +1,6 @@
-import type { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
-import { errorResponse, headersFor, z } from '@upscaler/http-api';
+import { defineEndpoint, errorResponse, headersFor, z } from '@upscaler/http-api';
 
-/** Signed downloads of the embedded storage (files.controller.ts) in the OpenAPI document. */
+/** Signed downloads of the embedded storage (files.controller.ts). */
 
 export const FilePathParams = z.object({
   path: z.string().openapi({
@@ -39,10 +38,11 @@ export const FileQuery = z.object({
 /** What a signed download can be: the result's or the source's image format. */
 const IMAGE_TYPES = ['image/png', 'image/jpeg', 'image/webp', 'image/avif'] as const;
 
-export function registerFileRoutes(registry: OpenAPIRegistry): void {
-  registry.registerPath({
+export const FILE_ENDPOINTS = {
+  download: defineEndpoint({
     method: 'get',
     path: '/api/v1/files/{path}',
+    wildcard: 'path',
     operationId: 'downloadSignedFile',
     tags: ['Files'],
     summary: 'Signed download (embedded storage)',
@@ -73,5 +73,6 @@ export function registerFileRoutes(registry: OpenAPIRegistry): void {
       ),
       '500': errorResponse(500, ['internal_error'], 'never'),
     },
-  });
-}
+    auth: 'public',
+  }),
+};

@@ -1,9 +1,11 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Controller, Get, Inject, Res } from '@nestjs/common';
+import { Controller, Inject, Res } from '@nestjs/common';
 import type { Response } from 'express';
 import type { AppConfig } from '@upscaler/config';
+import { Endpoint } from '@upscaler/http-api';
 import { CONFIG } from '@upscaler/runtime';
+import { DASHBOARD_ENDPOINTS } from './dashboard.routes';
 import { dashboardHeaders } from './dashboard.headers';
 
 /**
@@ -17,7 +19,7 @@ import { dashboardHeaders } from './dashboard.headers';
 /** The page's empty storage-origin <meta> (index.html; dashboard.assets.spec.ts checks it is there), filled at start. */
 export const STORAGE_ORIGIN_META = '<meta name="upscaler-storage-origin" content=""';
 
-@Controller('dashboard')
+@Controller()
 export class DashboardController {
   private readonly files: Record<DashboardFile, string> | null;
   private readonly headers: Readonly<Record<string, string>>;
@@ -36,22 +38,22 @@ export class DashboardController {
     };
   }
 
-  @Get()
+  @Endpoint(DASHBOARD_ENDPOINTS.index)
   index(@Res() res: Response): void {
     this.send(res, 'index.html', 'text/html; charset=utf-8');
   }
 
-  @Get('app.js')
+  @Endpoint(DASHBOARD_ENDPOINTS.script)
   script(@Res() res: Response): void {
     this.send(res, 'app.js', 'text/javascript; charset=utf-8');
   }
 
-  @Get('app.css')
+  @Endpoint(DASHBOARD_ENDPOINTS.style)
   style(@Res() res: Response): void {
     this.send(res, 'app.css', 'text/css; charset=utf-8');
   }
 
-  @Get('favicon.svg')
+  @Endpoint(DASHBOARD_ENDPOINTS.icon)
   icon(@Res() res: Response): void {
     this.send(res, 'favicon.svg', 'image/svg+xml; charset=utf-8');
   }

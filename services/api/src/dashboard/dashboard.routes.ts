@@ -1,9 +1,8 @@
-import type { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
-import { headersFor, type Json } from '@upscaler/http-api';
+import { defineEndpoint, headersFor, type EndpointDeclaration, type Json } from '@upscaler/http-api';
 
 /**
  * The account dashboard (docs/design.md §4; dashboard.controller.ts): a static page and its assets, no key,
- * no rate limit. Listed so that the document covers every route of the api.
+ * no rate limit. Declared so that the document covers every route of the api.
  */
 export function pageSecurityHeaders(policy: string): Json {
   return {
@@ -13,13 +12,12 @@ export function pageSecurityHeaders(policy: string): Json {
   };
 }
 
-/** One static page or asset answered with the pages' security headers. */
-export function registerAsset(
-  registry: OpenAPIRegistry,
+/** One static page or asset, answered without a key and with the pages' security headers. */
+export function assetEndpoint(
   path: string,
   opts: { operationId: string; tag: string; summary: string; mediaType: string; description?: string; policy: string },
-): void {
-  registry.registerPath({
+): EndpointDeclaration {
+  return defineEndpoint({
     method: 'get',
     path,
     operationId: opts.operationId,
@@ -34,20 +32,22 @@ export function registerAsset(
         content: { [opts.mediaType]: { schema: { type: 'string' } } },
       },
     },
+    auth: 'public',
   });
 }
 
-export function registerDashboardRoutes(registry: OpenAPIRegistry): void {
-  const asset = (path: string, operationId: string, summary: string, mediaType: string) =>
-    registerAsset(registry, path, {
-      operationId,
-      tag: 'Dashboard',
-      summary,
-      mediaType,
-      policy: "default-src 'self' and the rest: docs/api.md, Dashboard.",
-    });
-  asset('/dashboard', 'getDashboard', 'The account dashboard page', 'text/html');
-  asset('/dashboard/app.js', 'getDashboardScript', "The dashboard's script", 'text/javascript');
-  asset('/dashboard/app.css', 'getDashboardStyle', "The dashboard's stylesheet", 'text/css');
-  asset('/dashboard/favicon.svg', 'getDashboardIcon', "The dashboard's icon", 'image/svg+xml');
-}
+const asset = (path: string, operationId: string, summary: string, mediaType: string) =>
+  assetEndpoint(path, {
+    operationId,
+    tag: 'Dashboard',
+    summary,
+    mediaType,
+    policy: "default-src 'self' and the rest: docs/api.md, Dashboard.",
+  });
+
+export const DASHBOARD_ENDPOINTS = {
+  index: asset('/dashboard', 'getDashboard', 'The account dashboard page', 'text/html'),
+  script: asset('/dashboard/app.js', 'getDashboardScript', "The dashboard's script", 'text/javascript'),
+  style: asset('/dashboard/app.css', 'getDashboardStyle', "The dashboard's stylesheet", 'text/css'),
+  icon: asset('/dashboard/favicon.svg', 'getDashboardIcon', "The dashboard's icon", 'image/svg+xml'),
+};

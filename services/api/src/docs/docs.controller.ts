@@ -1,30 +1,32 @@
-import { Controller, Get, Res } from '@nestjs/common';
+import { Controller, Res } from '@nestjs/common';
+import { Endpoint } from '@upscaler/http-api';
 import type { Response } from 'express';
 import { DOCS_PAGE, DOCS_START_JS, swaggerUiAsset } from './docs.assets';
 import { DOCS_HEADERS } from './docs.headers';
+import { DOCS_ENDPOINTS } from './docs.routes';
 
 /** GET /docs: the API reference page, rendering GET /api/v1/openapi.json. No key, like the dashboard. */
-@Controller('docs')
+@Controller()
 export class DocsController {
   private readonly bundle = swaggerUiAsset('swagger-ui-bundle.js');
   private readonly css = swaggerUiAsset('swagger-ui.css');
 
-  @Get()
+  @Endpoint(DOCS_ENDPOINTS.index)
   index(@Res() res: Response): void {
     send(res, 'text/html; charset=utf-8', DOCS_PAGE);
   }
 
-  @Get('swagger-ui-bundle.js')
+  @Endpoint(DOCS_ENDPOINTS.script)
   script(@Res() res: Response): void {
     send(res, 'text/javascript; charset=utf-8', this.bundle);
   }
 
-  @Get('swagger-ui.css')
+  @Endpoint(DOCS_ENDPOINTS.style)
   style(@Res() res: Response): void {
     send(res, 'text/css; charset=utf-8', this.css);
   }
 
-  @Get('start.js')
+  @Endpoint(DOCS_ENDPOINTS.start)
   start(@Res() res: Response): void {
     send(res, 'text/javascript; charset=utf-8', DOCS_START_JS);
   }

@@ -3,7 +3,7 @@ import type { ValidateFunction } from 'ajv';
 import { registerAccountRoutes, registerAdminAccountRoutes, AccountSchema, AdminAccountSchema } from '@upscaler/billing';
 import {
   registerAdminFileRoutes,
-  registerFileRoutes,
+  FILE_ENDPOINTS,
   registerJobRoutes,
   ContentHintSchema,
   JobCancelSchema,
@@ -25,8 +25,8 @@ import {
   registerAdminKeyRoutes,
   registerApiKeyRoutes,
 } from '@upscaler/api-keys';
-import { registerDashboardRoutes } from '../dashboard/dashboard.routes';
-import { registerDocsRoutes } from '../docs/docs.routes';
+import { DASHBOARD_ENDPOINTS } from '../dashboard/dashboard.routes';
+import { DOCS_ENDPOINTS } from '../docs/docs.routes';
 import {
   registerWebhookRoutes,
   DeliveryAttemptListSchema,
@@ -37,8 +37,8 @@ import {
   WebhookEventTypeSchema,
   WebhookPayloadSchema,
 } from '@upscaler/webhooks';
-import { HealthIndicatorSchema, HealthLiveSchema, HealthReadySchema, registerMetaRoutes } from './openapi.routes';
-import { registerHeaders, ErrorSchema } from '@upscaler/http-api';
+import { HealthIndicatorSchema, HealthLiveSchema, HealthReadySchema, META_ENDPOINTS, registerHealthRoutes } from './openapi.routes';
+import { registerEndpoints, registerHeaders, ErrorSchema } from '@upscaler/http-api';
 
 /**
  * The OpenAPI 3.1 document of the whole API (docs/spec/upscaling-api-v1.md plus the additions of
@@ -104,10 +104,9 @@ function build(): Record<string, unknown> {
   registerAdminAccountRoutes(registry);
   registerAdminFileRoutes(registry);
   registerAdminKeyRoutes(registry);
-  registerFileRoutes(registry);
-  registerMetaRoutes(registry);
-  registerDashboardRoutes(registry);
-  registerDocsRoutes(registry);
+  registerEndpoints(registry, [...Object.values(FILE_ENDPOINTS), ...Object.values(META_ENDPOINTS)]);
+  registerHealthRoutes(registry);
+  registerEndpoints(registry, [...Object.values(DASHBOARD_ENDPOINTS), ...Object.values(DOCS_ENDPOINTS)]);
 
   const generated = new OpenApiGeneratorV31(registry.definitions).generateDocument({
     openapi: '3.1.0',

@@ -1,5 +1,5 @@
 import type { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
-import { headersFor, jsonResponse, z } from '@upscaler/http-api';
+import { defineEndpoint, headersFor, jsonResponse, z } from '@upscaler/http-api';
 
 /** This document (openapi.controller.ts) and the health probes (libs/runtime's health.controller.ts). */
 
@@ -24,8 +24,8 @@ const OpenApiDocumentSchema = z
   .object({ openapi: z.literal('3.1.0'), info: z.object({}).passthrough(), paths: z.object({}).passthrough() })
   .openapi({ description: 'An OpenAPI 3.1 document.' });
 
-export function registerMetaRoutes(registry: OpenAPIRegistry): void {
-  registry.registerPath({
+export const META_ENDPOINTS = {
+  openApiDocument: defineEndpoint({
     method: 'get',
     path: '/api/v1/openapi.json',
     operationId: 'getOpenApiDocument',
@@ -34,8 +34,15 @@ export function registerMetaRoutes(registry: OpenAPIRegistry): void {
     description:
       'Generated from the schemas that validate the requests and shape the answers; the same as docs/openapi.json in the repository.',
     responses: { '200': jsonResponse('The document.', OpenApiDocumentSchema, 'always') },
-  });
+    auth: 'public',
+  }),
+};
 
+/**
+ * The health probes, served by libs/runtime's health.controller.ts: registered here by hand, as that lib sits below
+ * libs/http-api (where endpoints are declared) and every service answers them, not only the api.
+ */
+export function registerHealthRoutes(registry: OpenAPIRegistry): void {
   registry.registerPath({
     method: 'get',
     path: '/health/live',
