@@ -1,7 +1,7 @@
 import { applyDecorators, Delete, Get, HttpCode, Patch, Post, Put } from '@nestjs/common';
 import type { OpenAPIRegistry, RouteConfig } from '@asteasolutions/zod-to-openapi';
 import type { Scope } from '@upscaler/contracts';
-import { apiKeySecurity, operatorSecurity } from '../openapi/responses';
+import { apiKeySecurity, keyedErrors, operatorErrors, operatorSecurity, type Responses } from '../openapi/responses';
 import { RequireScope } from './scopes.decorator';
 
 /**
@@ -50,11 +50,21 @@ export function Endpoint(d: EndpointDeclaration): MethodDecorator {
   return applyDecorators(...decorators);
 }
 
-/** The OpenAPI paths of these endpoints, their security from `auth`. */
+/**
+ * The answers `auth` implies, so a declaration lists only its own: a keyed route's 401, 429, 500 and 503, and 403 when
+ * it needs a scope (keyedErrors); an operator route's 401, 500 and 503 (operatorErrors); none for a public one.
+ */
+export function authErrors(auth: EndpointAuth): Responses {
+  if (auth === 'public') return {};
+  if (auth === 'operator') return operatorErrors();
+  return keyedErrors({ scoped: auth !== 'key' });
+}
+
+/** The OpenAPI paths of these endpoints: security and the answers `auth` implies from `auth`, the declared answers over them. */
 export function registerEndpoints(registry: OpenAPIRegistry, declarations: Iterable<EndpointDeclaration>): void {
   for (const { auth, wildcard: _routeOnly, ...route } of declarations) {
     const security =
       auth === 'operator' ? operatorSecurity : auth === 'public' ? undefined : apiKeySecurity(auth === 'key' ? undefined : auth.scope);
-    registry.registerPath({ ...route, ...(security ? { security } : {}) });
+    registry.registerPath({ ...route, responses: { ...authErrors(auth), ...route.responses }, ...(security ? { security } : {}) });
   }
 }

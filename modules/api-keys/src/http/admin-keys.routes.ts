@@ -1,15 +1,5 @@
 import type { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
-import {
-  defineEndpoint,
-  errorResponse,
-  idParam,
-  jsonBody,
-  jsonBodyErrors,
-  jsonResponse,
-  operatorErrors,
-  registerEndpoints,
-  z,
-} from '@upscaler/http-api';
+import { defineEndpoint, errorResponse, idParam, jsonBody, jsonBodyErrors, jsonResponse, registerEndpoints, z } from '@upscaler/http-api';
 import { KEY_CREATED, keyLimitReached } from './api-keys.routes';
 import { ApiKeyCreatedSchema, ApiKeyPathParams, ApiKeySchema, CREATE_KEY_EXAMPLES, CreateKeyBody } from './api-keys.schemas';
 
@@ -31,7 +21,6 @@ export const ADMIN_KEY_ENDPOINTS = {
       '404': errorResponse(404, ['not_found'], 'never', 'No account with that id (checked before the body).'),
       '409': keyLimitReached('never'),
       ...jsonBodyErrors('never'),
-      ...operatorErrors(),
     },
     auth: 'operator',
   }),
@@ -46,7 +35,6 @@ export const ADMIN_KEY_ENDPOINTS = {
     responses: {
       '200': jsonResponse('The revoked key (idempotent).', ApiKeySchema, 'never'),
       '404': errorResponse(404, ['not_found'], 'never', 'No key with that id.'),
-      ...operatorErrors(),
     },
     auth: 'operator',
   }),

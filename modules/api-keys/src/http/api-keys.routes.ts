@@ -5,7 +5,6 @@ import {
   jsonBody,
   jsonBodyErrors,
   jsonResponse,
-  keyedErrors,
   registerEndpoints,
   type RateLimitHeaders,
 } from '@upscaler/http-api';
@@ -47,7 +46,6 @@ export const API_KEY_ENDPOINTS = {
       '400': errorResponse(400, ['invalid_request'], 'always', 'The body does not match the schema (or is not JSON).'),
       '409': keyLimitReached('always'),
       ...jsonBodyErrors('always'),
-      ...keyedErrors({ scoped: true }),
     },
     auth: { scope: 'keys:write' },
   }),
@@ -60,7 +58,6 @@ export const API_KEY_ENDPOINTS = {
     summary: "List the caller's API keys",
     responses: {
       '200': jsonResponse('Every key of the account, revoked ones included (has_more is always false).', ApiKeyListSchema, 'always'),
-      ...keyedErrors({ scoped: true }),
     },
     auth: { scope: 'keys:read' },
   }),
@@ -76,7 +73,6 @@ export const API_KEY_ENDPOINTS = {
     responses: {
       '200': jsonResponse('The revoked key.', ApiKeySchema, 'always'),
       '404': errorResponse(404, ['not_found'], 'always', 'No key with that id in this account.'),
-      ...keyedErrors({ scoped: true }),
     },
     auth: { scope: 'keys:write' },
   }),

@@ -1,5 +1,5 @@
 import type { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
-import { defineEndpoint, errorResponse, jsonResponse, keyedErrors, registerEndpoints } from '@upscaler/http-api';
+import { defineEndpoint, errorResponse, jsonResponse, registerEndpoints } from '@upscaler/http-api';
 import { AccountSchema } from './accounts.schemas';
 
 /** docs/design.md §6: GET /account (account.controller.ts). */
@@ -14,7 +14,6 @@ export const ACCOUNT_ENDPOINTS = {
     responses: {
       '200': jsonResponse('The account of the calling key.', AccountSchema, 'always'),
       '404': errorResponse(404, ['not_found'], 'always', "The key's account does not exist."),
-      ...keyedErrors({ scoped: false }),
     },
     auth: 'key',
   }),

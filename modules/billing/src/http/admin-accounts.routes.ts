@@ -6,7 +6,6 @@ import {
   jsonBody,
   jsonBodyErrors,
   jsonResponse,
-  operatorErrors,
   registerEndpoints,
 } from '@upscaler/http-api';
 import { AccountPathParams, AdminAccountSchema, CreateAccountBody, GrantCreditsBody, UpdateAccountBody } from './accounts.schemas';
@@ -22,12 +21,11 @@ const billingUnavailable = () =>
     `billing_unavailable: billing (the owner of account streams) did not answer in time; the change may still be applied later: read the account before retrying a grant. service_unavailable: ${DEPENDENCY_AWAY}`,
   );
 export const noAccount = () => errorResponse(404, ['not_found'], 'never', 'No account with that id.');
-/** What a change to an existing account can answer besides its own 400: no such account, a bad JSON body, no operator
- * token, billing not answering. */
+/** What a change to an existing account can answer besides its own 400 (and what the operator token implies): no
+ * such account, a bad JSON body, billing not answering. */
 const accountUpdateErrors = () => ({
   '404': noAccount(),
   ...jsonBodyErrors('never'),
-  ...operatorErrors(),
   '503': billingUnavailable(),
 });
 
@@ -45,7 +43,6 @@ export const ADMIN_ACCOUNT_ENDPOINTS = {
       '201': jsonResponse('The new account.', AdminAccountSchema, 'never'),
       '400': errorResponse(400, ['invalid_request'], 'never'),
       ...jsonBodyErrors('never'),
-      ...operatorErrors(),
       '503': billingUnavailable(),
     },
     auth: 'operator',
@@ -61,7 +58,6 @@ export const ADMIN_ACCOUNT_ENDPOINTS = {
     responses: {
       '200': jsonResponse('The account.', AdminAccountSchema, 'never'),
       '404': noAccount(),
-      ...operatorErrors(),
     },
     auth: 'operator',
   }),

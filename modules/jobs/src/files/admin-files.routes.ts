@@ -1,7 +1,7 @@
 import type { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
 import { AccountPathParams, noAccount } from '@upscaler/billing';
 import { FileDeletionSchema } from './file-deletion.schema';
-import { jsonResponse, operatorErrors, defineEndpoint, registerEndpoints } from '@upscaler/http-api';
+import { jsonResponse, defineEndpoint, registerEndpoints } from '@upscaler/http-api';
 
 /** docs/design.md §6: the operator's file deletion (admin-files.controller.ts), bearer UPSCALE_OPERATOR_TOKEN. */
 export const ADMIN_FILE_ENDPOINTS = {
@@ -17,7 +17,6 @@ export const ADMIN_FILE_ENDPOINTS = {
     responses: {
       '200': jsonResponse('What was deleted.', FileDeletionSchema, 'never'),
       '404': noAccount(),
-      ...operatorErrors(),
     },
     auth: 'operator',
   }),

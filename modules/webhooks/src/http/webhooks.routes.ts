@@ -1,17 +1,7 @@
 import type { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
 import { type JobStatus, type WebhookEventType, WEBHOOK_EVENT_TYPES } from '@upscaler/contracts';
 import { WEBHOOK_TEST_EVENT_TYPE } from '../model/webhook.events';
-import {
-  defineEndpoint,
-  errorResponse,
-  jsonBody,
-  jsonBodyErrors,
-  jsonResponse,
-  keyedErrors,
-  param,
-  registerEndpoints,
-  z,
-} from '@upscaler/http-api';
+import { defineEndpoint, errorResponse, jsonBody, jsonBodyErrors, jsonResponse, param, registerEndpoints, z } from '@upscaler/http-api';
 import {
   CreateEndpointBody,
   DeliveriesQuery,
@@ -68,7 +58,6 @@ export const WEBHOOK_ENDPOINT_ENDPOINTS = {
           'Deleted (disabled) endpoints do not count.',
       ),
       ...jsonBodyErrors('always'),
-      ...keyedErrors({ scoped: true }),
     },
     auth: { scope: 'webhooks:write' },
   }),
@@ -85,7 +74,6 @@ export const WEBHOOK_ENDPOINT_ENDPOINTS = {
         WebhookEndpointListSchema,
         'always',
       ),
-      ...keyedErrors({ scoped: true }),
     },
     auth: { scope: 'webhooks:read' },
   }),
@@ -100,7 +88,6 @@ export const WEBHOOK_ENDPOINT_ENDPOINTS = {
     responses: {
       '200': jsonResponse('The endpoint (without its secret).', WebhookEndpointSchema, 'always'),
       '404': notFound(),
-      ...keyedErrors({ scoped: true }),
     },
     auth: { scope: 'webhooks:read' },
   }),
@@ -115,7 +102,6 @@ export const WEBHOOK_ENDPOINT_ENDPOINTS = {
     responses: {
       '200': jsonResponse('The endpoint, status disabled.', WebhookEndpointSchema, 'always'),
       '404': notFound(),
-      ...keyedErrors({ scoped: true }),
     },
     auth: { scope: 'webhooks:write' },
   }),
@@ -139,7 +125,6 @@ export const WEBHOOK_ENDPOINT_ENDPOINTS = {
         'limit is not an integer from 1 to 100, or is given more than once or as a list (limit[]=…).',
       ),
       '404': notFound(),
-      ...keyedErrors({ scoped: true }),
     },
     auth: { scope: 'webhooks:read' },
   }),
@@ -168,7 +153,6 @@ export const WEBHOOK_ENDPOINT_ENDPOINTS = {
       '404': notFound(),
       '409': errorResponse(409, ['webhook_endpoint_deleted'], 'always', deleted),
       ...jsonBodyErrors('always'),
-      ...keyedErrors({ scoped: true }),
     },
     auth: { scope: 'webhooks:write' },
   }),
@@ -193,7 +177,6 @@ export const WEBHOOK_ENDPOINT_ENDPOINTS = {
           'UPSCALE_MAX_WEBHOOK_ENDPOINTS_PER_ACCOUNT allows. ' +
           deleted,
       ),
-      ...keyedErrors({ scoped: true }),
     },
     auth: { scope: 'webhooks:write' },
   }),
@@ -211,7 +194,6 @@ export const WEBHOOK_ENDPOINT_ENDPOINTS = {
       '202': jsonResponse('The delivery scheduled; its first attempt goes out at once.', WebhookDeliverySchema, 'always'),
       '404': notFound(),
       '409': errorResponse(409, ['webhook_endpoint_disabled', 'webhook_endpoint_deleted'], 'always', sendable),
-      ...keyedErrors({ scoped: true }),
     },
     auth: { scope: 'webhooks:write' },
   }),
@@ -230,7 +212,6 @@ export const WEBHOOK_ENDPOINT_ENDPOINTS = {
       '202': jsonResponse('The new delivery (redelivery_of names the one re-sent).', WebhookDeliverySchema, 'always'),
       '404': notFound('No such webhook endpoint in this account, or no delivery with that id to it.'),
       '409': errorResponse(409, ['webhook_endpoint_disabled', 'webhook_endpoint_deleted'], 'always', sendable),
-      ...keyedErrors({ scoped: true }),
     },
     auth: { scope: 'webhooks:write' },
   }),
