@@ -122,6 +122,18 @@ export function renderRows(panel: HTMLElement, rows: HTMLTableRowElement[] | nul
   if (empty) empty.hidden = rows === null || rows.length > 0;
 }
 
+/** A panel's list was read: its rows, and no error. */
+export function showRows(panel: HTMLElement, rows: HTMLTableRowElement[]): void {
+  renderRows(panel, rows);
+  showError(panel, null);
+}
+
+/** A panel's list could not be read: no table, and why (showLoadError: quietly when the key lacks `scope`). */
+export function showRowsFailed(panel: HTMLElement, err: unknown, scope: string): void {
+  renderRows(panel, null);
+  showLoadError(panel, err, scope);
+}
+
 /** Disables the button while work runs, so a double click cannot send a request twice. */
 export async function busy<T>(b: HTMLButtonElement, work: () => Promise<T>): Promise<T> {
   b.disabled = true;

@@ -15,10 +15,9 @@ import {
   errorParagraph,
   formatBytes,
   formatCount,
-  renderRows,
   safeHttpUrl,
-  showError,
-  showLoadError,
+  showRows,
+  showRowsFailed,
   timeCell,
 } from './dom';
 import type { Job, List, ResultLink } from './types';
@@ -102,13 +101,11 @@ export async function loadJobs(reset = false): Promise<void> {
     const list = await api<List<Job>>('GET', `/jobs?${params.toString()}`);
     if (load !== latestLoad) return;
     nextCursor = list.has_more ? list.next_cursor : null;
-    renderRows(panel, list.data.map(jobRow));
-    showError(panel, null);
+    showRows(panel, list.data.map(jobRow));
   } catch (err) {
     if (load !== latestLoad) return;
     nextCursor = null;
-    renderRows(panel, null);
-    showLoadError(panel, err, 'jobs:read');
+    showRowsFailed(panel, err, 'jobs:read');
   }
   byId<HTMLButtonElement>('jobs-older').hidden = !nextCursor;
   byId<HTMLButtonElement>('jobs-newer').hidden = cursors.length < 2;

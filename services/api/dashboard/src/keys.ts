@@ -8,9 +8,9 @@ import {
   checkedValues,
   el,
   formatCount,
-  renderRows,
   showError,
-  showLoadError,
+  showRows,
+  showRowsFailed,
   submitCreateForm,
   timeCell,
   timeElement,
@@ -56,11 +56,9 @@ export async function loadKeys(): Promise<void> {
   const panel = byId('keys-panel');
   try {
     const list = await api<List<ApiKey>>('GET', '/api_keys');
-    renderRows(panel, list.data.map(keyRow));
-    showError(panel, null);
+    showRows(panel, list.data.map(keyRow));
   } catch (err) {
-    renderRows(panel, null);
-    showLoadError(panel, err, 'keys:read');
+    showRowsFailed(panel, err, 'keys:read');
   }
 }
 

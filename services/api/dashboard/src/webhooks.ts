@@ -15,9 +15,9 @@ import {
   checkedValues,
   el,
   errorParagraph,
-  renderRows,
   showError,
-  showLoadError,
+  showRows,
+  showRowsFailed,
   submitCreateForm,
   timeCell,
   timeElement,
@@ -71,16 +71,14 @@ function webhookRow(w: WebhookEndpoint): HTMLTableRowElement {
 export async function loadWebhooks(): Promise<void> {
   try {
     const list = await api<List<WebhookEndpoint>>('GET', '/webhook_endpoints');
-    renderRows(panel(), list.data.map(webhookRow));
-    showError(panel(), null);
+    showRows(panel(), list.data.map(webhookRow));
     // Logs that were open stay open, re-read; those of endpoints no longer listed go.
     const listed = new Set(list.data.map((w) => w.id));
     for (const id of Array.from(openDeliveryLogs)) if (!listed.has(id)) closeDeliveries(id);
     await Promise.all(list.data.filter((w) => openDeliveryLogs.has(w.id)).map((w) => showDeliveries(w)));
   } catch (err) {
-    renderRows(panel(), null);
     deliveryLogs().replaceChildren();
-    showLoadError(panel(), err, 'webhooks:read');
+    showRowsFailed(panel(), err, 'webhooks:read');
   }
 }
 
