@@ -15,13 +15,13 @@ import uuid
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO, Any, Union
+from typing import IO, Any, TypedDict, Union
 
 import httpx
 
 from ._version import __version__
 from .errors import APIConnectionError, APITimeoutError, IdempotencyInProgressError, UpscalerError
-from .types import Job
+from .types import ContentHint, Job, OutputFormat, QualityTier, SizeFit, Target
 
 DEFAULT_BASE_URL = "http://127.0.0.1:8080/api/v1"
 DEFAULT_TIMEOUT = 60.0
@@ -40,6 +40,22 @@ ImageInput = Union[str, os.PathLike[str], bytes, bytearray, memoryview, IO[bytes
 ProgressCallback = Callable[[float | None, Job], Any]
 """Called as ``on_progress(progress, job)`` whenever a job's status or ``progress`` changes while
 waiting. ``progress`` is the job's ``progress`` (0 to 1) where the server reports it, else None."""
+
+
+class UpscaleOptions(TypedDict, total=False):
+    """The options of ``upscale`` besides the image and ``wait`` (what its overloads take as ``**options``)."""
+
+    target: Target | None
+    format: OutputFormat | None
+    quality: QualityTier | None
+    content: ContentHint | None
+    filename: str | None
+    width: int | None
+    height: int | None
+    fit: SizeFit | None
+    on_progress: ProgressCallback | None
+    idempotency_key: str | None
+    raise_on_failure: bool
 
 
 @dataclass(frozen=True)

@@ -10,7 +10,7 @@ import tempfile
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
-from typing import IO, Any, Literal, overload
+from typing import IO, Any, Literal, Unpack, overload
 
 from urllib.parse import urljoin
 
@@ -25,6 +25,7 @@ from ._base import (
     FINAL_STATUSES,
     ImageInput,
     ProgressCallback,
+    UpscaleOptions,
 )
 from .errors import UpscalerError, WaitTimeoutError
 from .types import (
@@ -148,41 +149,11 @@ class Upscaler:
 
     @overload
     def upscale(
-        self,
-        image: ImageInput,
-        *,
-        target: Target | None = ...,
-        format: OutputFormat | None = ...,
-        quality: QualityTier | None = ...,
-        content: ContentHint | None = ...,
-        filename: str | None = ...,
-        width: int | None = ...,
-        height: int | None = ...,
-        fit: SizeFit | None = ...,
-        wait: Literal[False] = ...,
-        on_progress: ProgressCallback | None = ...,
-        idempotency_key: str | None = ...,
-        raise_on_failure: bool = ...,
+        self, image: ImageInput, *, wait: Literal[False] = ..., **options: Unpack[UpscaleOptions]
     ) -> JobCreate | Job: ...
 
     @overload
-    def upscale(
-        self,
-        image: ImageInput,
-        *,
-        target: Target | None = ...,
-        format: OutputFormat | None = ...,
-        quality: QualityTier | None = ...,
-        content: ContentHint | None = ...,
-        filename: str | None = ...,
-        width: int | None = ...,
-        height: int | None = ...,
-        fit: SizeFit | None = ...,
-        wait: Literal[True] | float,
-        on_progress: ProgressCallback | None = ...,
-        idempotency_key: str | None = ...,
-        raise_on_failure: bool = ...,
-    ) -> Job: ...
+    def upscale(self, image: ImageInput, *, wait: Literal[True] | float, **options: Unpack[UpscaleOptions]) -> Job: ...
 
     def upscale(
         self,
