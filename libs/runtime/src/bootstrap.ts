@@ -5,7 +5,7 @@ import { ConfigError, createLogger, loadConfig, type AppConfig } from '@upscaler
 import { type ErrorResponseHook } from '@upscaler/http-errors';
 import { currentTraceId, stopTracing } from '@upscaler/tracing';
 import { buildRuntime } from './build-runtime';
-import type { Capability } from './capability';
+import { configSectionsOf, type Capability } from './capability';
 import type { FastPath } from './fast-path';
 import { configureHttpApp } from './http-app';
 import type { Runtime } from './runtime';
@@ -33,7 +33,7 @@ export interface ServiceSpec {
 export async function runService(spec: ServiceSpec): Promise<void> {
   let config: AppConfig;
   try {
-    config = loadConfig();
+    config = loadConfig(process.env, configSectionsOf(spec.capabilities));
   } catch (e) {
     if (e instanceof ConfigError) {
       process.stderr.write(`${e.message}\n`);

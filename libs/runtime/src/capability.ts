@@ -1,3 +1,4 @@
+import type { ConfigSection } from '@upscaler/config';
 import type { MigrationClass } from '@upscaler/postgres';
 import { EVENT_STORE_MIGRATIONS, type InlineProjection } from '@upscaler/eventstore';
 import { Projector, ReadModels1732200000100, type ProjectionDef, type ReadModelRepository } from '@upscaler/projections';
@@ -26,6 +27,13 @@ export interface Capability {
    * capability's series, so a dashboard finds each series on every service.
    */
   metrics?: (metrics: Metrics, readModels: ReadModelRepository) => EventMeter | undefined;
+  /** Its own settings, read and checked with the process's at start-up (loadConfig); its classes get them by token. */
+  config?: ConfigSection<unknown>[];
+}
+
+/** Every capability's config sections, for loadConfig. */
+export function configSectionsOf(capabilities: readonly Capability[]): ConfigSection<unknown>[] {
+  return capabilities.flatMap((c) => c.config ?? []);
 }
 
 /** Every capability's series on `metrics`, and their meters of appended events. */

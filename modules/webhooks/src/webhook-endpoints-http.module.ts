@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { webhookSettingsProvider } from './webhooks.config';
 import { ApiKeysModule } from '@upscaler/api-keys';
 import { HttpApiModule } from '@upscaler/http-api';
 import { WebhookEndpointsController } from './http/webhook-endpoints.controller';
@@ -8,6 +9,6 @@ import { WebhookEndpointsService } from './http/webhook-endpoints.service';
 @Module({
   imports: [HttpApiModule, ApiKeysModule],
   controllers: [WebhookEndpointsController],
-  providers: [WebhookEndpointsService],
+  providers: [WebhookEndpointsService, webhookSettingsProvider],
 })
 export class WebhookEndpointsHttpModule {}

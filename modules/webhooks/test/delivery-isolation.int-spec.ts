@@ -3,7 +3,8 @@ import { deliveryDecider } from '../src/model/delivery.decider';
 import { webhookEndpointDecider } from '../src/model/webhook-endpoint.decider';
 import { handleCommand } from '@upscaler/eventstore';
 import { sendWebhook } from '../src/workers/webhook-sender';
-import { createLogger, loadConfig } from '@upscaler/config';
+import { configSection, createLogger, loadConfig } from '@upscaler/config';
+import { webhooksConfig } from '../src/webhooks.config';
 import { Metrics } from '@upscaler/runtime';
 import {
   createTestCa,
@@ -82,11 +83,13 @@ async function until(what: string, ok: () => boolean, timeoutMs: number): Promis
 }
 
 it("account B's webhooks go out within a second while A's hanging endpoint has 300 due; A holds 4 attempts", async () => {
-  const config = loadConfig({ UPSCALE_ALLOW_PRIVATE_NETWORKS: 'true' });
-  expect(config.webhookConcurrency).toEqual({ total: 50, perEndpoint: 4, perAccount: 10 });
-  expect(config.webhookTimeoutMs).toBe(10_000);
+  const config = loadConfig({ UPSCALE_ALLOW_PRIVATE_NETWORKS: 'true' }, [webhooksConfig]);
+  const settings = configSection(config, webhooksConfig);
+  expect(settings.concurrency).toEqual({ total: 50, perEndpoint: 4, perAccount: 10 });
+  expect(settings.timeoutMs).toBe(10_000);
   const metrics = new Metrics('webhooks');
-  const worker = new DeliveryWorker(log.store, log.clock, config, createLogger('silent', 'webhooks'), sender, log.readModels, metrics);
+  const logger = createLogger('silent', 'webhooks');
+  const worker = new DeliveryWorker(log.store, log.clock, config, settings, logger, sender, log.readModels, metrics);
 
   const accountA = await log.openAccount(0);
   const accountB = await log.openAccount(0);

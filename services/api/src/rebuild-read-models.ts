@@ -1,6 +1,6 @@
 import { CAPABILITIES } from '@upscaler/capabilities';
 import { createLogger, loadConfig } from '@upscaler/config';
-import { buildRuntime, rebuildProjections } from '@upscaler/runtime';
+import { buildRuntime, configSectionsOf, rebuildProjections } from '@upscaler/runtime';
 
 /**
  * `npm run rebuild-read-models` (docs/design.md §2: projections are rebuildable from position 0): empties every
@@ -9,7 +9,7 @@ import { buildRuntime, rebuildProjections } from '@upscaler/runtime';
  * Deployments): appends made during a rebuild would be applied twice.
  */
 async function main(): Promise<void> {
-  const config = loadConfig();
+  const config = loadConfig(process.env, configSectionsOf(CAPABILITIES));
   const logger = createLogger(config.logLevel, 'rebuild-read-models');
   const rt = await buildRuntime(config, logger, 'rebuild-read-models', CAPABILITIES);
   try {

@@ -1,4 +1,4 @@
-import { ConfigError, loadConfig } from './config';
+import { ConfigError, configSection, defineConfigSection, int, loadConfig } from './config';
 
 describe('configuration is read and validated once at start-up', () => {
   it('applies the documented defaults (docs/design.md §6)', () => {
@@ -33,7 +33,6 @@ describe('configuration is read and validated once at start-up', () => {
       S3_ACCESS_KEY: 'a',
       S3_SECRET_KEY: 's',
       S3_BUCKET: 'b',
-      UPSCALE_WEBHOOK_RETRY_SCHEDULE_MS: '100, 200,400',
     });
     expect(c.port).toBe(9000);
     expect(c.allowPrivateNetworks).toBe(true);
@@ -48,7 +47,6 @@ describe('configuration is read and validated once at start-up', () => {
       bucket: 'b',
       region: 'us-east-1',
     });
-    expect(c.webhookRetryScheduleMs).toEqual([100, 200, 400]);
   });
 
   it('stops with a message naming each bad variable', () => {
@@ -104,13 +102,26 @@ describe('configuration is read and validated once at start-up', () => {
     );
   });
 
-  it('caps API keys and webhook endpoints per account: 20 and 10 by default, each at least 1', () => {
-    expect([loadConfig({}).maxApiKeysPerAccount, loadConfig({}).maxWebhookEndpointsPerAccount]).toEqual([20, 10]);
-    const c = loadConfig({ UPSCALE_MAX_API_KEYS_PER_ACCOUNT: '5', UPSCALE_MAX_WEBHOOK_ENDPOINTS_PER_ACCOUNT: '3' });
-    expect([c.maxApiKeysPerAccount, c.maxWebhookEndpointsPerAccount]).toEqual([5, 3]);
-    expect(() => loadConfig({ UPSCALE_MAX_API_KEYS_PER_ACCOUNT: '0', UPSCALE_MAX_WEBHOOK_ENDPOINTS_PER_ACCOUNT: 'ten' })).toThrow(
-      /UPSCALE_MAX_API_KEYS_PER_ACCOUNT: must be an integer from 1 to 10000[\s\S]*UPSCALE_MAX_WEBHOOK_ENDPOINTS_PER_ACCOUNT: must be an integer from 1 to 1000/,
+  it('caps API keys per account: 20 by default, at least 1', () => {
+    expect(loadConfig({}).maxApiKeysPerAccount).toBe(20);
+    expect(loadConfig({ UPSCALE_MAX_API_KEYS_PER_ACCOUNT: '5' }).maxApiKeysPerAccount).toBe(5);
+    expect(() => loadConfig({ UPSCALE_MAX_API_KEYS_PER_ACCOUNT: '0' })).toThrow(
+      /UPSCALE_MAX_API_KEYS_PER_ACCOUNT: must be an integer from 1 to 10000/,
     );
+  });
+
+  it("reads the capabilities' sections with the rest, every problem of all of them in one error", () => {
+    const limits = defineConfigSection('limits', { UPSCALE_THINGS: int(3, 1, 9) }, (e, problems) => {
+      if (e.UPSCALE_THINGS === 7) problems.push('UPSCALE_THINGS: not 7');
+      return { things: e.UPSCALE_THINGS };
+    });
+    expect(configSection(loadConfig({}, [limits]), limits)).toEqual({ things: 3 });
+    expect(configSection(loadConfig({ UPSCALE_THINGS: '5' }, [limits]), limits)).toEqual({ things: 5 });
+    expect(() => loadConfig({ PORT: 'x', UPSCALE_THINGS: '0' }, [limits])).toThrow(
+      /PORT: must be an integer[\s\S]*UPSCALE_THINGS: must be an integer from 1 to 9/,
+    );
+    expect(() => loadConfig({ UPSCALE_THINGS: '7' }, [limits])).toThrow(/UPSCALE_THINGS: not 7/);
+    expect(() => configSection(loadConfig({}), limits)).toThrow(/the limits settings were not read/);
   });
 
   it('UPSCALE_ENGINE_REGISTRY and UPSCALE_MODELS_DIR are read once, as absolute paths (the processor hands them to the engine)', () => {

@@ -7,12 +7,12 @@ import { parseTrustProxy, type TrustProxy } from './trust-proxy';
  * with a message naming the variable. docs/design.md §6 fixes the first block; the rest are our additions,
  * documented in README.md ("Configuration").
  */
-const bool = (def: boolean) =>
+export const bool = (def: boolean) =>
   z
     .enum(['true', 'false', '1', '0', 'yes', 'no'])
     .optional()
     .transform((v) => (v === undefined ? def : v === 'true' || v === '1' || v === 'yes'));
-const int = (def: number, min: number, max = Number.MAX_SAFE_INTEGER) =>
+export const int = (def: number, min: number, max = Number.MAX_SAFE_INTEGER) =>
   z
     .string()
     .optional()
@@ -25,7 +25,7 @@ const int = (def: number, min: number, max = Number.MAX_SAFE_INTEGER) =>
       }
       return n;
     });
-const optionalString = z
+export const optionalString = z
   .string()
   .optional()
   .transform((v) => (v === undefined || v.trim() === '' ? undefined : v.trim()));
@@ -78,17 +78,11 @@ const envSchema = z.object({
   UPSCALE_BILLING_TIMEOUT_MS: int(5000, 50, 120_000),
   UPSCALE_RESERVATION_TIMEOUT_MS: int(15 * 60_000, 1000),
   UPSCALE_RETRY_DELAY_MS: int(2000, 0),
-  UPSCALE_WEBHOOK_RETRY_SCHEDULE_MS: optionalString,
-  UPSCALE_WEBHOOK_TIMEOUT_MS: int(10_000, 100, 120_000),
-  UPSCALE_WEBHOOK_CONCURRENCY: int(50, 1, 10_000),
-  UPSCALE_WEBHOOK_ENDPOINT_CONCURRENCY: int(4, 1, 1000),
-  UPSCALE_WEBHOOK_ACCOUNT_CONCURRENCY: int(10, 1, 10_000),
   UPSCALE_SHUTDOWN_GRACE_MS: int(25_000, 0),
   UPSCALE_LEASE_MS: int(30_000, 1000, 3_600_000),
   UPSCALE_FILE_RETENTION: optionalDuration,
   UPSCALE_ACCOUNT_MAX_CONCURRENT_JOBS: int(0, 0, 1000),
   UPSCALE_MAX_API_KEYS_PER_ACCOUNT: int(20, 1, 10_000),
-  UPSCALE_MAX_WEBHOOK_ENDPOINTS_PER_ACCOUNT: int(10, 1, 1000),
   DATABASE_URL: optionalString,
   KAFKA_BROKERS: optionalString,
   KAFKA_PARTITIONS: int(6, 1, 1000),
@@ -135,13 +129,6 @@ export interface AppConfig {
   billingTimeoutMs: number;
   reservationTimeoutMs: number;
   retryDelayMs: number;
-  webhookRetryScheduleMs: number[] | undefined;
-  webhookTimeoutMs: number;
-  /**
-   * Webhook attempts one webhooks process runs at once: in all, per endpoint, per account (docs/operations.md
-   * "Webhook delivery scheduling"). A hanging endpoint holds at most its endpoint's share, an account its account's.
-   */
-  webhookConcurrency: { total: number; perEndpoint: number; perAccount: number };
   shutdownGraceMs: number;
   /** How long a processor's claim on a job lasts without renewal (renewed every third of it while the engine runs). */
   leaseMs: number;
@@ -154,13 +141,13 @@ export interface AppConfig {
   accountMaxConcurrentJobs: number;
   /** Active (unrevoked) API keys an account may have (docs/api.md "Limits"). */
   maxApiKeysPerAccount: number;
-  /** Enabled webhook endpoints an account may have (docs/api.md "Limits"). */
-  maxWebhookEndpointsPerAccount: number;
   logLevel: string;
   /** Distributed mode is on when DATABASE_URL/KAFKA_BROKERS/S3_ENDPOINT are set (each adapter on its own). */
   databaseUrl: string | undefined;
   kafka: { brokers: string[]; partitions: number } | undefined;
   s3: { endpoint: string; publicEndpoint: string; accessKey: string; secretKey: string; bucket: string; region: string } | undefined;
+  /** The capabilities' own settings, read with the rest (configSection). */
+  sections: ReadonlyMap<ConfigSection<unknown>, unknown>;
 }
 
 export class ConfigError extends Error {
@@ -170,20 +157,19 @@ export class ConfigError extends Error {
   }
 }
 
-export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
+/**
+ * Reads and checks the process's settings and the `sections` of its capabilities (every problem of all of them in one
+ * ConfigError).
+ */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, sections: readonly ConfigSection<unknown>[] = []): AppConfig {
   const parsed = envSchema.safeParse(env);
+  const read = sections.map((s) => [s, s.read(env)] as const);
+  const sectionProblems = read.flatMap(([, r]) => r.problems);
   if (!parsed.success) {
-    throw new ConfigError(parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`));
+    throw new ConfigError([...parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`), ...sectionProblems]);
   }
   const e = parsed.data;
-  const problems: string[] = [];
-  let schedule: number[] | undefined;
-  if (e.UPSCALE_WEBHOOK_RETRY_SCHEDULE_MS) {
-    schedule = e.UPSCALE_WEBHOOK_RETRY_SCHEDULE_MS.split(',').map((s) => Number(s.trim()));
-    if (schedule.length === 0 || schedule.some((n) => !Number.isInteger(n) || n < 0)) {
-      problems.push('UPSCALE_WEBHOOK_RETRY_SCHEDULE_MS: must be a comma-separated list of non-negative integers (ms)');
-    }
-  }
+  const problems: string[] = [...sectionProblems];
   const trustProxy = parseTrustProxy(e.UPSCALE_TRUST_PROXY);
   if ('error' in trustProxy) problems.push(`UPSCALE_TRUST_PROXY: ${trustProxy.error}`);
   let s3: AppConfig['s3'];
@@ -206,12 +192,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   ] as const) {
     if (value && !/^https?:\/\/[^/]+/.test(value)) problems.push(`${name}: must be an http(s) URL`);
   }
-  if (e.UPSCALE_WEBHOOK_ENDPOINT_CONCURRENCY > e.UPSCALE_WEBHOOK_ACCOUNT_CONCURRENCY) {
-    problems.push('UPSCALE_WEBHOOK_ENDPOINT_CONCURRENCY: must not exceed UPSCALE_WEBHOOK_ACCOUNT_CONCURRENCY');
-  }
-  if (e.UPSCALE_WEBHOOK_ACCOUNT_CONCURRENCY >= e.UPSCALE_WEBHOOK_CONCURRENCY) {
-    problems.push('UPSCALE_WEBHOOK_ACCOUNT_CONCURRENCY: must be below UPSCALE_WEBHOOK_CONCURRENCY (other accounts need room)');
-  }
   if (problems.length > 0) throw new ConfigError(problems);
   return {
     port: e.PORT,
@@ -232,19 +212,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     billingTimeoutMs: e.UPSCALE_BILLING_TIMEOUT_MS,
     reservationTimeoutMs: e.UPSCALE_RESERVATION_TIMEOUT_MS,
     retryDelayMs: e.UPSCALE_RETRY_DELAY_MS,
-    webhookRetryScheduleMs: schedule,
-    webhookTimeoutMs: e.UPSCALE_WEBHOOK_TIMEOUT_MS,
-    webhookConcurrency: {
-      total: e.UPSCALE_WEBHOOK_CONCURRENCY,
-      perEndpoint: e.UPSCALE_WEBHOOK_ENDPOINT_CONCURRENCY,
-      perAccount: e.UPSCALE_WEBHOOK_ACCOUNT_CONCURRENCY,
-    },
     shutdownGraceMs: e.UPSCALE_SHUTDOWN_GRACE_MS,
     leaseMs: e.UPSCALE_LEASE_MS,
     fileRetentionSeconds: e.UPSCALE_FILE_RETENTION,
     accountMaxConcurrentJobs: e.UPSCALE_ACCOUNT_MAX_CONCURRENT_JOBS,
     maxApiKeysPerAccount: e.UPSCALE_MAX_API_KEYS_PER_ACCOUNT,
-    maxWebhookEndpointsPerAccount: e.UPSCALE_MAX_WEBHOOK_ENDPOINTS_PER_ACCOUNT,
     logLevel: e.LOG_LEVEL,
     databaseUrl: e.DATABASE_URL,
     kafka: e.KAFKA_BROKERS
@@ -256,5 +228,40 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
         }
       : undefined,
     s3,
+    sections: new Map(read.map(([s, r]) => [s, r.value])),
   };
+}
+
+/**
+ * A capability's own settings (modules/<name>/src/<name>.config.ts): its environment variables, read and checked with
+ * the process's at start-up (the runtime passes every capability's sections to loadConfig), then handed to its classes.
+ */
+export interface ConfigSection<T> {
+  readonly name: string;
+  /** The settings, and what is wrong with them (each problem names its variable). */
+  read(env: NodeJS.ProcessEnv): { value: T; problems: string[] };
+}
+
+/** A section from the zod schema of its variables and what it makes of them (pushing any further problem). */
+export function defineConfigSection<S extends z.ZodRawShape, T>(
+  name: string,
+  variables: S,
+  build: (values: z.output<z.ZodObject<S>>, problems: string[]) => T,
+): ConfigSection<T> {
+  const schema = z.object(variables);
+  return {
+    name,
+    read(env) {
+      const parsed = schema.safeParse(env);
+      if (!parsed.success) return { value: undefined as T, problems: parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`) };
+      const problems: string[] = [];
+      return { value: build(parsed.data, problems), problems };
+    },
+  };
+}
+
+/** A capability's settings as loadConfig read them; a section it was not given is a programming error. */
+export function configSection<T>(config: AppConfig, section: ConfigSection<T>): T {
+  if (!config.sections.has(section)) throw new Error(`config: the ${section.name} settings were not read (pass the section to loadConfig)`);
+  return config.sections.get(section) as T;
 }

@@ -23,6 +23,7 @@ import {
 import { assertWebhookUrlAllowed } from './webhook-url.check';
 import type { AppConfig } from '@upscaler/config';
 import { ReadModelRepository } from '@upscaler/projections';
+import { WEBHOOK_SETTINGS, type WebhookSettings } from '../webhooks.config';
 
 /** Webhook endpoints (docs/design.md §6): `webhook-…` streams, secrets `whsec_…` shown once. */
 @Injectable()
@@ -31,6 +32,7 @@ export class WebhookEndpointsService {
     @Inject(EVENT_STORE) private readonly store: EventStore,
     @Inject(CLOCK) private readonly clock: Clock,
     @Inject(CONFIG) private readonly config: AppConfig,
+    @Inject(WEBHOOK_SETTINGS) private readonly settings: WebhookSettings,
     private readonly readModels: ReadModelRepository,
   ) {}
 
@@ -62,7 +64,7 @@ export class WebhookEndpointsService {
    * other can pass the limit together, by at most the number of them.
    */
   private async assertRoomForAnotherEndpoint(accountId: string): Promise<void> {
-    const max = this.config.maxWebhookEndpointsPerAccount;
+    const max = this.settings.maxEndpointsPerAccount;
     const rows = await this.readModels.all<WebhookEndpointState>('webhook', { accountId });
     const enabled = rows.filter((r) => r.state.status === 'enabled').length;
     if (enabled >= max) {

@@ -12,6 +12,7 @@ import { handleCommand, WrongExpectedVersionError, type EventStore } from '@upsc
 import { signWebhook } from '../signing/webhook-signing';
 import { eventMetadata, EVENT_STORE, CLOCK, type Clock, CONFIG, LOGGER, Metrics } from '@upscaler/runtime';
 import { WebhookMetrics } from '../webhooks.metrics';
+import { WEBHOOK_SETTINGS, type WebhookSettings } from '../webhooks.config';
 import { inSpan } from '@upscaler/tracing';
 import type { AppConfig, Logger } from '@upscaler/config';
 import { ReadModelRepository } from '@upscaler/projections';
@@ -27,7 +28,7 @@ interface Attempt extends DueDelivery {
  * attempt (retry with exponential backoff and jitter for about three days; a 410 disables the
  * endpoint). Each attempt is recorded against the delivery version it read, so two workers never
  * record the same attempt twice. Attempts run side by side and a tick does not wait for them; each
- * endpoint and each account gets at most its share of them (config.webhookConcurrency, docs/operations.md
+ * endpoint and each account gets at most its share of them (settings.concurrency, docs/operations.md
  * "Webhook delivery scheduling"), so a receiver that hangs until UPSCALE_WEBHOOK_TIMEOUT_MS, however many
  * deliveries it has waiting, holds up only its own.
  */
@@ -45,6 +46,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
     @Inject(EVENT_STORE) private readonly store: EventStore,
     @Inject(CLOCK) private readonly clock: Clock,
     @Inject(CONFIG) private readonly config: AppConfig,
+    @Inject(WEBHOOK_SETTINGS) private readonly settings: WebhookSettings,
     @Inject(LOGGER) private readonly logger: Logger,
     @Inject(WEBHOOK_SENDER) private readonly send: WebhookSender,
     private readonly readModels: ReadModelRepository,
@@ -73,7 +75,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
 
   /** Starts an attempt for each due delivery within its shares and not already under way; does not wait for them. */
   async tick(): Promise<number> {
-    const shares = this.config.webhookConcurrency;
+    const shares = this.settings.concurrency;
     if (this.inflight.size >= shares.total) return 0;
     const now = this.clock.now();
     // Every attempt under way may come back (it stays due until recorded): room for those, then a full page. One
@@ -142,7 +144,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
         'user-agent': 'upscaler-webhooks/1',
       };
       result = await this.send(endpoint.url, headers, delivery.body, {
-        timeoutMs: this.config.webhookTimeoutMs,
+        timeoutMs: this.settings.timeoutMs,
         allowPrivateNetworks: this.config.allowPrivateNetworks,
       });
     }
@@ -159,7 +161,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
             now: this.clock.now().toISOString(),
             jitter: randomInt(0, 1_000_000) / 1_000_000,
             // An endpoint deleted or disabled meanwhile: the delivery is abandoned at once.
-            schedule: endpoint ? (this.config.webhookRetryScheduleMs ?? DEFAULT_RETRY_SCHEDULE_MS) : [],
+            schedule: endpoint ? (this.settings.retryScheduleMs ?? DEFAULT_RETRY_SCHEDULE_MS) : [],
           },
         },
         current,
