@@ -5,6 +5,7 @@ import { ApiKeyGuard } from './auth/api-key.guard';
 import { AdminKeysController } from './http/admin-keys.controller';
 import { ApiKeysController } from './http/api-keys.controller';
 import { ApiKeysService } from './http/api-keys.service';
+import { apiKeySettingsProvider } from './api-keys.config';
 
 /**
  * The /api_keys endpoints and the operator's key endpoints, and the guard every keyed endpoint of every module uses
@@ -14,7 +15,7 @@ import { ApiKeysService } from './http/api-keys.service';
 @Module({
   imports: [HttpApiModule],
   controllers: [ApiKeysController, AdminKeysController],
-  providers: [ApiKeysService, ApiKeyCache, ApiKeyGuard],
+  providers: [ApiKeysService, ApiKeyCache, ApiKeyGuard, apiKeySettingsProvider],
   exports: [ApiKeyCache, ApiKeyGuard],
 })
 export class ApiKeysModule {}

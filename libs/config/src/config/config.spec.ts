@@ -102,14 +102,6 @@ describe('configuration is read and validated once at start-up', () => {
     );
   });
 
-  it('caps API keys per account: 20 by default, at least 1', () => {
-    expect(loadConfig({}).maxApiKeysPerAccount).toBe(20);
-    expect(loadConfig({ UPSCALE_MAX_API_KEYS_PER_ACCOUNT: '5' }).maxApiKeysPerAccount).toBe(5);
-    expect(() => loadConfig({ UPSCALE_MAX_API_KEYS_PER_ACCOUNT: '0' })).toThrow(
-      /UPSCALE_MAX_API_KEYS_PER_ACCOUNT: must be an integer from 1 to 10000/,
-    );
-  });
-
   it("reads the capabilities' sections with the rest, every problem of all of them in one error", () => {
     const limits = defineConfigSection('limits', { UPSCALE_THINGS: int(3, 1, 9) }, (e, problems) => {
       if (e.UPSCALE_THINGS === 7) problems.push('UPSCALE_THINGS: not 7');

@@ -82,7 +82,6 @@ const envSchema = z.object({
   UPSCALE_LEASE_MS: int(30_000, 1000, 3_600_000),
   UPSCALE_FILE_RETENTION: optionalDuration,
   UPSCALE_ACCOUNT_MAX_CONCURRENT_JOBS: int(0, 0, 1000),
-  UPSCALE_MAX_API_KEYS_PER_ACCOUNT: int(20, 1, 10_000),
   DATABASE_URL: optionalString,
   KAFKA_BROKERS: optionalString,
   KAFKA_PARTITIONS: int(6, 1, 1000),
@@ -139,8 +138,6 @@ export interface AppConfig {
   fileRetentionSeconds: number | undefined;
   /** Default per-account limit on jobs running at once across all processors (0: no limit). */
   accountMaxConcurrentJobs: number;
-  /** Active (unrevoked) API keys an account may have (docs/api.md "Limits"). */
-  maxApiKeysPerAccount: number;
   logLevel: string;
   /** Distributed mode is on when DATABASE_URL/KAFKA_BROKERS/S3_ENDPOINT are set (each adapter on its own). */
   databaseUrl: string | undefined;
@@ -216,7 +213,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, sections: reado
     leaseMs: e.UPSCALE_LEASE_MS,
     fileRetentionSeconds: e.UPSCALE_FILE_RETENTION,
     accountMaxConcurrentJobs: e.UPSCALE_ACCOUNT_MAX_CONCURRENT_JOBS,
-    maxApiKeysPerAccount: e.UPSCALE_MAX_API_KEYS_PER_ACCOUNT,
     logLevel: e.LOG_LEVEL,
     databaseUrl: e.DATABASE_URL,
     kafka: e.KAFKA_BROKERS

@@ -6,6 +6,7 @@ import { generateApiKey } from '../auth/api-key-secret';
 import { parseWith } from '@upscaler/http-api';
 import { CreateKeyBody } from './api-keys.schemas';
 import type { AppConfig } from '@upscaler/config';
+import { API_KEY_SETTINGS, type ApiKeySettings } from '../api-keys.config';
 import { ReadModelRepository } from '@upscaler/projections';
 import { apiKeyDecider } from '../model/api-key.decider';
 import type { ApiKeyState } from '../model/api-key.state';
@@ -18,6 +19,7 @@ export class ApiKeysService {
     @Inject(EVENT_STORE) private readonly store: EventStore,
     @Inject(CLOCK) private readonly clock: Clock,
     @Inject(CONFIG) private readonly config: AppConfig,
+    @Inject(API_KEY_SETTINGS) private readonly settings: ApiKeySettings,
     private readonly readModels: ReadModelRepository,
   ) {}
 
@@ -68,7 +70,7 @@ export class ApiKeysService {
    * can pass the limit together, by at most the number of them.
    */
   private async assertRoomForAnotherKey(accountId: string): Promise<void> {
-    const max = this.config.maxApiKeysPerAccount;
+    const max = this.settings.maxKeysPerAccount;
     const active = (await this.readModels.all<ApiKeyState>('apikey', { accountId })).filter((r) => r.state.status === 'active').length;
     if (active >= max) {
       throw new DomainError(
