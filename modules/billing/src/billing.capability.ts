@@ -1,4 +1,5 @@
 import type { Capability } from '@upscaler/runtime';
+import { billingConfig } from './billing.config';
 import { billingMetrics } from './billing.metrics';
 import { BalanceProjection } from './projections/balance.projection';
 import { Balances1764000000000 } from './projections/migrations/1764000000000-balances';
@@ -9,4 +10,5 @@ export const billingCapability: Capability = {
   inlineProjections: () => [new BalanceProjection()],
   migrations: [Balances1764000000000],
   metrics: billingMetrics,
+  config: [billingConfig],
 };

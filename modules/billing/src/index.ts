@@ -17,6 +17,8 @@ export * from './messages/billing-accounts';
 export * from './projections/balance.projection';
 export * from './projections/balance.repository';
 export { Balances1764000000000 } from './projections/migrations/1764000000000-balances';
+// settings: read at start-up; the jobs' saga waits for billing as long as they say
+export * from './billing.config';
 // HTTP
 export * from './http/accounts.schemas';
 export * from './http/account.routes';

@@ -2,7 +2,8 @@ import { newId } from '@upscaler/contracts';
 import { type BillingReserveReply } from '@upscaler/billing';
 import { PostgresCheckpointStore } from '@upscaler/eventstore';
 import { InProcessTransport, TOPICS } from '@upscaler/messaging';
-import { createLogger, loadConfig } from '@upscaler/config';
+import { configSection, createLogger, loadConfig } from '@upscaler/config';
+import { billingConfig } from '../src/billing.config';
 import { createTestEventLog, useTestPostgres, type TestEventLog } from '@upscaler/testing';
 import { AccountsResponder } from '../src/workers/accounts.responder';
 import { ReservationSweeper } from '../src/workers/reservation.sweeper';
@@ -24,10 +25,10 @@ const TIMEOUT = 10_000;
 beforeAll(async () => {
   log = await createTestEventLog(pg);
   transport = new InProcessTransport({ store: log.store, checkpoints: new PostgresCheckpointStore(log.db) });
-  const config = loadConfig({ UPSCALE_RESERVATION_TIMEOUT_MS: '1000' });
+  const settings = configSection(loadConfig({ UPSCALE_RESERVATION_TIMEOUT_MS: '1000' }, [billingConfig]), billingConfig);
   await new ReserveResponder(log.store, transport, log.clock, log.balances).onApplicationBootstrap();
   await new AccountsResponder(log.store, transport, log.clock).onApplicationBootstrap();
-  sweeper = new ReservationSweeper(log.store, log.clock, config, createLogger('silent', 'test'), log.balances);
+  sweeper = new ReservationSweeper(log.store, log.clock, settings, createLogger('silent', 'test'), log.balances);
 });
 afterAll(async () => {
   await transport?.close();

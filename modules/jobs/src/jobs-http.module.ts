@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { billingSettingsProvider } from '@upscaler/billing';
 import { ApiKeysModule } from '@upscaler/api-keys';
 import { HttpApiModule } from '@upscaler/http-api';
 import { AccountFilesService } from './files/account-files.service';
@@ -34,6 +35,7 @@ import { JobsService } from './http/jobs.service';
     JobPollFastPath,
     JobFiles,
     AccountFilesService,
+    billingSettingsProvider,
   ],
   exports: [JobPollFastPath],
 })

@@ -1,5 +1,6 @@
 import { DomainError, newId, streams } from '@upscaler/contracts';
-import { loadConfig } from '@upscaler/config';
+import { configSection, loadConfig } from '@upscaler/config';
+import { billingConfig } from '@upscaler/billing';
 import { createTestEventLog, useTestPostgres, type TestEventLog } from '@upscaler/testing';
 import { sha256 } from '../src/http/idempotency';
 import { IdempotencyKeys, type KeyClaim } from '../src/http/idempotency-keys';
@@ -17,7 +18,12 @@ let keys: IdempotencyKeys;
 
 beforeAll(async () => {
   log = await createTestEventLog(pg);
-  keys = new IdempotencyKeys(log.store, { now: () => new Date(Date.now() + offsetMs) }, loadConfig({}), log.readModels);
+  keys = new IdempotencyKeys(
+    log.store,
+    { now: () => new Date(Date.now() + offsetMs) },
+    configSection(loadConfig({}, [billingConfig]), billingConfig),
+    log.readModels,
+  );
 });
 afterAll(async () => {
   await log?.close();

@@ -4,10 +4,10 @@ import { join } from 'node:path';
 import { DomainError, streams } from '@upscaler/contracts';
 import type { CheckpointStore } from '@upscaler/eventstore';
 import { InProcessTransport } from '@upscaler/messaging';
-import { loadConfig } from '@upscaler/config';
+import { configSection, loadConfig } from '@upscaler/config';
 import { LocalFolderStorage } from '@upscaler/storage';
 import { createTestEventLog, gradientImage, useTestPostgres, type TestEventLog } from '@upscaler/testing';
-import { ReserveResponder } from '@upscaler/billing';
+import { billingConfig, ReserveResponder } from '@upscaler/billing';
 import { IdempotencyKeys } from '../src/http/idempotency-keys';
 import { ImageInspector } from '../src/http/image-inspector';
 import { ImageSource } from '../src/http/image-source';
@@ -28,7 +28,7 @@ let dir: string;
 let storage: FlakyStorage;
 /** What the next storage.put does: undefined stores, an Error is thrown (a full or unreachable object store). */
 let putFails: Error | undefined;
-const config = loadConfig({ UPSCALE_BILLING_TIMEOUT_MS: '300', UPSCALE_DEFAULT_QUALITY: 'fast' });
+const config = loadConfig({ UPSCALE_BILLING_TIMEOUT_MS: '300', UPSCALE_DEFAULT_QUALITY: 'fast' }, [billingConfig]);
 
 /** The local folder, with a put that throws while `putFails` is set. */
 class FlakyStorage extends LocalFolderStorage {
@@ -38,8 +38,20 @@ class FlakyStorage extends LocalFolderStorage {
 }
 
 function service(billing: InProcessTransport = transport, cfg = config): JobsService {
-  const keys = new IdempotencyKeys(log.store, log.clock, cfg, log.readModels);
-  return new JobsService(log.store, billing, storage, log.clock, cfg, log.readModels, new ImageInspector(cfg), new ImageSource(cfg), keys);
+  const settings = configSection(cfg, billingConfig);
+  const keys = new IdempotencyKeys(log.store, log.clock, settings, log.readModels);
+  return new JobsService(
+    log.store,
+    billing,
+    storage,
+    log.clock,
+    cfg,
+    settings,
+    log.readModels,
+    new ImageInspector(cfg),
+    new ImageSource(cfg),
+    keys,
+  );
 }
 
 beforeAll(async () => {
@@ -180,7 +192,7 @@ describe('submit saga (middle tier)', () => {
   it('given an image too large for any target, then image_too_large_to_upscale before billing is asked', async () => {
     const accountId = await log.openAccount(10);
     // at most 64x48 x 2^2 output pixels: this 65x48 image has no target
-    const small = loadConfig({ UPSCALE_MAX_OUTPUT_PIXELS: String(64 * 48 * 4), UPSCALE_DEFAULT_QUALITY: 'fast' });
+    const small = loadConfig({ UPSCALE_MAX_OUTPUT_PIXELS: String(64 * 48 * 4), UPSCALE_DEFAULT_QUALITY: 'fast' }, [billingConfig]);
     await expect(
       service(transport, small)
         .submit(principal(accountId), fields(), await upload(65, 48), null)

@@ -11,7 +11,6 @@ describe('configuration is read and validated once at start-up', () => {
       trustProxy: ['loopback', 'linklocal', 'uniquelocal'],
       maxOutputPixels: undefined,
       maxInputPixels: 50_000_000,
-      billingTimeoutMs: 5000,
       databaseUrl: undefined,
       kafka: undefined,
       s3: undefined,

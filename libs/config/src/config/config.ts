@@ -75,8 +75,6 @@ const envSchema = z.object({
   UPSCALE_ENGINE_REGISTRY: optionalString,
   UPSCALE_ENGINE_PRECISION: z.enum(['auto', 'float32', 'int8']).default('auto'),
   UPSCALE_MODELS_DIR: optionalString,
-  UPSCALE_BILLING_TIMEOUT_MS: int(5000, 50, 120_000),
-  UPSCALE_RESERVATION_TIMEOUT_MS: int(15 * 60_000, 1000),
   UPSCALE_RETRY_DELAY_MS: int(2000, 0),
   UPSCALE_SHUTDOWN_GRACE_MS: int(25_000, 0),
   UPSCALE_LEASE_MS: int(30_000, 1000, 3_600_000),
@@ -125,8 +123,6 @@ export interface AppConfig {
   enginePrecision: 'auto' | 'float32' | 'int8';
   /** Folder of the ONNX networks; undefined: the repository's models/. */
   modelsDir: string | undefined;
-  billingTimeoutMs: number;
-  reservationTimeoutMs: number;
   retryDelayMs: number;
   shutdownGraceMs: number;
   /** How long a processor's claim on a job lasts without renewal (renewed every third of it while the engine runs). */
@@ -206,8 +202,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, sections: reado
     engineRegistry: e.UPSCALE_ENGINE_REGISTRY ? resolve(e.UPSCALE_ENGINE_REGISTRY) : undefined,
     enginePrecision: e.UPSCALE_ENGINE_PRECISION,
     modelsDir: e.UPSCALE_MODELS_DIR ? resolve(e.UPSCALE_MODELS_DIR) : undefined,
-    billingTimeoutMs: e.UPSCALE_BILLING_TIMEOUT_MS,
-    reservationTimeoutMs: e.UPSCALE_RESERVATION_TIMEOUT_MS,
     retryDelayMs: e.UPSCALE_RETRY_DELAY_MS,
     shutdownGraceMs: e.UPSCALE_SHUTDOWN_GRACE_MS,
     leaseMs: e.UPSCALE_LEASE_MS,

@@ -4,6 +4,7 @@ import { HttpApiModule } from '@upscaler/http-api';
 import { balanceRepositoryProvider } from '../projections/balance-repository.provider';
 import { AccountController } from './account.controller';
 import { AccountsService } from './accounts.service';
+import { billingSettingsProvider } from '../billing.config';
 import { AdminAccountsController } from './admin-accounts.controller';
 
 /**
@@ -15,7 +16,12 @@ import { AdminAccountsController } from './admin-accounts.controller';
 @Module({
   imports: [HttpApiModule, ApiKeysModule],
   controllers: [AccountController, AdminAccountsController],
-  providers: [AccountsService, balanceRepositoryProvider, { provide: ACCOUNT_LOOKUP, useExisting: AccountsService }],
+  providers: [
+    AccountsService,
+    balanceRepositoryProvider,
+    billingSettingsProvider,
+    { provide: ACCOUNT_LOOKUP, useExisting: AccountsService },
+  ],
   exports: [AccountsService, ACCOUNT_LOOKUP],
 })
 export class AccountsHttpModule {}

@@ -4,10 +4,10 @@ import { BillingAccountReplySchema, type BillingAccountCommand } from '../messag
 import { type AccountView } from '../model/account.views';
 import { RequestTimeoutError, TOPICS, type EventTransport } from '@upscaler/messaging';
 import { type AccountBalance, BalanceRepository } from '../projections/balance.repository';
-import { TRANSPORT, CONFIG } from '@upscaler/runtime';
+import { TRANSPORT } from '@upscaler/runtime';
 import { parseWith } from '@upscaler/http-api';
 import { CreateAccountBody, GrantCreditsBody, UpdateAccountBody } from './accounts.schemas';
-import type { AppConfig } from '@upscaler/config';
+import { BILLING_SETTINGS, type BillingSettings } from '../billing.config';
 
 /**
  * Operator API and GET /account (docs/design.md §6). Accounts are `account-…` streams (opening, grants,
@@ -20,7 +20,7 @@ import type { AppConfig } from '@upscaler/config';
 export class AccountsService {
   constructor(
     @Inject(TRANSPORT) private readonly transport: EventTransport,
-    @Inject(CONFIG) private readonly config: AppConfig,
+    @Inject(BILLING_SETTINGS) private readonly settings: BillingSettings,
     private readonly balances: BalanceRepository,
   ) {}
 
@@ -66,7 +66,7 @@ export class AccountsService {
   private async billing(command: BillingAccountCommand): Promise<void> {
     let raw: unknown;
     try {
-      raw = await this.transport.request(TOPICS.billingAccounts, command, this.config.billingTimeoutMs);
+      raw = await this.transport.request(TOPICS.billingAccounts, command, this.settings.answerTimeoutMs);
     } catch (e) {
       if (e instanceof RequestTimeoutError) throw new DomainError('billing_unavailable');
       throw e;

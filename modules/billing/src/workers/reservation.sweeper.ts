@@ -3,8 +3,9 @@ import { streams } from '@upscaler/contracts';
 import { reservationDecider } from '../model/reservation.decider';
 import { handleCommand, type EventStore } from '@upscaler/eventstore';
 import { balanceGuards, ReservationInUse, BalanceRepository } from '../projections/balance.repository';
-import { eventMetadata, EVENT_STORE, CLOCK, type Clock, CONFIG, LOGGER, RepeatingTask } from '@upscaler/runtime';
-import { type AppConfig, type Logger } from '@upscaler/config';
+import { eventMetadata, EVENT_STORE, CLOCK, type Clock, LOGGER, RepeatingTask } from '@upscaler/runtime';
+import { type Logger } from '@upscaler/config';
+import { BILLING_SETTINGS, type BillingSettings } from '../billing.config';
 
 /**
  * Releases a reservation whose job never appeared (docs/design.md §2): every few seconds, reservations older
@@ -20,11 +21,11 @@ export class ReservationSweeper implements OnApplicationBootstrap, OnApplication
   constructor(
     @Inject(EVENT_STORE) private readonly store: EventStore,
     @Inject(CLOCK) private readonly clock: Clock,
-    @Inject(CONFIG) private readonly config: AppConfig,
+    @Inject(BILLING_SETTINGS) private readonly settings: BillingSettings,
     @Inject(LOGGER) logger: Logger,
     private readonly balances: BalanceRepository,
   ) {
-    const every = Math.min(10_000, Math.max(500, Math.floor(config.reservationTimeoutMs / 4)));
+    const every = Math.min(10_000, Math.max(500, Math.floor(settings.reservationTimeoutMs / 4)));
     this.task = new RepeatingTask(
       'reservation sweep',
       async () => void (await this.sweep()),
@@ -47,7 +48,7 @@ export class ReservationSweeper implements OnApplicationBootstrap, OnApplication
     let released = 0;
     try {
       const now = this.clock.now();
-      const orphans = await this.balances.heldSince(new Date(now.getTime() - this.config.reservationTimeoutMs));
+      const orphans = await this.balances.heldSince(new Date(now.getTime() - this.settings.reservationTimeoutMs));
       for (const { jobId } of orphans) {
         try {
           const { newEvents } = await handleCommand(

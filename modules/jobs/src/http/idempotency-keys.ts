@@ -4,8 +4,8 @@ import { toJobView } from '../model/job.views';
 import { type JobState } from '../model/job.state';
 import { streamGuards, StreamMovedError, WrongExpectedVersionError, type EventStore, type SqlTx } from '@upscaler/eventstore';
 import { ReadModelRepository } from '@upscaler/projections';
-import { CLOCK, CONFIG, EVENT_STORE, type Clock } from '@upscaler/runtime';
-import type { AppConfig } from '@upscaler/config';
+import { CLOCK, EVENT_STORE, type Clock } from '@upscaler/runtime';
+import { BILLING_SETTINGS, type BillingSettings } from '@upscaler/billing';
 
 /** An earlier request with the key that created no job: released by it, or abandoned (it died or stalled). */
 export interface PreviousClaim {
@@ -40,7 +40,7 @@ export class IdempotencyKeys {
   constructor(
     @Inject(EVENT_STORE) private readonly store: EventStore,
     @Inject(CLOCK) private readonly clock: Clock,
-    @Inject(CONFIG) private readonly config: AppConfig,
+    @Inject(BILLING_SETTINGS) private readonly billing: BillingSettings,
     private readonly readModels: ReadModelRepository,
   ) {}
 
@@ -50,7 +50,7 @@ export class IdempotencyKeys {
    * A live request slower than this loses its claim and answers 409 `idempotency_in_progress`, never a second job.
    */
   get abandonAfterMs(): number {
-    return Math.max(30_000, 2 * this.config.billingTimeoutMs + 10_000);
+    return Math.max(30_000, 2 * this.billing.answerTimeoutMs + 10_000);
   }
 
   /**

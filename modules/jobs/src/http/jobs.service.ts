@@ -15,7 +15,13 @@ import {
   type ListView,
   type ResultLinkView,
 } from '@upscaler/contracts';
-import { BillingReserveReplySchema, type BillingReserveRequest, balanceGuards } from '@upscaler/billing';
+import {
+  BILLING_SETTINGS,
+  BillingReserveReplySchema,
+  type BillingReserveRequest,
+  type BillingSettings,
+  balanceGuards,
+} from '@upscaler/billing';
 import { chooseTarget } from '../model/target-policy';
 import { filesExpireAt, filesExpired, type JobState } from '../model/job.state';
 import { jobDecider } from '../model/job.decider';
@@ -53,6 +59,7 @@ export class JobsService {
     @Inject(STORAGE) private readonly storage: ObjectStorage,
     @Inject(CLOCK) private readonly clock: Clock,
     @Inject(CONFIG) private readonly config: AppConfig,
+    @Inject(BILLING_SETTINGS) private readonly billing: BillingSettings,
     private readonly readModels: ReadModelRepository,
     private readonly inspector: ImageInspector,
     private readonly images: ImageSource,
@@ -285,11 +292,11 @@ export class JobsService {
   private async reserve(req: BillingReserveRequest): Promise<void> {
     let raw: unknown;
     try {
-      const answerBy = new Date(this.clock.now().getTime() + this.config.billingTimeoutMs).toISOString();
+      const answerBy = new Date(this.clock.now().getTime() + this.billing.answerTimeoutMs).toISOString();
       raw = await this.transport.request(
         TOPICS.billingReserve,
         { ...req, answerBy, ...currentTraceCarrier() },
-        this.config.billingTimeoutMs,
+        this.billing.answerTimeoutMs,
       );
     } catch (e) {
       if (e instanceof RequestTimeoutError) {
@@ -315,7 +322,7 @@ export class JobsService {
    * Billing owns it; when billing does not answer, its expiry sweep releases it later.
    */
   private async release(accountId: string, jobId: string): Promise<void> {
-    await this.transport.request(TOPICS.billingRelease, { accountId, jobId }, this.config.billingTimeoutMs);
+    await this.transport.request(TOPICS.billingRelease, { accountId, jobId }, this.billing.answerTimeoutMs);
   }
 }
 
