@@ -23,4 +23,5 @@ export * from './files/job-files';
 export * from './jobs-http.module';
 export * from './workers/job-workers.module';
 export * from './jobs.capability';
+export * from './jobs.config';
 export * from './files/file-deletion.schema';

@@ -15,6 +15,7 @@ import { JobProgressFeed } from './http/job-progress.feed';
 import { JobViews } from './http/job-views';
 import { JobsController } from './http/jobs.controller';
 import { JobsService } from './http/jobs.service';
+import { jobSettingsProvider } from './jobs.config';
 
 /**
  * The /upscale and /jobs endpoints (spec 4), the signed downloads of local-folder storage (/files) and the operator's
@@ -36,6 +37,7 @@ import { JobsService } from './http/jobs.service';
     JobFiles,
     AccountFilesService,
     billingSettingsProvider,
+    jobSettingsProvider,
   ],
   exports: [JobPollFastPath],
 })

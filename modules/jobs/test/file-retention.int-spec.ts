@@ -2,12 +2,13 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { JobState } from '../src/model/job.state';
-import { createLogger, loadConfig } from '@upscaler/config';
+import { createLogger } from '@upscaler/config';
 import { Metrics } from '@upscaler/runtime';
 import { JobFiles } from '../src/files/job-files';
 import { LocalFolderStorage, S3Storage, type ObjectStorage } from '@upscaler/storage';
 import { createTestEventLog, useTestPostgres, type TestEventLog, startTestMinio, type TestMinio } from '@upscaler/testing';
 import { FileRetentionSweeper } from '../src/workers/file-retention.sweeper';
+import { jobSettings } from './job-settings.fixture';
 
 /**
  * Retention in the middle tier (docs/operations.md "Retention"): the processor's FileRetentionSweeper against a real
@@ -56,7 +57,7 @@ describe.each(backends)('the file retention sweep on %s storage', (_, makeStorag
   beforeAll(async () => {
     storage = await makeStorage();
     await storage.ensureReady();
-    const config = loadConfig({ UPSCALE_FILE_RETENTION: '1h' });
+    const config = jobSettings({ UPSCALE_FILE_RETENTION: '1h' });
     const files = new JobFiles(log.store, storage, clock, metrics);
     sweeper = new FileRetentionSweeper(clock, config, createLogger('silent', 'processor'), log.readModels, files);
   });
@@ -137,7 +138,7 @@ describe.each(backends)('the file retention sweep on %s storage', (_, makeStorag
     const every = (v: string) =>
       new FileRetentionSweeper(
         clock,
-        loadConfig({ UPSCALE_FILE_RETENTION: v }),
+        jobSettings({ UPSCALE_FILE_RETENTION: v }),
         createLogger('silent', 'processor'),
         log.readModels,
         {} as JobFiles,

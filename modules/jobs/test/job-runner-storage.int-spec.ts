@@ -1,4 +1,4 @@
-import { createLogger, loadConfig } from '@upscaler/config';
+import { createLogger } from '@upscaler/config';
 import { Metrics } from '@upscaler/runtime';
 import { LocalFolderStorage } from '@upscaler/storage';
 import {
@@ -12,6 +12,7 @@ import {
 } from '@upscaler/testing';
 import { EngineProvider } from '../src/workers/engine.provider';
 import { JobRunner, STORAGE_RETRY_MS } from '../src/workers/job.runner';
+import { jobSettings } from './job-settings.fixture';
 
 /**
  * A passing storage fault never fails a job (docs/runbooks.md "Storage full or unreachable"), in the middle tier: the
@@ -34,7 +35,7 @@ onSmallDisk('the job runner when storage fills up', () => {
   beforeAll(async () => {
     log = await createTestEventLog(pg);
     disk = await mountSmallDisk(4 * 1024 * 1024);
-    const config = loadConfig({ UPSCALE_RETRY_DELAY_MS: '300', UPSCALE_DEFAULT_QUALITY: 'fast', UPSCALE_ENGINE_THREADS: '1' });
+    const config = jobSettings({ UPSCALE_RETRY_DELAY_MS: '300', UPSCALE_DEFAULT_QUALITY: 'fast', UPSCALE_ENGINE_THREADS: '1' });
     const logger = createLogger('silent', 'processor');
     const storage = new LocalFolderStorage({
       dir: disk.dir,

@@ -3,12 +3,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import type { JobQueuedData } from '@upscaler/contracts';
-import { createLogger, loadConfig } from '@upscaler/config';
+import { createLogger } from '@upscaler/config';
 import { Metrics } from '@upscaler/runtime';
 import { LocalFolderStorage } from '@upscaler/storage';
 import { createTestEventLog, gradientImage, useTestPostgres, type TestEventLog } from '@upscaler/testing';
 import { EngineProvider } from '../src/workers/engine.provider';
 import { JobRunner } from '../src/workers/job.runner';
+import { jobSettings } from './job-settings.fixture';
 
 /**
  * The processor's own logic in the middle tier: its JobRunner with the real engine, against a real Postgres event
@@ -26,7 +27,7 @@ let runner: JobRunner;
 beforeAll(async () => {
   log = await createTestEventLog(pg);
   dir = mkdtempSync(join(tmpdir(), 'upscaler-runner-'));
-  const config = loadConfig({ UPSCALE_DEFAULT_QUALITY: 'fast', UPSCALE_ENGINE_THREADS: '1' });
+  const config = jobSettings({ UPSCALE_DEFAULT_QUALITY: 'fast', UPSCALE_ENGINE_THREADS: '1' });
   const logger = createLogger('silent', 'processor');
   storage = new LocalFolderStorage({ dir, publicBaseUrl: 'http://127.0.0.1:1', secret: 'a-test-secret-of-enough-bytes-0123' });
   await storage.ensureReady();

@@ -1,8 +1,9 @@
-import { createLogger, loadConfig } from '@upscaler/config';
+import { createLogger } from '@upscaler/config';
 import { Metrics } from '@upscaler/runtime';
 import { createTestEventLog, useTestPostgres, type TestEventLog } from '@upscaler/testing';
 import { leaseGuards, type Lease } from '@upscaler/work-queue';
 import { LeaseSweeper } from '../src/workers/lease.sweeper';
+import { jobSettings } from './job-settings.fixture';
 
 /**
  * The processor's sweeper on its own (the middle tier), against a real Postgres event log with the
@@ -22,7 +23,7 @@ beforeAll(async () => {
   sweeper = new LeaseSweeper(
     log.store,
     log.clock,
-    loadConfig({ UPSCALE_RETRY_DELAY_MS: '300' }),
+    jobSettings({ UPSCALE_RETRY_DELAY_MS: '300' }),
     createLogger('silent', 'test'),
     metrics,
     log.workQueue,
@@ -75,7 +76,7 @@ it('the third lost attempt fails the job with attempts_exhausted and refunds it 
   const fast = new LeaseSweeper(
     log.store,
     log.clock,
-    loadConfig({ UPSCALE_RETRY_DELAY_MS: '0' }),
+    jobSettings({ UPSCALE_RETRY_DELAY_MS: '0' }),
     createLogger('silent', 'test'),
     metrics,
     log.workQueue,

@@ -13,6 +13,7 @@ import { ImageInspector } from '../src/http/image-inspector';
 import { ImageSource } from '../src/http/image-source';
 import { JobsService, type SubmitImage } from '../src/http/jobs.service';
 import { parseSubmitFields, type SubmitFields } from '../src/http/submit-request';
+import { jobsConfig } from '../src/jobs.config';
 
 /**
  * The submit saga (docs/design.md §2: claim the Idempotency-Key, reserve with billing, store the source, append
@@ -28,7 +29,7 @@ let dir: string;
 let storage: FlakyStorage;
 /** What the next storage.put does: undefined stores, an Error is thrown (a full or unreachable object store). */
 let putFails: Error | undefined;
-const config = loadConfig({ UPSCALE_BILLING_TIMEOUT_MS: '300', UPSCALE_DEFAULT_QUALITY: 'fast' }, [billingConfig]);
+const config = loadConfig({ UPSCALE_BILLING_TIMEOUT_MS: '300', UPSCALE_DEFAULT_QUALITY: 'fast' }, [billingConfig, jobsConfig]);
 
 /** The local folder, with a put that throws while `putFails` is set. */
 class FlakyStorage extends LocalFolderStorage {
@@ -38,17 +39,18 @@ class FlakyStorage extends LocalFolderStorage {
 }
 
 function service(billing: InProcessTransport = transport, cfg = config): JobsService {
-  const settings = configSection(cfg, billingConfig);
-  const keys = new IdempotencyKeys(log.store, log.clock, settings, log.readModels);
+  const billingSettings = configSection(cfg, billingConfig);
+  const jobSettings = configSection(cfg, jobsConfig);
+  const keys = new IdempotencyKeys(log.store, log.clock, billingSettings, log.readModels);
   return new JobsService(
     log.store,
     billing,
     storage,
     log.clock,
-    cfg,
-    settings,
+    jobSettings,
+    billingSettings,
     log.readModels,
-    new ImageInspector(cfg),
+    new ImageInspector(jobSettings),
     new ImageSource(cfg),
     keys,
   );
@@ -192,7 +194,10 @@ describe('submit saga (middle tier)', () => {
   it('given an image too large for any target, then image_too_large_to_upscale before billing is asked', async () => {
     const accountId = await log.openAccount(10);
     // at most 64x48 x 2^2 output pixels: this 65x48 image has no target
-    const small = loadConfig({ UPSCALE_MAX_OUTPUT_PIXELS: String(64 * 48 * 4), UPSCALE_DEFAULT_QUALITY: 'fast' }, [billingConfig]);
+    const small = loadConfig({ UPSCALE_MAX_OUTPUT_PIXELS: String(64 * 48 * 4), UPSCALE_DEFAULT_QUALITY: 'fast' }, [
+      billingConfig,
+      jobsConfig,
+    ]);
     await expect(
       service(transport, small)
         .submit(principal(accountId), fields(), await upload(65, 48), null)

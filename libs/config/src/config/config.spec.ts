@@ -9,8 +9,6 @@ describe('configuration is read and validated once at start-up', () => {
       allowPrivateNetworks: false,
       rateLimitPerMinute: 60,
       trustProxy: ['loopback', 'linklocal', 'uniquelocal'],
-      maxOutputPixels: undefined,
-      maxInputPixels: 50_000_000,
       databaseUrl: undefined,
       kafka: undefined,
       s3: undefined,
@@ -23,7 +21,6 @@ describe('configuration is read and validated once at start-up', () => {
     const c = loadConfig({
       PORT: '9000',
       UPSCALE_ALLOW_PRIVATE_NETWORKS: 'true',
-      UPSCALE_MAX_OUTPUT_PIXELS: '1000000',
       UPSCALE_RATE_LIMIT_PER_MINUTE: '120',
       DATABASE_URL: 'postgres://u:p@db:5432/x',
       KAFKA_BROKERS: 'k1:9092, k2:9092',
@@ -35,7 +32,6 @@ describe('configuration is read and validated once at start-up', () => {
     });
     expect(c.port).toBe(9000);
     expect(c.allowPrivateNetworks).toBe(true);
-    expect(c.maxOutputPixels).toBe(1_000_000);
     expect(c.rateLimitPerMinute).toBe(120);
     expect(c.kafka).toEqual({ brokers: ['k1:9092', 'k2:9092'], partitions: 12 });
     expect(c.s3).toEqual({
@@ -60,25 +56,6 @@ describe('configuration is read and validated once at start-up', () => {
     expect(problems).toMatch(/^PORT: /m);
     expect(problems).toMatch(/^UPSCALE_RATE_LIMIT_PER_MINUTE: /m);
     expect(problems).toMatch(/^UPSCALE_ALLOW_PRIVATE_NETWORKS: /m);
-  });
-
-  it('UPSCALE_FILE_RETENTION: a duration in s, m, h or d; unset, 0 or forever keeps files', () => {
-    const seconds = (v: string | undefined) => loadConfig({ UPSCALE_FILE_RETENTION: v }).fileRetentionSeconds;
-    expect([seconds(undefined), seconds(''), seconds('0'), seconds('forever'), seconds('Forever')]).toEqual([
-      undefined,
-      undefined,
-      undefined,
-      undefined,
-      undefined,
-    ]);
-    expect([seconds('45s'), seconds('90m'), seconds('12h'), seconds('30d'), seconds(' 7 D ')]).toEqual([
-      45, 5400, 43_200, 2_592_000, 604_800,
-    ]);
-    for (const bad of ['30', '1w', '-1d', '1.5h', 'soon', '0s']) {
-      expect(() => loadConfig({ UPSCALE_FILE_RETENTION: bad })).toThrow(
-        expect.objectContaining({ problems: ['UPSCALE_FILE_RETENTION: must be a duration such as 30d, 12h, 90m or 45s (or forever)'] }),
-      );
-    }
   });
 
   it('requires S3 credentials with an S3 endpoint', () => {
@@ -113,25 +90,5 @@ describe('configuration is read and validated once at start-up', () => {
     );
     expect(() => loadConfig({ UPSCALE_THINGS: '7' }, [limits])).toThrow(/UPSCALE_THINGS: not 7/);
     expect(() => configSection(loadConfig({}), limits)).toThrow(/the limits settings were not read/);
-  });
-
-  it('UPSCALE_ENGINE_REGISTRY and UPSCALE_MODELS_DIR are read once, as absolute paths (the processor hands them to the engine)', () => {
-    const c = loadConfig({ UPSCALE_ENGINE_REGISTRY: 'training/exports/registry.json', UPSCALE_MODELS_DIR: '/srv/models' });
-    expect([c.engineRegistry?.endsWith('/training/exports/registry.json'), c.engineRegistry?.startsWith('/'), c.modelsDir]).toEqual([
-      true,
-      true,
-      '/srv/models',
-    ]);
-    expect([loadConfig({}).engineRegistry, loadConfig({}).modelsDir]).toEqual([undefined, undefined]);
-  });
-
-  it('UPSCALE_ENGINE_PRECISION is auto, float32 or int8 (default auto); anything else is refused at start', () => {
-    expect(['auto', 'float32', 'int8'].map((v) => loadConfig({ UPSCALE_ENGINE_PRECISION: v }).enginePrecision)).toEqual([
-      'auto',
-      'float32',
-      'int8',
-    ]);
-    expect(loadConfig({}).enginePrecision).toBe('auto');
-    expect(() => loadConfig({ UPSCALE_ENGINE_PRECISION: 'fp16' })).toThrow(/UPSCALE_ENGINE_PRECISION/);
   });
 });

@@ -32,8 +32,8 @@ export const optionalString = z
 
 /** Seconds per unit of a duration setting ("30d", "12h", "90m", "45s"). */
 const DURATION_UNITS = { s: 1, m: 60, h: 3600, d: 86_400 } as const;
-/** A duration such as 30d, 12h, 90m or 45s; unset, empty, 0 or "forever" is undefined (no limit). */
-const optionalDuration = z
+/** A duration such as 30d, 12h, 90m or 45s, in seconds; unset, empty, 0 or "forever" is undefined (no limit). */
+export const optionalDuration = z
   .string()
   .optional()
   .transform((v, ctx) => {
@@ -54,32 +54,10 @@ const envSchema = z.object({
   UPSCALE_DATA_DIR: optionalString,
   UPSCALE_OPERATOR_TOKEN: optionalString,
   UPSCALE_ALLOW_PRIVATE_NETWORKS: bool(false),
-  UPSCALE_MAX_OUTPUT_PIXELS: z
-    .string()
-    .optional()
-    .transform((v, ctx) => {
-      if (v === undefined || v === '') return undefined;
-      const n = Number(v);
-      if (!Number.isInteger(n) || n < 1) {
-        ctx.addIssue({ code: z.ZodIssueCode.custom, message: 'must be a positive integer' });
-        return z.NEVER;
-      }
-      return n;
-    }),
   UPSCALE_RATE_LIMIT_PER_MINUTE: int(60, 1, 1_000_000),
   UPSCALE_TRUST_PROXY: optionalString,
-  UPSCALE_MAX_INPUT_PIXELS: int(50_000_000, 1),
   UPSCALE_PUBLIC_BASE_URL: optionalString,
-  UPSCALE_ENGINE_THREADS: int(0, 0, 256),
-  UPSCALE_DEFAULT_QUALITY: z.enum(['fast', 'balanced', 'best']).optional(),
-  UPSCALE_ENGINE_REGISTRY: optionalString,
-  UPSCALE_ENGINE_PRECISION: z.enum(['auto', 'float32', 'int8']).default('auto'),
-  UPSCALE_MODELS_DIR: optionalString,
-  UPSCALE_RETRY_DELAY_MS: int(2000, 0),
   UPSCALE_SHUTDOWN_GRACE_MS: int(25_000, 0),
-  UPSCALE_LEASE_MS: int(30_000, 1000, 3_600_000),
-  UPSCALE_FILE_RETENTION: optionalDuration,
-  UPSCALE_ACCOUNT_MAX_CONCURRENT_JOBS: int(0, 0, 1000),
   DATABASE_URL: optionalString,
   KAFKA_BROKERS: optionalString,
   KAFKA_PARTITIONS: int(6, 1, 1000),
@@ -107,33 +85,12 @@ export interface AppConfig {
   dataDir: string;
   operatorToken: string | undefined;
   allowPrivateNetworks: boolean;
-  maxOutputPixels: number | undefined;
-  /** Header pixel limit against decompression bombs (refused before decoding). */
-  maxInputPixels: number;
   rateLimitPerMinute: number;
   /** Express `trust proxy`: who may name the client's address in X-Forwarded-For (trust-proxy.ts). */
   trustProxy: TrustProxy;
   /** Where users reach the api; used for local signed URLs. Defaults to http://127.0.0.1:<port>. */
   publicBaseUrl: string | undefined;
-  engineThreads: number;
-  defaultQuality: 'fast' | 'balanced' | 'best' | undefined;
-  /** JSON file replacing the engine's network registry (docs/engine.md); undefined: the built-in one. */
-  engineRegistry: string | undefined;
-  /** Which networks run: int8 where the CPU has VNNI (auto), always their float32 parents, or int8 everywhere (docs/engine.md). */
-  enginePrecision: 'auto' | 'float32' | 'int8';
-  /** Folder of the ONNX networks; undefined: the repository's models/. */
-  modelsDir: string | undefined;
-  retryDelayMs: number;
   shutdownGraceMs: number;
-  /** How long a processor's claim on a job lasts without renewal (renewed every third of it while the engine runs). */
-  leaseMs: number;
-  /**
-   * How long a job's source and result are kept after it is final (UPSCALE_FILE_RETENTION), in seconds; undefined:
-   * kept until an operator deletes them (docs/operations.md "Retention").
-   */
-  fileRetentionSeconds: number | undefined;
-  /** Default per-account limit on jobs running at once across all processors (0: no limit). */
-  accountMaxConcurrentJobs: number;
   logLevel: string;
   /** Distributed mode is on when DATABASE_URL/KAFKA_BROKERS/S3_ENDPOINT are set (each adapter on its own). */
   databaseUrl: string | undefined;
@@ -192,21 +149,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, sections: reado
     dataDir: resolve(e.UPSCALE_DATA_DIR ?? './data'),
     operatorToken: e.UPSCALE_OPERATOR_TOKEN,
     allowPrivateNetworks: e.UPSCALE_ALLOW_PRIVATE_NETWORKS,
-    maxOutputPixels: e.UPSCALE_MAX_OUTPUT_PIXELS,
-    maxInputPixels: e.UPSCALE_MAX_INPUT_PIXELS,
     rateLimitPerMinute: e.UPSCALE_RATE_LIMIT_PER_MINUTE,
     trustProxy: 'ok' in trustProxy ? trustProxy.ok : false,
     publicBaseUrl: e.UPSCALE_PUBLIC_BASE_URL?.replace(/\/+$/, ''),
-    engineThreads: e.UPSCALE_ENGINE_THREADS,
-    defaultQuality: e.UPSCALE_DEFAULT_QUALITY,
-    engineRegistry: e.UPSCALE_ENGINE_REGISTRY ? resolve(e.UPSCALE_ENGINE_REGISTRY) : undefined,
-    enginePrecision: e.UPSCALE_ENGINE_PRECISION,
-    modelsDir: e.UPSCALE_MODELS_DIR ? resolve(e.UPSCALE_MODELS_DIR) : undefined,
-    retryDelayMs: e.UPSCALE_RETRY_DELAY_MS,
     shutdownGraceMs: e.UPSCALE_SHUTDOWN_GRACE_MS,
-    leaseMs: e.UPSCALE_LEASE_MS,
-    fileRetentionSeconds: e.UPSCALE_FILE_RETENTION,
-    accountMaxConcurrentJobs: e.UPSCALE_ACCOUNT_MAX_CONCURRENT_JOBS,
     logLevel: e.LOG_LEVEL,
     databaseUrl: e.DATABASE_URL,
     kafka: e.KAFKA_BROKERS

@@ -1,11 +1,11 @@
-import { loadConfig } from '@upscaler/config';
 import { ImageInspector } from './image-inspector';
+import { jobSettings } from '../../test/job-settings.fixture';
 
 /**
  * Spec 1's fallback rule with every encoder's side limit, at submit: the largest target whose output fits the
  * format is taken, so no job fails in the encoder (a 4200x300 banner at 4k as AVIF used to run and fail).
  */
-const inspector = new ImageInspector(loadConfig({}));
+const inspector = new ImageInspector(jobSettings());
 
 describe('accepted targets with the output format side limits', () => {
   test.each([

@@ -12,8 +12,7 @@ import {
   type Thumbnail,
   type NetworkRegistry,
 } from '@upscaler/engine';
-import { CONFIG } from '@upscaler/runtime';
-import type { AppConfig } from '@upscaler/config';
+import { JOB_SETTINGS, type JobSettings } from '../jobs.config';
 
 /**
  * What the api asks of the engine at submit time, without loading any network: the format sniffed
@@ -26,18 +25,18 @@ export class ImageInspector {
   private readonly defaultTier: QualityTier;
   private readonly registry: NetworkRegistry;
 
-  constructor(@Inject(CONFIG) private readonly config: AppConfig) {
-    this.registry = readRegistry(config.engineRegistry);
-    this.defaultTier = config.defaultQuality ?? this.registry.defaultQuality;
+  constructor(@Inject(JOB_SETTINGS) private readonly settings: JobSettings) {
+    this.registry = readRegistry(settings.engine.registry);
+    this.defaultTier = settings.defaultQuality ?? this.registry.defaultQuality;
   }
 
   probe(bytes: Buffer): Promise<ImageProbe> {
-    return probeImage(bytes, this.config.maxInputPixels);
+    return probeImage(bytes, this.settings.maxInputPixels);
   }
 
   /** The job list's WebP thumbnail of an accepted image (null where the decoder gives up: the job reports that). */
   thumbnail(bytes: Buffer): Promise<Thumbnail | null> {
-    return makeThumbnail(bytes, this.config.maxInputPixels);
+    return makeThumbnail(bytes, this.settings.maxInputPixels);
   }
 
   /**
@@ -52,7 +51,7 @@ export class ImageInspector {
     content: ContentHint = 'photo',
   ): Target[] {
     const maxIn = this.tierInputBound(quality, content);
-    const byPixels = acceptedTargets(width, height, this.config.maxOutputPixels ?? DEFAULT_MAX_OUTPUT_PIXELS, maxIn);
+    const byPixels = acceptedTargets(width, height, this.settings.maxOutputPixels ?? DEFAULT_MAX_OUTPUT_PIXELS, maxIn);
     return byPixels.filter((t) => Math.max(width, height) * SCALE_OF_TARGET[t] <= MAX_OUTPUT_SIDE[format]);
   }
 

@@ -31,7 +31,7 @@ import { handleCommand, type EventStore } from '@upscaler/eventstore';
 import { RequestTimeoutError, TOPICS, type EventTransport } from '@upscaler/messaging';
 import { ReadModelRepository } from '@upscaler/projections';
 import { tierInputBoundMessage } from '@upscaler/engine';
-import { eventMetadata, EVENT_STORE, TRANSPORT, STORAGE, CLOCK, type Clock, CONFIG } from '@upscaler/runtime';
+import { eventMetadata, EVENT_STORE, TRANSPORT, STORAGE, CLOCK, type Clock } from '@upscaler/runtime';
 import { currentTraceCarrier, inSpan } from '@upscaler/tracing';
 import type { Principal } from '@upscaler/api-keys';
 import { ImageInspector } from './image-inspector';
@@ -41,7 +41,7 @@ import { IdempotencyKeys, type KeyClaim } from './idempotency-keys';
 import type { ListJobsQuery } from './jobs.schemas';
 import { filenameFromUrl, parseImageUrl, type SubmitFields } from './submit-request';
 import type { ObjectStorage } from '@upscaler/storage';
-import type { AppConfig } from '@upscaler/config';
+import { JOB_SETTINGS, type JobSettings } from '../jobs.config';
 
 export type SubmitImage = { kind: 'upload'; bytes: Buffer; originalName: string | undefined } | { kind: 'url'; url: unknown };
 
@@ -58,7 +58,7 @@ export class JobsService {
     @Inject(TRANSPORT) private readonly transport: EventTransport,
     @Inject(STORAGE) private readonly storage: ObjectStorage,
     @Inject(CLOCK) private readonly clock: Clock,
-    @Inject(CONFIG) private readonly config: AppConfig,
+    @Inject(JOB_SETTINGS) private readonly settings: JobSettings,
     @Inject(BILLING_SETTINGS) private readonly billing: BillingSettings,
     private readonly readModels: ReadModelRepository,
     private readonly inspector: ImageInspector,
@@ -173,7 +173,7 @@ export class JobsService {
             },
             ...(fields.size ? { size: fields.size } : {}),
             // the retention promised now holds for this job, whatever the setting later becomes
-            ...(this.config.fileRetentionSeconds !== undefined ? { fileRetentionSeconds: this.config.fileRetentionSeconds } : {}),
+            ...(this.settings.fileRetentionSeconds !== undefined ? { fileRetentionSeconds: this.settings.fileRetentionSeconds } : {}),
             idempotencyKey,
             // created_at is the instant in the id: the list, ordered by id (docs/design.md §4), is then newest
             // first by created_at too, even for jobs submitted concurrently

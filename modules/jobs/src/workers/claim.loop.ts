@@ -5,6 +5,7 @@ import { inSpan } from '@upscaler/tracing';
 import { stoppedJobOf, WorkQueueRepository } from '@upscaler/work-queue';
 import { JobRunner } from './job.runner';
 import { type AppConfig, type Logger } from '@upscaler/config';
+import { JOB_SETTINGS, type JobSettings } from '../jobs.config';
 
 /** Without a notification, look for work this often anyway (a NOTIFY lost while reconnecting). */
 const POLL_MS = 1_000;
@@ -30,6 +31,7 @@ export class ClaimLoop implements OnApplicationBootstrap, BeforeApplicationShutd
 
   constructor(
     @Inject(CONFIG) private readonly config: AppConfig,
+    @Inject(JOB_SETTINGS) private readonly settings: JobSettings,
     @Inject(LOGGER) private readonly logger: Logger,
     @Inject(RUNTIME_MODE) private readonly mode: 'embedded' | 'distributed',
     private readonly readiness: Readiness,
@@ -106,8 +108,8 @@ export class ClaimLoop implements OnApplicationBootstrap, BeforeApplicationShutd
       try {
         const { lease, contended } = await this.workQueue.claim(
           this.runner.workerId,
-          this.config.leaseMs,
-          this.config.accountMaxConcurrentJobs,
+          this.settings.leaseMs,
+          this.settings.accountMaxConcurrentJobs,
         );
         this.lastOkAt = Date.now();
         failures = 0;

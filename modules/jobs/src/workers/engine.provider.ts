@@ -1,7 +1,8 @@
 import { Inject, Injectable, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
 import { createEngine, type UpscaleEngine } from '@upscaler/engine';
-import { CONFIG, LOGGER } from '@upscaler/runtime';
-import type { AppConfig, Logger } from '@upscaler/config';
+import { LOGGER } from '@upscaler/runtime';
+import type { Logger } from '@upscaler/config';
+import { JOB_SETTINGS, type JobSettings } from '../jobs.config';
 
 /** One engine per processor process (its worker holds one ONNX session per network). */
 @Injectable()
@@ -9,23 +10,23 @@ export class EngineProvider implements OnModuleInit, OnApplicationShutdown {
   private instance: UpscaleEngine | undefined;
 
   constructor(
-    @Inject(CONFIG) private readonly config: AppConfig,
+    @Inject(JOB_SETTINGS) private readonly settings: JobSettings,
     @Inject(LOGGER) private readonly logger: Logger,
   ) {}
 
   async onModuleInit(): Promise<void> {
     this.instance = await createEngine({
-      maxOutputPixels: this.config.maxOutputPixels,
-      maxInputPixels: this.config.maxInputPixels,
-      threads: this.config.engineThreads || undefined,
-      defaultQuality: this.config.defaultQuality,
-      registry: this.config.engineRegistry,
-      modelsDir: this.config.modelsDir,
-      precision: this.config.enginePrecision,
+      maxOutputPixels: this.settings.maxOutputPixels,
+      maxInputPixels: this.settings.maxInputPixels,
+      threads: this.settings.engine.threads || undefined,
+      defaultQuality: this.settings.defaultQuality,
+      registry: this.settings.engine.registry,
+      modelsDir: this.settings.engine.modelsDir,
+      precision: this.settings.engine.precision,
     });
     // Which arithmetic this processor runs (auto follows the CPU's VNNI flag: docs/engine.md, "Precision").
     const { precision, tiers, illustration } = this.instance.describe();
-    this.logger.info({ precision, setting: this.config.enginePrecision, tiers, illustration }, `engine runs ${precision} networks`);
+    this.logger.info({ precision, setting: this.settings.engine.precision, tiers, illustration }, `engine runs ${precision} networks`);
   }
 
   get engine(): UpscaleEngine {

@@ -2,9 +2,10 @@ import { Inject, Injectable, OnApplicationBootstrap, OnApplicationShutdown } fro
 import { FINAL_STATUSES } from '@upscaler/contracts';
 import type { JobState } from '../model/job.state';
 import { ReadModelRepository } from '@upscaler/projections';
-import { CLOCK, type Clock, CONFIG, LOGGER, RepeatingTask } from '@upscaler/runtime';
+import { CLOCK, type Clock, LOGGER, RepeatingTask } from '@upscaler/runtime';
 import { JobFiles } from '../files/job-files';
-import type { AppConfig, Logger } from '@upscaler/config';
+import type { Logger } from '@upscaler/config';
+import { JOB_SETTINGS, type JobSettings } from '../jobs.config';
 
 /** The longest wait between sweeps; a short retention (tests, demos) sweeps every half of it, at least every second. */
 const MAX_SWEEP_MS = 60_000;
@@ -21,7 +22,7 @@ export class FileRetentionSweeper implements OnApplicationBootstrap, OnApplicati
 
   constructor(
     @Inject(CLOCK) private readonly clock: Clock,
-    @Inject(CONFIG) private readonly config: AppConfig,
+    @Inject(JOB_SETTINGS) private readonly settings: JobSettings,
     @Inject(LOGGER) logger: Logger,
     private readonly readModels: ReadModelRepository,
     private readonly files: JobFiles,
@@ -36,7 +37,7 @@ export class FileRetentionSweeper implements OnApplicationBootstrap, OnApplicati
 
   /** Also with retention off: jobs accepted while it was on keep their promise (their own fileRetentionSeconds). */
   get intervalMs(): number {
-    const retention = this.config.fileRetentionSeconds;
+    const retention = this.settings.fileRetentionSeconds;
     return retention === undefined ? MAX_SWEEP_MS : Math.min(MAX_SWEEP_MS, Math.max(1_000, (retention * 1000) / 2));
   }
 

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { JobFiles } from '../files/job-files';
+import { jobSettingsProvider } from '../jobs.config';
 import { ClaimLoop } from './claim.loop';
 import { EngineProvider } from './engine.provider';
 import { FileRetentionSweeper } from './file-retention.sweeper';
@@ -10,5 +11,5 @@ import { LeaseSweeper } from './lease.sweeper';
  * What the processor runs (docs/design.md §1): claims jobs from the work queue, runs the engine, stores the result;
  * finds lost leases; and deletes final jobs' files when their retention runs out.
  */
-@Module({ providers: [EngineProvider, JobRunner, ClaimLoop, LeaseSweeper, JobFiles, FileRetentionSweeper] })
+@Module({ providers: [EngineProvider, JobRunner, ClaimLoop, LeaseSweeper, JobFiles, FileRetentionSweeper, jobSettingsProvider] })
 export class JobWorkersModule {}

@@ -7,15 +7,16 @@ import { planSize } from '../model/output-size';
 import { type JobCommand } from '../model/job.commands';
 import { handleCommand, type HandleCommandOptions, type EventStore } from '@upscaler/eventstore';
 import { EngineCancelledError } from '@upscaler/engine';
-import { eventMetadata, EVENT_STORE, STORAGE, CLOCK, type Clock, CONFIG, LOGGER, Metrics } from '@upscaler/runtime';
+import { eventMetadata, EVENT_STORE, STORAGE, CLOCK, type Clock, LOGGER, Metrics } from '@upscaler/runtime';
 import { JobMetrics } from '../jobs.metrics';
 import { inSpan } from '@upscaler/tracing';
 import { leaseGuards, LeaseLostError, type Lease, WorkQueueRepository } from '@upscaler/work-queue';
 import { EngineProvider } from './engine.provider';
 import { ProgressReporter } from './progress.reporter';
 import type { ObjectStorage } from '@upscaler/storage';
-import { type AppConfig, type Logger } from '@upscaler/config';
+import { type Logger } from '@upscaler/config';
 import { isDependencyUnavailable } from '@upscaler/http-errors';
+import { JOB_SETTINGS, type JobSettings } from '../jobs.config';
 
 /** How often a running job's progress is written at most (a progress bar wants a few values a second). */
 export const PROGRESS_INTERVAL_MS = 250;
@@ -69,7 +70,7 @@ export class JobRunner {
     @Inject(EVENT_STORE) private readonly store: EventStore,
     @Inject(STORAGE) private readonly storage: ObjectStorage,
     @Inject(CLOCK) private readonly clock: Clock,
-    @Inject(CONFIG) private readonly config: AppConfig,
+    @Inject(JOB_SETTINGS) private readonly settings: JobSettings,
     @Inject(LOGGER) private readonly logger: Logger,
     metrics: Metrics,
     private readonly workQueue: WorkQueueRepository,
@@ -241,7 +242,7 @@ export class JobRunner {
           attempt,
           reason: fault.message,
           now: this.now(),
-          retryDelayMs: this.config.retryDelayMs * 2 ** Math.max(0, attempt - 1),
+          retryDelayMs: this.settings.retryDelayMs * 2 ** Math.max(0, attempt - 1),
           exhausted: 'storage_unavailable',
         },
       });
@@ -276,9 +277,9 @@ export class JobRunner {
 
   /** Renews the lease every third of its length; a renewal that finds it gone stops the engine. */
   private keepLease(lease: Lease): { stop(): void } {
-    const every = Math.max(200, Math.floor(this.config.leaseMs / 3));
+    const every = Math.max(200, Math.floor(this.settings.leaseMs / 3));
     const timer = setInterval(() => {
-      this.workQueue.renew(lease, this.config.leaseMs).then(
+      this.workQueue.renew(lease, this.settings.leaseMs).then(
         (held) => {
           if (!held) this.stop(lease.jobId, 'lease_lost');
         },

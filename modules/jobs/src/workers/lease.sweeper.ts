@@ -2,10 +2,11 @@ import { Inject, Injectable, OnApplicationBootstrap, OnApplicationShutdown } fro
 import { isDomainError, streams } from '@upscaler/contracts';
 import { jobDecider } from '../model/job.decider';
 import { handleCommand, type EventStore } from '@upscaler/eventstore';
-import { eventMetadata, EVENT_STORE, CLOCK, type Clock, CONFIG, LOGGER, Metrics, RepeatingTask } from '@upscaler/runtime';
+import { eventMetadata, EVENT_STORE, CLOCK, type Clock, LOGGER, Metrics, RepeatingTask } from '@upscaler/runtime';
 import { JobMetrics } from '../jobs.metrics';
 import { leaseGuards, LeaseLostError, WorkQueueRepository } from '@upscaler/work-queue';
-import { type AppConfig, type Logger } from '@upscaler/config';
+import { type Logger } from '@upscaler/config';
+import { JOB_SETTINGS, type JobSettings } from '../jobs.config';
 
 const SWEEP_MS = 1_000;
 
@@ -27,7 +28,7 @@ export class LeaseSweeper implements OnApplicationBootstrap, OnApplicationShutdo
   constructor(
     @Inject(EVENT_STORE) private readonly store: EventStore,
     @Inject(CLOCK) private readonly clock: Clock,
-    @Inject(CONFIG) private readonly config: AppConfig,
+    @Inject(JOB_SETTINGS) private readonly settings: JobSettings,
     @Inject(LOGGER) private readonly logger: Logger,
     metrics: Metrics,
     private readonly workQueue: WorkQueueRepository,
@@ -107,7 +108,7 @@ export class LeaseSweeper implements OnApplicationBootstrap, OnApplicationShutdo
 
   /** UPSCALE_RETRY_DELAY_MS after the first lost attempt, doubling after each later one. */
   private backoffMs(attempt: number): number {
-    return this.config.retryDelayMs * 2 ** Math.max(0, attempt - 1);
+    return this.settings.retryDelayMs * 2 ** Math.max(0, attempt - 1);
   }
 
   private now(): string {
