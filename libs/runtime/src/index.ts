@@ -1,4 +1,5 @@
 export * from './tokens';
+export * from './settings-provider';
 export * from './clock';
 export * from './runtime';
 export * from './runtime.module';

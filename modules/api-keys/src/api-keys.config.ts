@@ -1,5 +1,5 @@
-import { CONFIG } from '@upscaler/runtime';
-import { configSection, defineConfigSection, int, type AppConfig } from '@upscaler/config';
+import { settingsProvider } from '@upscaler/runtime';
+import { defineConfigSection, int } from '@upscaler/config';
 
 /** The API keys' settings, read with the rest at start-up. */
 export interface ApiKeySettings {
@@ -15,8 +15,4 @@ export const apiKeysConfig = defineConfigSection(
 
 export const API_KEY_SETTINGS = Symbol('API_KEY_SETTINGS');
 
-export const apiKeySettingsProvider = {
-  provide: API_KEY_SETTINGS,
-  useFactory: (config: AppConfig): ApiKeySettings => configSection(config, apiKeysConfig),
-  inject: [CONFIG],
-};
+export const apiKeySettingsProvider = settingsProvider(API_KEY_SETTINGS, apiKeysConfig);

@@ -1,5 +1,5 @@
-import { CONFIG } from '@upscaler/runtime';
-import { configSection, defineConfigSection, int, type AppConfig } from '@upscaler/config';
+import { settingsProvider } from '@upscaler/runtime';
+import { defineConfigSection, int } from '@upscaler/config';
 
 /** Billing's settings (docs/operations.md "Configuration"), read with the rest at start-up. */
 export interface BillingSettings {
@@ -24,8 +24,4 @@ export const billingConfig = defineConfigSection(
 export const BILLING_SETTINGS = Symbol('BILLING_SETTINGS');
 
 /** Billing's settings by token, for its own classes and for the capabilities that wait for it (the jobs' saga). */
-export const billingSettingsProvider = {
-  provide: BILLING_SETTINGS,
-  useFactory: (config: AppConfig): BillingSettings => configSection(config, billingConfig),
-  inject: [CONFIG],
-};
+export const billingSettingsProvider = settingsProvider(BILLING_SETTINGS, billingConfig);

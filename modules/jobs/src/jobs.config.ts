@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import { z } from 'zod';
-import { CONFIG } from '@upscaler/runtime';
-import { configSection, defineConfigSection, int, optionalDuration, optionalString, type AppConfig } from '@upscaler/config';
+import { settingsProvider } from '@upscaler/runtime';
+import { defineConfigSection, int, optionalDuration, optionalString } from '@upscaler/config';
 
 /** The jobs' settings (README.md "Configuration", docs/operations.md), read with the rest at start-up. */
 export interface JobSettings {
@@ -80,8 +80,4 @@ export const jobsConfig = defineConfigSection(
 export const JOB_SETTINGS = Symbol('JOB_SETTINGS');
 
 /** The jobs' settings for the module's classes, from the config the runtime read. */
-export const jobSettingsProvider = {
-  provide: JOB_SETTINGS,
-  useFactory: (config: AppConfig): JobSettings => configSection(config, jobsConfig),
-  inject: [CONFIG],
-};
+export const jobSettingsProvider = settingsProvider(JOB_SETTINGS, jobsConfig);

@@ -1,5 +1,5 @@
-import { CONFIG } from '@upscaler/runtime';
-import { configSection, defineConfigSection, int, optionalString, type AppConfig } from '@upscaler/config';
+import { settingsProvider } from '@upscaler/runtime';
+import { defineConfigSection, int, optionalString } from '@upscaler/config';
 
 /** The webhooks' settings (docs/operations.md "Configuration"), read with the rest at start-up. */
 export interface WebhookSettings {
@@ -55,8 +55,4 @@ export const webhooksConfig = defineConfigSection(
 export const WEBHOOK_SETTINGS = Symbol('WEBHOOK_SETTINGS');
 
 /** The webhooks' settings for the module's classes, from the config the runtime read. */
-export const webhookSettingsProvider = {
-  provide: WEBHOOK_SETTINGS,
-  useFactory: (config: AppConfig): WebhookSettings => configSection(config, webhooksConfig),
-  inject: [CONFIG],
-};
+export const webhookSettingsProvider = settingsProvider(WEBHOOK_SETTINGS, webhooksConfig);
