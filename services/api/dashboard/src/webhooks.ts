@@ -7,21 +7,7 @@
  * shows the API's own code and message.
  */
 import { api, call, isRecord } from './api';
-import {
-  badge,
-  busy,
-  button,
-  byId,
-  checkedValues,
-  el,
-  errorParagraph,
-  showError,
-  showRows,
-  showRowsFailed,
-  submitCreateForm,
-  timeCell,
-  timeElement,
-} from './dom';
+import * as ui from './dom';
 import type { DeliveryAttempt, List, WebhookEndpoint } from './types';
 
 /** Endpoints whose delivery log is open: kept open (and re-read) across a refresh of the list. */
@@ -29,41 +15,41 @@ export const openDeliveryLogs = new Set<string>();
 const DELIVERY_LOG_LIMIT = 20;
 const OUTCOME_TONES: Record<string, string> = { succeeded: 'ok', retrying: 'warn', abandoned: 'bad', endpoint_gone: 'bad' };
 
-const panel = () => byId('webhooks-panel');
-const deliveryLogs = () => byId('delivery-logs');
+const panel = () => ui.byId('webhooks-panel');
+const deliveryLogs = () => ui.byId('delivery-logs');
 
 /** A line saying what the last action did (aria-live: read out by screen readers). */
 function notice(text: string | null): void {
-  const p = byId('webhooks-notice');
+  const p = ui.byId('webhooks-notice');
   p.textContent = text ?? '';
   p.hidden = !text;
 }
 
 function webhookRow(w: WebhookEndpoint): HTMLTableRowElement {
   const enabled = w.status === 'enabled';
-  const logButton = button('Deliveries', 'secondary small', (b) => toggleDeliveries(w, b), {
+  const logButton = ui.button('Deliveries', 'secondary small', (b) => toggleDeliveries(w, b), {
     'aria-expanded': 'false',
     'aria-label': `Delivery log of ${w.url}`,
   });
-  const actions = el('td', { class: 'actions' }, [logButton]);
+  const actions = ui.el('td', { class: 'actions' }, [logButton]);
   if (enabled) {
     actions.append(
-      button('Send test event', 'secondary small', (b) => void sendTestEvent(w, b), { 'aria-label': `Send a test event to ${w.url}` }),
-      button('Delete', 'danger small', (b) => void deleteWebhook(w, b), { 'aria-label': `Delete endpoint ${w.url}` }),
+      ui.button('Send test event', 'secondary small', (b) => void sendTestEvent(w, b), { 'aria-label': `Send a test event to ${w.url}` }),
+      ui.button('Delete', 'danger small', (b) => void deleteWebhook(w, b), { 'aria-label': `Delete endpoint ${w.url}` }),
     );
   }
-  return el('tr', { 'data-webhook-id': w.id, class: enabled ? '' : 'disabled' }, [
-    el('td', { class: 'url', text: w.url }),
-    el('td', {}, [
-      el(
+  return ui.el('tr', { 'data-webhook-id': w.id, class: enabled ? '' : 'disabled' }, [
+    ui.el('td', { class: 'url', text: w.url }),
+    ui.el('td', {}, [
+      ui.el(
         'span',
         { class: 'scopes' },
-        w.events.map((e) => badge(e)),
+        w.events.map((e) => ui.badge(e)),
       ),
     ]),
-    el('td', {}, [w.description ? w.description : el('span', { class: 'subtle', text: '—' })]),
-    el('td', {}, [badge(w.status, enabled ? 'ok' : '')]),
-    timeCell(w.created_at),
+    ui.el('td', {}, [w.description ? w.description : ui.el('span', { class: 'subtle', text: '—' })]),
+    ui.el('td', {}, [ui.badge(w.status, enabled ? 'ok' : '')]),
+    ui.timeCell(w.created_at),
     actions,
   ]);
 }
@@ -71,14 +57,14 @@ function webhookRow(w: WebhookEndpoint): HTMLTableRowElement {
 export async function loadWebhooks(): Promise<void> {
   try {
     const list = await api<List<WebhookEndpoint>>('GET', '/webhook_endpoints');
-    showRows(panel(), list.data.map(webhookRow));
+    ui.showRows(panel(), list.data.map(webhookRow));
     // Logs that were open stay open, re-read; those of endpoints no longer listed go.
     const listed = new Set(list.data.map((w) => w.id));
     for (const id of Array.from(openDeliveryLogs)) if (!listed.has(id)) closeDeliveries(id);
     await Promise.all(list.data.filter((w) => openDeliveryLogs.has(w.id)).map((w) => showDeliveries(w)));
   } catch (err) {
     deliveryLogs().replaceChildren();
-    showRowsFailed(panel(), err, 'webhooks:read');
+    ui.showRowsFailed(panel(), err, 'webhooks:read');
   }
 }
 
@@ -92,12 +78,12 @@ export async function createWebhook(event: SubmitEvent): Promise<void> {
   event.preventDefault();
   const form = event.currentTarget as HTMLFormElement;
   const body: { url: string; events: string[]; description?: string } = {
-    url: byId<HTMLInputElement>('webhook-url').value.trim(),
-    events: checkedValues(form, 'webhook-event'),
+    url: ui.byId<HTMLInputElement>('webhook-url').value.trim(),
+    events: ui.checkedValues(form, 'webhook-event'),
   };
-  const description = byId<HTMLInputElement>('webhook-description').value.trim();
+  const description = ui.byId<HTMLInputElement>('webhook-description').value.trim();
   if (description) body.description = description;
-  await submitCreateForm(
+  await ui.submitCreateForm(
     form,
     async () => (await api<WebhookEndpoint & { secret: string }>('POST', '/webhook_endpoints', body)).secret,
     'new-secret',
@@ -108,13 +94,13 @@ export async function createWebhook(event: SubmitEvent): Promise<void> {
 async function deleteWebhook(w: WebhookEndpoint, b: HTMLButtonElement): Promise<void> {
   if (!window.confirm(`Delete the endpoint ${w.url}? It gets no more deliveries and pending retries are dropped. This cannot be undone.`))
     return;
-  await busy(b, async () => {
+  await ui.busy(b, async () => {
     try {
       await api('DELETE', `/webhook_endpoints/${encodeURIComponent(w.id)}`);
       notice(null);
       await loadWebhooks();
     } catch (err) {
-      showError(panel(), err);
+      ui.showError(panel(), err);
     }
   });
 }
@@ -125,22 +111,22 @@ function deliveryIdOf(body: unknown): string | null {
 }
 
 async function sendTestEvent(w: WebhookEndpoint, b: HTMLButtonElement): Promise<void> {
-  await busy(b, async () => {
+  await ui.busy(b, async () => {
     try {
       const r = await call<unknown>('POST', `/webhook_endpoints/${encodeURIComponent(w.id)}/test`, { json: {} });
       const id = deliveryIdOf(r.body);
-      showError(panel(), null);
+      ui.showError(panel(), null);
       notice(`Test event queued for ${w.url}${id ? ` (delivery ${id})` : ''}.`);
       if (openDeliveryLogs.has(w.id)) await showDeliveries(w);
     } catch (err) {
       notice(null);
-      showError(panel(), err);
+      ui.showError(panel(), err);
     }
   });
 }
 
 async function redeliver(w: WebhookEndpoint, deliveryId: string, b: HTMLButtonElement): Promise<void> {
-  await busy(b, async () => {
+  await ui.busy(b, async () => {
     try {
       const r = await call<unknown>(
         'POST',
@@ -150,12 +136,12 @@ async function redeliver(w: WebhookEndpoint, deliveryId: string, b: HTMLButtonEl
         },
       );
       const id = deliveryIdOf(r.body);
-      showError(panel(), null);
+      ui.showError(panel(), null);
       notice(`Delivery ${deliveryId} re-sent${id ? ` as ${id}` : ''} to ${w.url}.`);
       await showDeliveries(w);
     } catch (err) {
       notice(null);
-      showError(panel(), err);
+      ui.showError(panel(), err);
     }
   });
 }
@@ -187,14 +173,18 @@ function closeDeliveries(endpointId: string): void {
 async function showDeliveries(w: WebhookEndpoint): Promise<void> {
   openDeliveryLogs.add(w.id);
   const boxId = `deliveries-${w.id}`;
-  const body = el('div', {}, [el('p', { class: 'hint', text: 'Loading the delivery log…' })]);
-  const box = el('section', { id: boxId, class: 'delivery-log', 'data-deliveries-for': w.id, 'aria-label': `Delivery log of ${w.url}` }, [
-    el('div', { class: 'panel-head' }, [
-      el('h3', {}, ['Delivery log ', el('span', { class: 'subtle url', text: w.url })]),
-      button('Close', 'secondary small', () => closeDeliveries(w.id), { 'aria-label': `Close the delivery log of ${w.url}` }),
-    ]),
-    body,
-  ]);
+  const body = ui.el('div', {}, [ui.el('p', { class: 'hint', text: 'Loading the delivery log…' })]);
+  const box = ui.el(
+    'section',
+    { id: boxId, class: 'delivery-log', 'data-deliveries-for': w.id, 'aria-label': `Delivery log of ${w.url}` },
+    [
+      ui.el('div', { class: 'panel-head' }, [
+        ui.el('h3', {}, ['Delivery log ', ui.el('span', { class: 'subtle url', text: w.url })]),
+        ui.button('Close', 'secondary small', () => closeDeliveries(w.id), { 'aria-label': `Close the delivery log of ${w.url}` }),
+      ]),
+      body,
+    ],
+  );
   const old = findDeliveryLog(w.id);
   if (old) old.replaceWith(box);
   else deliveryLogs().append(box);
@@ -211,58 +201,58 @@ async function showDeliveries(w: WebhookEndpoint): Promise<void> {
     );
     body.replaceChildren(deliveriesView(w, list));
   } catch (err) {
-    body.replaceChildren(errorParagraph(err));
+    body.replaceChildren(ui.errorParagraph(err));
   }
 }
 
 /**
  * Every attempt, newest first (the API orders by delivery id, which is not time: docs/api.md); the
- * newest attempt of each delivery carries its Re-send button.
+ * newest attempt of each delivery carries its Re-send ui.button.
  */
 function deliveriesView(w: WebhookEndpoint, list: List<DeliveryAttempt>): HTMLElement {
   const attempts = list.data.slice().sort((a, b) => String(b.attempted_at).localeCompare(String(a.attempted_at)));
-  if (attempts.length === 0) return el('p', { class: 'empty', text: 'No deliveries yet.' });
+  if (attempts.length === 0) return ui.el('p', { class: 'empty', text: 'No deliveries yet.' });
   const head = ['Attempted', 'Event', 'Job', 'Attempt', 'Answer', 'Outcome', ''].map((h) =>
-    el('th', { scope: 'col' }, [h ? h : el('span', { class: 'visually-hidden', text: 'Actions' })]),
+    ui.el('th', { scope: 'col' }, [h ? h : ui.el('span', { class: 'visually-hidden', text: 'Actions' })]),
   );
   const withButton = new Set<string>();
   const rows = attempts.map((a) => {
     const answered = a.status_code !== null && a.status_code !== undefined;
-    const answer = el('td', {}, [
+    const answer = ui.el('td', {}, [
       answered ? `HTTP ${a.status_code}` : 'no answer',
-      a.error ? el('div', { class: 'hint', text: a.error }) : null,
+      a.error ? ui.el('div', { class: 'hint', text: a.error }) : null,
     ]);
-    const outcome = el('td', {}, [badge(a.outcome, OUTCOME_TONES[a.outcome] ?? '')]);
-    if (a.next_attempt_at) outcome.append(el('div', { class: 'hint' }, ['next ', timeElement(a.next_attempt_at)]));
-    const actions = el('td', { class: 'actions' });
+    const outcome = ui.el('td', {}, [ui.badge(a.outcome, OUTCOME_TONES[a.outcome] ?? '')]);
+    if (a.next_attempt_at) outcome.append(ui.el('div', { class: 'hint' }, ['next ', ui.timeElement(a.next_attempt_at)]));
+    const actions = ui.el('td', { class: 'actions' });
     if (w.status === 'enabled' && !withButton.has(a.delivery_id)) {
       withButton.add(a.delivery_id);
       actions.append(
-        button('Re-send', 'secondary small', (b) => void redeliver(w, a.delivery_id, b), {
+        ui.button('Re-send', 'secondary small', (b) => void redeliver(w, a.delivery_id, b), {
           'aria-label': `Re-send delivery ${a.delivery_id}`,
         }),
       );
     }
-    return el('tr', { 'data-attempt-id': a.id, 'data-delivery-id': a.delivery_id }, [
-      timeCell(a.attempted_at),
-      el('td', {}, [
-        el('code', { text: a.event_type }),
-        a.redelivery_of ? el('div', { class: 'hint' }, ['re-send of ', el('code', { text: a.redelivery_of })]) : null,
+    return ui.el('tr', { 'data-attempt-id': a.id, 'data-delivery-id': a.delivery_id }, [
+      ui.timeCell(a.attempted_at),
+      ui.el('td', {}, [
+        ui.el('code', { text: a.event_type }),
+        a.redelivery_of ? ui.el('div', { class: 'hint' }, ['re-send of ', ui.el('code', { text: a.redelivery_of })]) : null,
       ]),
-      el('td', {}, [a.job_id ? el('code', { text: a.job_id }) : el('span', { class: 'subtle', text: '—' })]),
-      el('td', { class: 'num', text: a.attempt }),
+      ui.el('td', {}, [a.job_id ? ui.el('code', { text: a.job_id }) : ui.el('span', { class: 'subtle', text: '—' })]),
+      ui.el('td', { class: 'num', text: a.attempt }),
       answer,
       outcome,
       actions,
     ]);
   });
-  const table = el('table', {}, [
-    el('caption', { class: 'visually-hidden', text: 'Delivery attempts' }),
-    el('thead', {}, [el('tr', {}, head)]),
-    el('tbody', {}, rows),
+  const table = ui.el('table', {}, [
+    ui.el('caption', { class: 'visually-hidden', text: 'Delivery attempts' }),
+    ui.el('thead', {}, [ui.el('tr', {}, head)]),
+    ui.el('tbody', {}, rows),
   ]);
   const more = list.has_more
-    ? el('p', { class: 'hint', text: `Showing the attempts of ${DELIVERY_LOG_LIMIT} deliveries; older ones are not listed.` })
+    ? ui.el('p', { class: 'hint', text: `Showing the attempts of ${DELIVERY_LOG_LIMIT} deliveries; older ones are not listed.` })
     : null;
-  return el('div', { class: 'table-wrap' }, [table, more]);
+  return ui.el('div', { class: 'table-wrap' }, [table, more]);
 }
