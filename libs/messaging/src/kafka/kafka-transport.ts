@@ -2,6 +2,7 @@ import type { Admin, Kafka, Producer } from 'kafkajs';
 import { type EventSubscription, type EventTransport, type RunningSubscription, TOPICS } from '../transport.port';
 import { createKafka, DEFAULT_PARTITIONS, defaultLog, type KafkaConnectionOptions, type TransportLog } from './kafka-options';
 import { KafkaRequestReply } from './kafka-request-reply';
+import { LazyConnection } from './lazy-connection';
 import { startKafkaSubscription, type ConsumerTuning } from './kafka-subscription';
 import { ensureTopics } from './topics';
 import { withTimeout } from './with-timeout';
@@ -20,17 +21,19 @@ export class KafkaTransport implements EventTransport {
   private readonly partitions: number;
   private readonly subscriptions: RunningSubscription[] = [];
   private readonly requestReply: KafkaRequestReply;
-  private producerP: Promise<Producer> | null = null;
-  private adminP: Promise<Admin> | null = null;
+  private readonly producer: LazyConnection<Producer>;
+  private readonly admin: LazyConnection<Admin>;
 
   constructor(private readonly opts: KafkaTransportOptions) {
     this.kafka = opts.kafka ?? createKafka(opts);
     this.log = opts.log ?? defaultLog;
     this.partitions = opts.partitions ?? DEFAULT_PARTITIONS;
+    this.producer = new LazyConnection(() => this.kafka.producer({ idempotent: true, maxInFlightRequests: 1 }));
+    this.admin = new LazyConnection(() => this.kafka.admin());
     this.requestReply = new KafkaRequestReply(
       this.kafka,
-      () => this.producer(),
-      () => this.admin(),
+      () => this.producer.get(),
+      () => this.admin.get(),
       this.partitions,
       this.log,
     );
@@ -43,7 +46,7 @@ export class KafkaTransport implements EventTransport {
 
   async subscribe(sub: EventSubscription): Promise<RunningSubscription> {
     await ensureTopics(
-      await this.admin(),
+      await this.admin.get(),
       sub.categories.map((c) => TOPICS.events(c)),
       this.partitions,
     );
@@ -72,7 +75,7 @@ export class KafkaTransport implements EventTransport {
   async ping(timeoutMs = 5_000): Promise<void> {
     await withTimeout(
       (async () => {
-        await (await this.admin()).describeCluster();
+        await (await this.admin.get()).describeCluster();
       })(),
       timeoutMs,
       'Kafka ping',
@@ -82,31 +85,6 @@ export class KafkaTransport implements EventTransport {
   async close(): Promise<void> {
     await Promise.all(this.subscriptions.map((s) => s.stop().catch(() => undefined)));
     await this.requestReply.close();
-    if (this.producerP) await (await this.producerP.catch(() => null))?.disconnect().catch(() => undefined);
-    if (this.adminP) await (await this.adminP.catch(() => null))?.disconnect().catch(() => undefined);
-  }
-
-  private producer(): Promise<Producer> {
-    this.producerP ??= (async () => {
-      const producer = this.kafka.producer({ idempotent: true, maxInFlightRequests: 1 });
-      await producer.connect();
-      return producer;
-    })().catch((err) => {
-      this.producerP = null;
-      throw err;
-    });
-    return this.producerP;
-  }
-
-  private admin(): Promise<Admin> {
-    this.adminP ??= (async () => {
-      const admin = this.kafka.admin();
-      await admin.connect();
-      return admin;
-    })().catch((err) => {
-      this.adminP = null;
-      throw err;
-    });
-    return this.adminP;
+    await Promise.all([this.producer.close(), this.admin.close()]);
   }
 }
