@@ -18,9 +18,32 @@ from upscaler import _generate, _unasync, types
     reason="docs/openapi.json is missing; "
     "types.py was rendered from the built service's document (python -m upscaler._generate --source dist)",
 )
-def test_types_py_is_a_fresh_render_of_docs_openapi_json() -> None:
-    fresh = _generate.render(_generate.DOCS_OPENAPI.read_text(encoding="utf-8"))
-    assert _generate.OUTPUT.read_text(encoding="utf-8") == fresh, "types.py is stale: run python -m upscaler._generate"
+def test_types_py_and_api_errors_py_are_fresh_renders_of_docs_openapi_json() -> None:
+    document = _generate.DOCS_OPENAPI.read_text(encoding="utf-8")
+    assert _generate.OUTPUT.read_text(encoding="utf-8") == _generate.render(document), "types.py is stale: run python -m upscaler._generate"
+    assert _generate.ERRORS_OUTPUT.read_text(encoding="utf-8") == _generate.render_errors(document), (
+        "_api_errors.py is stale: run python -m upscaler._generate"
+    )
+
+
+def test_error_classes_follow_x_error_codes() -> None:
+    document = json.dumps(
+        {
+            "x-error-codes": {
+                "invalid_request": {"status": 400, "message": 'A "quoted" reason.'},
+                "teapot_busy": {"status": 409, "message": "Busy."},
+                "conflict": {"status": 409, "message": "Already final."},
+            }
+        }
+    )
+    namespace: dict[str, typing.Any] = {}
+    exec(_generate.render_errors(document).replace("from ._error_base import APIError", "from upscaler import APIError"), namespace)
+    teapot, conflict, bad = namespace["TeapotBusyError"], namespace["ConflictError"], namespace["InvalidRequestError"]
+    assert (teapot.__mro__[1], teapot.error_code, teapot.http_status, teapot.__doc__) == (conflict, "teapot_busy", 409, "Busy.")
+    assert (conflict.error_code, conflict.__doc__, bad.__doc__) == ("conflict", "Already final.", 'A "quoted" reason.')
+    assert namespace["__all__"] == ["BadRequestError", "InvalidRequestError", "ConflictError", "TeapotBusyError"]
+    with pytest.raises(SystemExit, match=r"without a class in STATUS_CLASSES: \[418\]"):
+        _generate.render_errors(json.dumps({"x-error-codes": {"teapot": {"status": 418, "message": "I am one."}}}))
 
 
 def test_client_py_is_a_fresh_render_of_async_client_py() -> None:

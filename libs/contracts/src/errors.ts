@@ -96,6 +96,21 @@ export const ERROR_CODES = {
 
 export type ErrorCode = keyof typeof ERROR_CODES;
 
+/** Codes only a failed job's `error.code` carries: never an HTTP answer by themselves (the table's last group). */
+export const FAILED_JOB_ONLY_CODES = [
+  'engine_error',
+  'corrupt_image',
+  'processing_timeout',
+  'attempts_exhausted',
+  'storage_unavailable',
+] as const satisfies readonly ErrorCode[];
+
+/** The codes an HTTP error answer can carry, each with its status and default message (in the table's order). */
+export function httpErrorCodes(): Record<string, { status: number; message: string }> {
+  const jobOnly: readonly string[] = FAILED_JOB_ONLY_CODES;
+  return Object.fromEntries(Object.entries(ERROR_CODES).filter(([code]) => !jobOnly.includes(code)));
+}
+
 /** The failed-job codes a job's `error.code` can carry (spec 7, rule 5). */
 export const JOB_FAILURE_CODES = [
   'engine_error',

@@ -1,4 +1,5 @@
-"""Typed errors, one class per stable ``error.code`` of the API (docs/api.md, "Errors").
+"""Typed errors, one class per stable ``error.code`` of the API (docs/api.md, "Errors"), generated into
+_api_errors.py from the OpenAPI document (python -m upscaler._generate).
 
 Every error answer is ``{"error": {"code", "message"}}``: :func:`api_error_from_response` picks the
 class registered for ``code``, else the class for the HTTP status, else :class:`APIError`. Catch a
@@ -9,9 +10,13 @@ on ``err.code``, never on the message.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any
 
 import httpx
+
+from . import _api_errors
+from ._api_errors import *  # noqa: F403 (one class per status and code, generated from the OpenAPI document)
+from ._error_base import APIError, UpscalerError
 
 if TYPE_CHECKING:
     from .types import Job
@@ -21,44 +26,6 @@ __all__ = [
     "APIConnectionError",
     "APITimeoutError",
     "APIError",
-    "BadRequestError",
-    "InvalidRequestError",
-    "InvalidTargetError",
-    "InvalidFormatError",
-    "InvalidImageUrlError",
-    "ImageFetchFailedError",
-    "ImageTooLargeToUpscaleError",
-    "AnimatedImageError",
-    "InvalidImageError",
-    "ImageDimensionsTooLargeError",
-    "IdempotencyKeyReusedError",
-    "InvalidCursorError",
-    "InvalidSizeError",
-    "SizeOutOfReachError",
-    "AuthenticationError",
-    "InsufficientCreditsError",
-    "PermissionDeniedError",
-    "NotFoundError",
-    "JobNotFoundError",
-    "RouteNotFoundError",
-    "MethodNotAllowedError",
-    "ConflictError",
-    "ApiKeyLimitReachedError",
-    "WebhookEndpointLimitReachedError",
-    "WebhookEndpointDisabledError",
-    "WebhookEndpointDeletedError",
-    "ResultNotReadyError",
-    "IdempotencyInProgressError",
-    "GoneError",
-    "FilesExpiredError",
-    "PayloadTooLargeError",
-    "UnsupportedMediaTypeError",
-    "UnsupportedCharsetError",
-    "UnsupportedContentEncodingError",
-    "RateLimitError",
-    "InternalServerError",
-    "ServiceUnavailableError",
-    "BillingUnavailableError",
     "JobError",
     "JobFailedError",
     "JobCancelledError",
@@ -67,10 +34,7 @@ __all__ = [
     "ERROR_CODES",
     "api_error_from_response",
 ]
-
-
-class UpscalerError(Exception):
-    """Base of every error this package raises."""
+__all__ += _api_errors.__all__
 
 
 class APIConnectionError(UpscalerError):
@@ -79,194 +43,6 @@ class APIConnectionError(UpscalerError):
 
 class APITimeoutError(APIConnectionError):
     """No answer within the client's timeout (after the retries)."""
-
-
-class APIError(UpscalerError):
-    """An error answer of the API. ``code`` is the stable ``error.code``; ``status`` the HTTP status."""
-
-    http_status: ClassVar[int | None] = None
-    error_code: ClassVar[str | None] = None
-
-    def __init__(
-        self,
-        message: str,
-        *,
-        status: int,
-        code: str,
-        request_id: str | None = None,
-        headers: httpx.Headers | None = None,
-        body: Any = None,
-    ) -> None:
-        super().__init__(f"{code} (HTTP {status}): {message}")
-        self.message = message
-        self.status_code = status
-        self.code = code
-        self.request_id = request_id
-        self.headers = headers if headers is not None else httpx.Headers()
-        self.body = body
-
-
-class BadRequestError(APIError):
-    http_status = 400
-
-
-class InvalidRequestError(BadRequestError):
-    error_code = "invalid_request"
-
-
-class InvalidTargetError(BadRequestError):
-    error_code = "invalid_target"
-
-
-class InvalidFormatError(BadRequestError):
-    error_code = "invalid_format"
-
-
-class InvalidImageUrlError(BadRequestError):
-    error_code = "invalid_image_url"
-
-
-class ImageFetchFailedError(BadRequestError):
-    error_code = "image_fetch_failed"
-
-
-class ImageTooLargeToUpscaleError(BadRequestError):
-    error_code = "image_too_large_to_upscale"
-
-
-class AnimatedImageError(BadRequestError):
-    error_code = "animated_image"
-
-
-class InvalidImageError(BadRequestError):
-    error_code = "invalid_image"
-
-
-class ImageDimensionsTooLargeError(BadRequestError):
-    error_code = "image_dimensions_too_large"
-
-
-class IdempotencyKeyReusedError(BadRequestError):
-    error_code = "idempotency_key_reused"
-
-
-class InvalidCursorError(BadRequestError):
-    error_code = "invalid_cursor"
-
-
-class InvalidSizeError(BadRequestError):
-    error_code = "invalid_size"
-
-
-class SizeOutOfReachError(BadRequestError):
-    error_code = "size_out_of_reach"
-
-
-class AuthenticationError(APIError):
-    http_status = 401
-    error_code = "unauthorized"
-
-
-class InsufficientCreditsError(APIError):
-    http_status = 402
-    error_code = "insufficient_credits"
-
-
-class PermissionDeniedError(APIError):
-    http_status = 403
-    error_code = "forbidden"
-
-
-class NotFoundError(APIError):
-    http_status = 404
-    error_code = "not_found"
-
-
-class JobNotFoundError(NotFoundError):
-    error_code = "job_not_found"
-
-
-class RouteNotFoundError(NotFoundError):
-    error_code = "route_not_found"
-
-
-class MethodNotAllowedError(APIError):
-    http_status = 405
-    error_code = "method_not_allowed"
-
-
-class ConflictError(APIError):
-    http_status = 409
-    error_code = "conflict"
-
-
-class ApiKeyLimitReachedError(ConflictError):
-    error_code = "api_key_limit_reached"
-
-
-class WebhookEndpointLimitReachedError(ConflictError):
-    error_code = "webhook_endpoint_limit_reached"
-
-
-class WebhookEndpointDisabledError(ConflictError):
-    error_code = "webhook_endpoint_disabled"
-
-
-class WebhookEndpointDeletedError(ConflictError):
-    error_code = "webhook_endpoint_deleted"
-
-
-class ResultNotReadyError(ConflictError):
-    error_code = "result_not_ready"
-
-
-class IdempotencyInProgressError(ConflictError):
-    error_code = "idempotency_in_progress"
-
-
-class GoneError(APIError):
-    http_status = 410
-
-
-class FilesExpiredError(GoneError):
-    error_code = "files_expired"
-
-
-class PayloadTooLargeError(APIError):
-    http_status = 413
-    error_code = "payload_too_large"
-
-
-class UnsupportedMediaTypeError(APIError):
-    http_status = 415
-    error_code = "unsupported_media_type"
-
-
-class UnsupportedCharsetError(UnsupportedMediaTypeError):
-    error_code = "unsupported_charset"
-
-
-class UnsupportedContentEncodingError(UnsupportedMediaTypeError):
-    error_code = "unsupported_content_encoding"
-
-
-class RateLimitError(APIError):
-    http_status = 429
-    error_code = "rate_limited"
-
-
-class InternalServerError(APIError):
-    http_status = 500
-    error_code = "internal_error"
-
-
-class ServiceUnavailableError(APIError):
-    http_status = 503
-    error_code = "service_unavailable"
-
-
-class BillingUnavailableError(ServiceUnavailableError):
-    error_code = "billing_unavailable"
 
 
 def _registry() -> tuple[dict[str, type[APIError]], dict[int, type[APIError]]]:

@@ -1,5 +1,6 @@
 import { OpenAPIRegistry, OpenApiGeneratorV31 } from '@asteasolutions/zod-to-openapi';
 import type { ValidateFunction } from 'ajv';
+import { httpErrorCodes } from '@upscaler/contracts';
 import { registerAccountRoutes, registerAdminAccountRoutes, AccountSchema, AdminAccountSchema } from '@upscaler/billing';
 import {
   registerAdminFileRoutes,
@@ -153,6 +154,9 @@ function build(): Record<string, unknown> {
       headers: sorted(comps.headers),
       securitySchemes: sorted(comps.securitySchemes),
     },
+    // Every code of an HTTP error answer with its status and message, including those no endpoint lists
+    // (route_not_found, method_not_allowed): the Python SDK generates its error classes from it (docs/api.md "Errors").
+    'x-error-codes': httpErrorCodes(),
   };
 }
 
@@ -289,6 +293,7 @@ function validator(pointer: string): ValidateFunction {
       'jsonSchemaDialect',
       'externalDocs',
       'example',
+      'x-error-codes',
     ]);
     ajv.addSchema({ ...openApiDocument(), $id: DOC_ID });
     ajvState = { ajv, compiled: new Map() };
