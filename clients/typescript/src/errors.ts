@@ -1,80 +1,10 @@
+import { UpscalerApiError, UpscalerError } from './api-error';
+import { ERROR_CLASS_BY_STATUS, InternalServerError } from './generated/error-classes';
 import type { ErrorCode, Job, KnownErrorCode } from './types';
 
-/** Anything this SDK throws. */
-export class UpscalerError extends Error {
-  override name = 'UpscalerError';
-}
-
-/**
- * An error answer of the API. Branch on `code` (spec 7: stable, machine-readable), never on `message`; the
- * subclasses group the HTTP statuses so a `catch` can test `instanceof` as well.
- */
-export class UpscalerApiError extends UpscalerError {
-  override name = 'UpscalerApiError';
-  constructor(
-    readonly status: number,
-    readonly code: ErrorCode,
-    message: string,
-    /** The X-Request-Id of the answer: quote it when reporting a problem. */
-    readonly requestId: string | undefined,
-    readonly headers: Headers,
-  ) {
-    super(`${code} (HTTP ${status}): ${message}`);
-  }
-
-  /** True when this is an API error with the given code (narrows `code` for the type checker). */
-  is<C extends KnownErrorCode>(code: C): this is UpscalerApiError & { code: C } {
-    return this.code === code;
-  }
-}
-
-export class InvalidRequestError extends UpscalerApiError {
-  override name = 'InvalidRequestError';
-}
-export class AuthenticationError extends UpscalerApiError {
-  override name = 'AuthenticationError';
-}
-export class InsufficientCreditsError extends UpscalerApiError {
-  override name = 'InsufficientCreditsError';
-}
-export class PermissionDeniedError extends UpscalerApiError {
-  override name = 'PermissionDeniedError';
-}
-export class NotFoundError extends UpscalerApiError {
-  override name = 'NotFoundError';
-}
-export class ConflictError extends UpscalerApiError {
-  override name = 'ConflictError';
-}
-export class PayloadTooLargeError extends UpscalerApiError {
-  override name = 'PayloadTooLargeError';
-}
-export class UnsupportedMediaTypeError extends UpscalerApiError {
-  override name = 'UnsupportedMediaTypeError';
-}
-export class RateLimitError extends UpscalerApiError {
-  override name = 'RateLimitError';
-}
-export class ServiceUnavailableError extends UpscalerApiError {
-  override name = 'ServiceUnavailableError';
-}
-export class InternalServerError extends UpscalerApiError {
-  override name = 'InternalServerError';
-}
-
-const BY_STATUS: Record<number, typeof UpscalerApiError> = {
-  400: InvalidRequestError,
-  401: AuthenticationError,
-  402: InsufficientCreditsError,
-  403: PermissionDeniedError,
-  404: NotFoundError,
-  409: ConflictError,
-  413: PayloadTooLargeError,
-  415: UnsupportedMediaTypeError,
-  429: RateLimitError,
-  500: InternalServerError,
-  503: ServiceUnavailableError,
-};
+export { UpscalerApiError, UpscalerError } from './api-error';
+// one class per HTTP status (InvalidRequestError, NotFoundError, ...), from the OpenAPI document's x-error-codes
+export * from './generated/error-classes';
 
 /** The typed error for an error answer (its body already read as text). */
 export function apiErrorFrom(status: number, headers: Headers, text: string): UpscalerApiError {
@@ -87,7 +17,7 @@ export function apiErrorFrom(status: number, headers: Headers, text: string): Up
   } catch {
     // not JSON (a proxy's page): keep the text
   }
-  const Kind = BY_STATUS[status] ?? (status >= 500 ? InternalServerError : UpscalerApiError);
+  const Kind = ERROR_CLASS_BY_STATUS[status] ?? (status >= 500 ? InternalServerError : UpscalerApiError);
   return new Kind(status, code, message, headers.get('x-request-id') ?? undefined, headers);
 }
 
