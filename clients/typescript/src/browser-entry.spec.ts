@@ -27,8 +27,10 @@ describe('browser entry', () => {
     expect(external.filter((s) => s.startsWith('node:') || builtinModules.includes(s))).toEqual([]);
     expect(external).toEqual([]);
     expect(all.map((f) => f.slice(__dirname.length + 1)).sort()).toEqual([
+      'api-error.ts',
       'client.ts',
       'errors.ts',
+      'generated/error-classes.ts',
       'generated/openapi.ts',
       'http.ts',
       'index.ts',
