@@ -1,5 +1,6 @@
 export * from './tokens';
 export * from './settings-provider';
+export * from './command-handler';
 export * from './clock';
 export * from './runtime';
 export * from './runtime.module';

@@ -5,6 +5,7 @@ import { ApiKeyGuard } from './auth/api-key.guard';
 import { AdminKeysController } from './http/admin-keys.controller';
 import { ApiKeysController } from './http/api-keys.controller';
 import { ApiKeysService } from './http/api-keys.service';
+import { ApiKeyCommandHandler } from './api-key.command-handler';
 import { apiKeySettingsProvider } from './api-keys.config';
 
 /**
@@ -15,7 +16,7 @@ import { apiKeySettingsProvider } from './api-keys.config';
 @Module({
   imports: [HttpApiModule],
   controllers: [ApiKeysController, AdminKeysController],
-  providers: [ApiKeysService, ApiKeyCache, ApiKeyGuard, apiKeySettingsProvider],
+  providers: [ApiKeysService, ApiKeyCommandHandler, ApiKeyCache, ApiKeyGuard, apiKeySettingsProvider],
   exports: [ApiKeyCache, ApiKeyGuard],
 })
 export class ApiKeysModule {}

@@ -30,4 +30,5 @@ export * from './workers/billing-workers.module';
 export * from './workers/reserve.responder';
 export * from './workers/accounts.responder';
 export * from './workers/reservation.sweeper';
+export * from './billing.command-handlers';
 export * from './billing.capability';

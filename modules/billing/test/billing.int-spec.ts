@@ -8,6 +8,7 @@ import { createTestEventLog, useTestPostgres, type TestEventLog } from '@upscale
 import { AccountsResponder } from '../src/workers/accounts.responder';
 import { ReservationSweeper } from '../src/workers/reservation.sweeper';
 import { ReserveResponder } from '../src/workers/reserve.responder';
+import { AccountCommandHandler, ReservationCommandHandler } from '../src/billing.command-handlers';
 
 /**
  * Billing on its own (the middle tier): its responders answer over the real in-process transport and
@@ -26,9 +27,14 @@ beforeAll(async () => {
   log = await createTestEventLog(pg);
   transport = new InProcessTransport({ store: log.store, checkpoints: new PostgresCheckpointStore(log.db) });
   const settings = configSection(loadConfig({ UPSCALE_RESERVATION_TIMEOUT_MS: '1000' }, [billingConfig]), billingConfig);
-  await new ReserveResponder(log.store, transport, log.clock, log.balances).onApplicationBootstrap();
-  await new AccountsResponder(log.store, transport, log.clock).onApplicationBootstrap();
-  sweeper = new ReservationSweeper(log.store, log.clock, settings, createLogger('silent', 'test'), log.balances);
+  await new ReserveResponder(new ReservationCommandHandler(log.store, log.clock), transport, log.balances).onApplicationBootstrap();
+  await new AccountsResponder(new AccountCommandHandler(log.store, log.clock), transport).onApplicationBootstrap();
+  sweeper = new ReservationSweeper(
+    new ReservationCommandHandler(log.store, log.clock),
+    settings,
+    createLogger('silent', 'test'),
+    log.balances,
+  );
 });
 afterAll(async () => {
   await transport?.close();

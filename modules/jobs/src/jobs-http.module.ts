@@ -16,6 +16,7 @@ import { JobViews } from './http/job-views';
 import { JobsController } from './http/jobs.controller';
 import { JobsService } from './http/jobs.service';
 import { jobSettingsProvider } from './jobs.config';
+import { JobCommandHandler } from './job.command-handler';
 
 /**
  * The /upscale and /jobs endpoints (spec 4), the signed downloads of local-folder storage (/files) and the operator's
@@ -27,6 +28,7 @@ import { jobSettingsProvider } from './jobs.config';
   controllers: [JobsController, FilesController, AdminFilesController],
   providers: [
     JobsService,
+    JobCommandHandler,
     IdempotencyKeys,
     ImageInspector,
     ImageSource,

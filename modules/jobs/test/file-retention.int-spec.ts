@@ -9,6 +9,7 @@ import { LocalFolderStorage, S3Storage, type ObjectStorage } from '@upscaler/sto
 import { createTestEventLog, useTestPostgres, type TestEventLog, startTestMinio, type TestMinio } from '@upscaler/testing';
 import { FileRetentionSweeper } from '../src/workers/file-retention.sweeper';
 import { jobSettings } from './job-settings.fixture';
+import { JobCommandHandler } from '../src/job.command-handler';
 
 /**
  * Retention in the middle tier (docs/operations.md "Retention"): the processor's FileRetentionSweeper against a real
@@ -58,7 +59,7 @@ describe.each(backends)('the file retention sweep on %s storage', (_, makeStorag
     storage = await makeStorage();
     await storage.ensureReady();
     const config = jobSettings({ UPSCALE_FILE_RETENTION: '1h' });
-    const files = new JobFiles(log.store, storage, clock, metrics);
+    const files = new JobFiles(new JobCommandHandler(log.store, clock), storage, metrics);
     sweeper = new FileRetentionSweeper(clock, config, createLogger('silent', 'processor'), log.readModels, files);
   });
   beforeEach(async () => {

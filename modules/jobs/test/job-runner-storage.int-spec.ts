@@ -13,6 +13,7 @@ import {
 import { EngineProvider } from '../src/workers/engine.provider';
 import { JobRunner, STORAGE_RETRY_MS } from '../src/workers/job.runner';
 import { jobSettings } from './job-settings.fixture';
+import { JobCommandHandler } from '../src/job.command-handler';
 
 /**
  * A passing storage fault never fails a job (docs/runbooks.md "Storage full or unreachable"), in the middle tier: the
@@ -45,7 +46,7 @@ onSmallDisk('the job runner when storage fills up', () => {
     await storage.ensureReady();
     engines = new EngineProvider(config, logger);
     await engines.onModuleInit();
-    runner = new JobRunner(log.store, storage, log.clock, config, logger, metrics, log.workQueue, engines);
+    runner = new JobRunner(new JobCommandHandler(log.store, log.clock), storage, config, logger, metrics, log.workQueue, engines);
     // every test's job reads the same source image
     await storage.put('sources/shared', await gradientImage(24, 16), 'image/png');
   }, 120_000);

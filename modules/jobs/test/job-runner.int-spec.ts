@@ -10,6 +10,7 @@ import { createTestEventLog, gradientImage, useTestPostgres, type TestEventLog }
 import { EngineProvider } from '../src/workers/engine.provider';
 import { JobRunner } from '../src/workers/job.runner';
 import { jobSettings } from './job-settings.fixture';
+import { JobCommandHandler } from '../src/job.command-handler';
 
 /**
  * The processor's own logic in the middle tier: its JobRunner with the real engine, against a real Postgres event
@@ -33,7 +34,15 @@ beforeAll(async () => {
   await storage.ensureReady();
   engines = new EngineProvider(config, logger);
   await engines.onModuleInit();
-  runner = new JobRunner(log.store, storage, log.clock, config, logger, new Metrics('processor'), log.workQueue, engines);
+  runner = new JobRunner(
+    new JobCommandHandler(log.store, log.clock),
+    storage,
+    config,
+    logger,
+    new Metrics('processor'),
+    log.workQueue,
+    engines,
+  );
 }, 120_000);
 afterAll(async () => {
   await engines?.onApplicationShutdown();

@@ -4,6 +4,7 @@ import { createTestEventLog, useTestPostgres, type TestEventLog } from '@upscale
 import { leaseGuards, type Lease } from '@upscaler/work-queue';
 import { LeaseSweeper } from '../src/workers/lease.sweeper';
 import { jobSettings } from './job-settings.fixture';
+import { JobCommandHandler } from '../src/job.command-handler';
 
 /**
  * The processor's sweeper on its own (the middle tier), against a real Postgres event log with the
@@ -21,8 +22,7 @@ beforeAll(async () => {
   log = await createTestEventLog(pg);
   metrics = new Metrics('test');
   sweeper = new LeaseSweeper(
-    log.store,
-    log.clock,
+    new JobCommandHandler(log.store, log.clock),
     jobSettings({ UPSCALE_RETRY_DELAY_MS: '300' }),
     createLogger('silent', 'test'),
     metrics,
@@ -74,8 +74,7 @@ it('the third lost attempt fails the job with attempts_exhausted and refunds it 
   const accountId = await log.openAccount(3);
   const jobId = await log.submitJob(accountId);
   const fast = new LeaseSweeper(
-    log.store,
-    log.clock,
+    new JobCommandHandler(log.store, log.clock),
     jobSettings({ UPSCALE_RETRY_DELAY_MS: '0' }),
     createLogger('silent', 'test'),
     metrics,

@@ -7,13 +7,14 @@ import { InProcessTransport } from '@upscaler/messaging';
 import { configSection, loadConfig } from '@upscaler/config';
 import { LocalFolderStorage } from '@upscaler/storage';
 import { createTestEventLog, gradientImage, useTestPostgres, type TestEventLog } from '@upscaler/testing';
-import { billingConfig, ReserveResponder } from '@upscaler/billing';
+import { billingConfig, ReservationCommandHandler, ReserveResponder } from '@upscaler/billing';
 import { IdempotencyKeys } from '../src/http/idempotency-keys';
 import { ImageInspector } from '../src/http/image-inspector';
 import { ImageSource } from '../src/http/image-source';
 import { JobsService, type SubmitImage } from '../src/http/jobs.service';
 import { parseSubmitFields, type SubmitFields } from '../src/http/submit-request';
 import { jobsConfig } from '../src/jobs.config';
+import { JobCommandHandler } from '../src/job.command-handler';
 
 /**
  * The submit saga (docs/design.md §2: claim the Idempotency-Key, reserve with billing, store the source, append
@@ -43,10 +44,9 @@ function service(billing: InProcessTransport = transport, cfg = config): JobsSer
   const jobSettings = configSection(cfg, jobsConfig);
   const keys = new IdempotencyKeys(log.store, log.clock, billingSettings, log.readModels);
   return new JobsService(
-    log.store,
+    new JobCommandHandler(log.store, log.clock),
     billing,
     storage,
-    log.clock,
     jobSettings,
     billingSettings,
     log.readModels,
@@ -59,7 +59,7 @@ function service(billing: InProcessTransport = transport, cfg = config): JobsSer
 beforeAll(async () => {
   log = await createTestEventLog(pg);
   transport = new InProcessTransport({ store: log.store, checkpoints: {} as CheckpointStore });
-  await new ReserveResponder(log.store, transport, log.clock, log.balances).onApplicationBootstrap();
+  await new ReserveResponder(new ReservationCommandHandler(log.store, log.clock), transport, log.balances).onApplicationBootstrap();
   dir = mkdtempSync(join(tmpdir(), 'upscaler-saga-'));
   storage = new FlakyStorage({ dir, publicBaseUrl: 'http://127.0.0.1:1', secret: 'saga-test-secret-0123456789' });
 });

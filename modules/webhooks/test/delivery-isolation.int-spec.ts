@@ -15,6 +15,7 @@ import {
   type WebhookReceiver,
 } from '@upscaler/testing';
 import { DeliveryWorker } from '../src/workers/delivery.worker';
+import { WebhookEndpointCommandHandler } from '../src/webhook.command-handlers';
 import type { WebhookSender } from '../src/workers/webhook-sender.port';
 
 /**
@@ -89,7 +90,17 @@ it("account B's webhooks go out within a second while A's hanging endpoint has 3
   expect(settings.timeoutMs).toBe(10_000);
   const metrics = new Metrics('webhooks');
   const logger = createLogger('silent', 'webhooks');
-  const worker = new DeliveryWorker(log.store, log.clock, config, settings, logger, sender, log.readModels, metrics);
+  const worker = new DeliveryWorker(
+    log.store,
+    log.clock,
+    new WebhookEndpointCommandHandler(log.store, log.clock),
+    config,
+    settings,
+    logger,
+    sender,
+    log.readModels,
+    metrics,
+  );
 
   const accountA = await log.openAccount(0);
   const accountB = await log.openAccount(0);

@@ -3,6 +3,7 @@ import { handleCommand } from '@upscaler/eventstore';
 import { webhookEndpointDecider } from '../src/model/webhook-endpoint.decider';
 import { createTestEventLog, useTestPostgres, type TestEventLog } from '@upscaler/testing';
 import { DeliveryScheduler } from '../src/workers/delivery.scheduler';
+import { DeliveryCommandHandler } from '../src/webhook.command-handlers';
 
 /**
  * The webhook scheduler on its own (the middle tier), against a real Postgres event log: a job's
@@ -17,7 +18,7 @@ const now = () => new Date().toISOString();
 
 beforeAll(async () => {
   log = await createTestEventLog(pg);
-  scheduler = new DeliveryScheduler(log.store, log.clock, log.readModels);
+  scheduler = new DeliveryScheduler(new DeliveryCommandHandler(log.store, log.clock), log.readModels);
 });
 afterAll(async () => {
   await log?.close();

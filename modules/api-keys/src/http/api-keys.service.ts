@@ -1,14 +1,13 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { DomainError, isId, newId, streams } from '@upscaler/contracts';
-import { handleCommand, type EventStore } from '@upscaler/eventstore';
-import { EVENT_STORE, CLOCK, type Clock, CONFIG } from '@upscaler/runtime';
+import { CONFIG } from '@upscaler/runtime';
 import { generateApiKey } from '../auth/api-key-secret';
 import { parseWith } from '@upscaler/http-api';
 import { CreateKeyBody } from './api-keys.schemas';
 import type { AppConfig } from '@upscaler/config';
 import { API_KEY_SETTINGS, type ApiKeySettings } from '../api-keys.config';
 import { ReadModelRepository } from '@upscaler/projections';
-import { apiKeyDecider } from '../model/api-key.decider';
+import { ApiKeyCommandHandler } from '../api-key.command-handler';
 import type { ApiKeyState } from '../model/api-key.state';
 import { toApiKeyView, type ApiKeyView } from '../model/api-key.views';
 
@@ -16,8 +15,7 @@ import { toApiKeyView, type ApiKeyView } from '../model/api-key.views';
 @Injectable()
 export class ApiKeysService {
   constructor(
-    @Inject(EVENT_STORE) private readonly store: EventStore,
-    @Inject(CLOCK) private readonly clock: Clock,
+    private readonly apiKeys: ApiKeyCommandHandler,
     @Inject(CONFIG) private readonly config: AppConfig,
     @Inject(API_KEY_SETTINGS) private readonly settings: ApiKeySettings,
     private readonly readModels: ReadModelRepository,
@@ -48,7 +46,7 @@ export class ApiKeysService {
     await this.assertRoomForAnotherKey(accountId);
     const keyId = newId('key');
     const secret = generateApiKey();
-    const { newState } = await handleCommand(this.store, streams.apiKey(keyId), apiKeyDecider, {
+    const { newState } = await this.apiKeys.handle(keyId, {
       type: 'CreateApiKey',
       data: {
         keyId,
@@ -58,10 +56,10 @@ export class ApiKeysService {
         prefix: secret.prefix,
         hash: secret.hash,
         rateLimitPerMinute,
-        now: this.clock.now().toISOString(),
+        now: this.apiKeys.now().toISOString(),
       },
     });
-    return { ...toApiKeyView(newState as ApiKeyState), key: secret.key };
+    return { ...toApiKeyView(newState), key: secret.key };
   }
 
   /**
@@ -95,10 +93,10 @@ export class ApiKeysService {
     if (!row || (accountId !== undefined && row.accountId !== accountId)) {
       throw new DomainError('not_found', 'No API key with that id.');
     }
-    const { newState } = await handleCommand(this.store, streams.apiKey(keyId), apiKeyDecider, {
+    const { newState } = await this.apiKeys.handle(keyId, {
       type: 'RevokeApiKey',
-      data: { now: this.clock.now().toISOString() },
+      data: { now: this.apiKeys.now().toISOString() },
     });
-    return toApiKeyView(newState as ApiKeyState);
+    return toApiKeyView(newState);
   }
 }

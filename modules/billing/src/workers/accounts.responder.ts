@@ -1,11 +1,10 @@
 import { Inject, Injectable, OnApplicationBootstrap } from '@nestjs/common';
-import { isDomainError, streams } from '@upscaler/contracts';
+import { isDomainError } from '@upscaler/contracts';
 import { BillingAccountCommandSchema, type BillingAccountCommand, type BillingAccountReply } from '../messages/billing-accounts';
-import { accountDecider } from '../model/account.decider';
+import { AccountCommandHandler } from '../billing.command-handlers';
 import { type AccountCommand } from '../model/account.commands';
-import { handleCommand, type EventStore } from '@upscaler/eventstore';
 import { TOPICS, type EventTransport } from '@upscaler/messaging';
-import { eventMetadata, EVENT_STORE, TRANSPORT, CLOCK, type Clock } from '@upscaler/runtime';
+import { eventMetadata, TRANSPORT } from '@upscaler/runtime';
 
 /**
  * Answers `upscale.billing.accounts.v1` (docs/design.md §2: only billing writes account streams): opens
@@ -15,9 +14,8 @@ import { eventMetadata, EVENT_STORE, TRANSPORT, CLOCK, type Clock } from '@upsca
 @Injectable()
 export class AccountsResponder implements OnApplicationBootstrap {
   constructor(
-    @Inject(EVENT_STORE) private readonly store: EventStore,
+    private readonly accounts: AccountCommandHandler,
     @Inject(TRANSPORT) private readonly transport: EventTransport,
-    @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
@@ -27,7 +25,7 @@ export class AccountsResponder implements OnApplicationBootstrap {
   async handle(payload: unknown): Promise<BillingAccountReply> {
     const req = BillingAccountCommandSchema.parse(payload);
     try {
-      await handleCommand(this.store, streams.account(req.accountId), accountDecider, this.commandOf(req), {
+      await this.accounts.handle(req.accountId, this.commandOf(req), {
         metadata: eventMetadata('billing', { correlationId: req.accountId }),
       });
       return { ok: true };
@@ -40,7 +38,7 @@ export class AccountsResponder implements OnApplicationBootstrap {
   }
 
   private commandOf(req: BillingAccountCommand): AccountCommand {
-    const now = this.clock.now().toISOString();
+    const now = this.accounts.now().toISOString();
     switch (req.op) {
       case 'open':
         return { type: 'OpenAccount', data: { accountId: req.accountId, name: req.name, credits: req.credits, now } };

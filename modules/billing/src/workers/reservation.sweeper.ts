@@ -1,9 +1,7 @@
 import { Inject, Injectable, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
-import { streams } from '@upscaler/contracts';
-import { reservationDecider } from '../model/reservation.decider';
-import { handleCommand, type EventStore } from '@upscaler/eventstore';
+import { ReservationCommandHandler } from '../billing.command-handlers';
 import { balanceGuards, ReservationInUse, BalanceRepository } from '../projections/balance.repository';
-import { eventMetadata, EVENT_STORE, CLOCK, type Clock, LOGGER, RepeatingTask } from '@upscaler/runtime';
+import { eventMetadata, LOGGER, RepeatingTask } from '@upscaler/runtime';
 import { type Logger } from '@upscaler/config';
 import { BILLING_SETTINGS, type BillingSettings } from '../billing.config';
 
@@ -19,8 +17,7 @@ export class ReservationSweeper implements OnApplicationBootstrap, OnApplication
   private running = false;
 
   constructor(
-    @Inject(EVENT_STORE) private readonly store: EventStore,
-    @Inject(CLOCK) private readonly clock: Clock,
+    private readonly reservations: ReservationCommandHandler,
     @Inject(BILLING_SETTINGS) private readonly settings: BillingSettings,
     @Inject(LOGGER) logger: Logger,
     private readonly balances: BalanceRepository,
@@ -47,14 +44,12 @@ export class ReservationSweeper implements OnApplicationBootstrap, OnApplication
     this.running = true;
     let released = 0;
     try {
-      const now = this.clock.now();
+      const now = this.reservations.now();
       const orphans = await this.balances.heldSince(new Date(now.getTime() - this.settings.reservationTimeoutMs));
       for (const { jobId } of orphans) {
         try {
-          const { newEvents } = await handleCommand(
-            this.store,
-            streams.reservation(jobId),
-            reservationDecider,
+          const { newEvents } = await this.reservations.handle(
+            jobId,
             { type: 'ReleaseReservation', data: { reason: 'expired', now: now.toISOString() } },
             { guard: (tx) => balanceGuards.releasable(tx, jobId), metadata: eventMetadata('billing', { correlationId: jobId }) },
           );

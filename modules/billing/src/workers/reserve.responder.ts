@@ -1,16 +1,15 @@
 import { Inject, Injectable, OnApplicationBootstrap } from '@nestjs/common';
-import { DomainError, streams } from '@upscaler/contracts';
+import { DomainError } from '@upscaler/contracts';
 import {
   BillingReleaseRequestSchema,
   BillingReserveRequestSchema,
   type BillingReserveReply,
   type BillingReserveRequest,
 } from '../messages/billing-reserve';
-import { reservationDecider } from '../model/reservation.decider';
-import { handleCommand, type EventStore } from '@upscaler/eventstore';
+import { ReservationCommandHandler } from '../billing.command-handlers';
 import { TOPICS, type EventTransport } from '@upscaler/messaging';
 import { balanceGuards, ReservationInUse, BalanceRepository } from '../projections/balance.repository';
-import { eventMetadata, EVENT_STORE, TRANSPORT, CLOCK, type Clock } from '@upscaler/runtime';
+import { eventMetadata, TRANSPORT } from '@upscaler/runtime';
 import { inSpan } from '@upscaler/tracing';
 
 /**
@@ -23,9 +22,8 @@ import { inSpan } from '@upscaler/tracing';
 @Injectable()
 export class ReserveResponder implements OnApplicationBootstrap {
   constructor(
-    @Inject(EVENT_STORE) private readonly store: EventStore,
+    private readonly reservations: ReservationCommandHandler,
     @Inject(TRANSPORT) private readonly transport: EventTransport,
-    @Inject(CLOCK) private readonly clock: Clock,
     private readonly balances: BalanceRepository,
   ) {}
 
@@ -43,11 +41,9 @@ export class ReserveResponder implements OnApplicationBootstrap {
   async release(payload: unknown): Promise<{ released: boolean }> {
     const req = BillingReleaseRequestSchema.parse(payload);
     try {
-      const { newEvents } = await handleCommand(
-        this.store,
-        streams.reservation(req.jobId),
-        reservationDecider,
-        { type: 'ReleaseReservation', data: { reason: 'released', now: this.clock.now().toISOString() } },
+      const { newEvents } = await this.reservations.handle(
+        req.jobId,
+        { type: 'ReleaseReservation', data: { reason: 'released', now: this.reservations.now().toISOString() } },
         { guard: (tx) => balanceGuards.releasable(tx, req.jobId), metadata: eventMetadata('billing', { correlationId: req.jobId }) },
       );
       return { released: newEvents.length > 0 };
@@ -58,17 +54,15 @@ export class ReserveResponder implements OnApplicationBootstrap {
   }
 
   private async reserveInSpan(req: BillingReserveRequest): Promise<BillingReserveReply> {
-    if (req.answerBy !== undefined && this.clock.now().getTime() > Date.parse(req.answerBy)) {
+    if (req.answerBy !== undefined && this.reservations.now().getTime() > Date.parse(req.answerBy)) {
       return { ok: false, code: 'too_late', message: `The request was read after ${req.answerBy}, when its sender stopped waiting.` };
     }
     try {
-      await handleCommand(
-        this.store,
-        streams.reservation(req.jobId),
-        reservationDecider,
+      await this.reservations.handle(
+        req.jobId,
         {
           type: 'ReserveCredits',
-          data: { accountId: req.accountId, jobId: req.jobId, amount: req.amount, now: this.clock.now().toISOString() },
+          data: { accountId: req.accountId, jobId: req.jobId, amount: req.amount, now: this.reservations.now().toISOString() },
         },
         {
           guard: (tx) => balanceGuards.reservable(tx, req.accountId, req.jobId, req.amount),

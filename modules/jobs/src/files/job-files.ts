@@ -1,10 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { streams } from '@upscaler/contracts';
-import { jobDecider } from '../model/job.decider';
+import { JobCommandHandler } from '../job.command-handler';
 import { type JobState } from '../model/job.state';
-import { handleCommand, type EventStore } from '@upscaler/eventstore';
 import type { ObjectStorage } from '@upscaler/storage';
-import { eventMetadata, Metrics, CLOCK, EVENT_STORE, STORAGE, type Clock } from '@upscaler/runtime';
+import { eventMetadata, Metrics, STORAGE } from '@upscaler/runtime';
 import { JobMetrics } from '../jobs.metrics';
 
 /**
@@ -18,9 +16,8 @@ export class JobFiles {
   private readonly series: JobMetrics;
 
   constructor(
-    @Inject(EVENT_STORE) private readonly store: EventStore,
+    private readonly jobs: JobCommandHandler,
     @Inject(STORAGE) private readonly storage: ObjectStorage,
-    @Inject(CLOCK) private readonly clock: Clock,
     metrics: Metrics,
   ) {
     this.series = metrics.section(JobMetrics);
@@ -34,11 +31,9 @@ export class JobFiles {
     if (job.source.thumbnail) await this.storage.delete(job.source.thumbnail.key);
     if (state.result) await this.storage.delete(state.result.key);
     // Another replica recording it first is a conflict, re-decided on the fresh stream: nothing more to record.
-    const { newEvents } = await handleCommand(
-      this.store,
-      streams.job(job.jobId),
-      jobDecider,
-      { type: 'DeleteJobFiles', data: { reason, now: this.clock.now().toISOString() } },
+    const { newEvents } = await this.jobs.handle(
+      job.jobId,
+      { type: 'DeleteJobFiles', data: { reason, now: this.jobs.now().toISOString() } },
       { metadata: eventMetadata(by, { correlationId: job.jobId }) },
     );
     if (newEvents.length === 0) return false;

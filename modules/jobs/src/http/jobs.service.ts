@@ -24,14 +24,13 @@ import {
 } from '@upscaler/billing';
 import { chooseTarget } from '../model/target-policy';
 import { filesExpireAt, filesExpired, type JobState } from '../model/job.state';
-import { jobDecider } from '../model/job.decider';
+import { JobCommandHandler } from '../job.command-handler';
 import { targetForSize } from '../model/output-size';
 import { toCancelView, toCreateView, toListItemView, thumbnailOf } from '../model/job.views';
-import { handleCommand, type EventStore } from '@upscaler/eventstore';
 import { RequestTimeoutError, TOPICS, type EventTransport } from '@upscaler/messaging';
 import { ReadModelRepository } from '@upscaler/projections';
 import { tierInputBoundMessage } from '@upscaler/engine';
-import { eventMetadata, EVENT_STORE, TRANSPORT, STORAGE, CLOCK, type Clock } from '@upscaler/runtime';
+import { eventMetadata, TRANSPORT, STORAGE } from '@upscaler/runtime';
 import { currentTraceCarrier, inSpan } from '@upscaler/tracing';
 import type { Principal } from '@upscaler/api-keys';
 import { ImageInspector } from './image-inspector';
@@ -54,10 +53,9 @@ export interface SubmitOutcome {
 @Injectable()
 export class JobsService {
   constructor(
-    @Inject(EVENT_STORE) private readonly store: EventStore,
+    private readonly jobs: JobCommandHandler,
     @Inject(TRANSPORT) private readonly transport: EventTransport,
     @Inject(STORAGE) private readonly storage: ObjectStorage,
-    @Inject(CLOCK) private readonly clock: Clock,
     @Inject(JOB_SETTINGS) private readonly settings: JobSettings,
     @Inject(BILLING_SETTINGS) private readonly billing: BillingSettings,
     private readonly readModels: ReadModelRepository,
@@ -144,10 +142,8 @@ export class JobsService {
         thumb && this.storage.put(thumbnailKey, thumb.bytes, 'image/webp'),
       ]);
       const filename = fields.filename ?? (image.kind === 'upload' ? image.originalName : url ? filenameFromUrl(url) : undefined) ?? null;
-      const { newState } = await handleCommand(
-        this.store,
-        streams.job(jobId),
-        jobDecider,
+      const { newState } = await this.jobs.handle(
+        jobId,
         {
           type: 'SubmitJob',
           data: {
@@ -190,7 +186,7 @@ export class JobsService {
           metadata: eventMetadata('api', { correlationId: jobId }),
         },
       );
-      return { replay: false, job: toCreateView(newState as JobState) };
+      return { replay: false, job: toCreateView(newState) };
     } catch (e) {
       await this.release(p.accountId, jobId).catch(() => undefined);
       await releaseKey();
@@ -214,7 +210,7 @@ export class JobsService {
       limit,
       startingAfter,
     });
-    const now = this.clock.now();
+    const now = this.jobs.now();
     const data = await Promise.all(page.items.map(async (r) => toListItemView(r.state, await this.thumbnailUrl(r.state, now))));
     return {
       object: 'list',
@@ -229,17 +225,15 @@ export class JobsService {
     // JobCancelled is the refund: the balance projection applies it in this append's transaction, so
     // GET /account already shows it when this answers (settled on final), and the processor running
     // the job is told to stop by the work queue's NOTIFY at commit.
-    const { newState } = await handleCommand(
-      this.store,
-      streams.job(jobId),
-      jobDecider,
+    const { newState } = await this.jobs.handle(
+      jobId,
       {
         type: 'CancelJob',
-        data: { now: this.clock.now().toISOString() },
+        data: { now: this.jobs.now().toISOString() },
       },
       { metadata: eventMetadata('api', { correlationId: jobId }) },
     );
-    return toCancelView(newState as JobState);
+    return toCancelView(newState);
   }
 
   /** Spec 4.4: a fresh signed link on every call; 409 until succeeded (asset=source: any time). */
@@ -248,7 +242,7 @@ export class JobsService {
     const job = state.job!;
     // Retention (docs/operations.md): from files_expire_at on, the files are gone (or about to be: the sweep runs
     // every few seconds), and both assets say so, whether or not the sweep got to them yet.
-    if (filesExpired(state, this.clock.now().toISOString())) {
+    if (filesExpired(state, this.jobs.now().toISOString())) {
       throw new DomainError('files_expired', `This job's files were deleted at ${filesExpireAt(state)}.`);
     }
     const stem = (job.filename ?? jobId).replace(/\.[A-Za-z0-9]{1,5}$/, '');
@@ -292,7 +286,7 @@ export class JobsService {
   private async reserve(req: BillingReserveRequest): Promise<void> {
     let raw: unknown;
     try {
-      const answerBy = new Date(this.clock.now().getTime() + this.billing.answerTimeoutMs).toISOString();
+      const answerBy = new Date(this.jobs.now().getTime() + this.billing.answerTimeoutMs).toISOString();
       raw = await this.transport.request(
         TOPICS.billingReserve,
         { ...req, answerBy, ...currentTraceCarrier() },

@@ -1,13 +1,13 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { hostname } from 'node:os';
-import { DomainError, isDomainError, streams, type JobFailureCode, JOB_FAILURE_CODES } from '@upscaler/contracts';
+import { DomainError, isDomainError, type JobFailureCode, JOB_FAILURE_CODES } from '@upscaler/contracts';
 import { contentOf, type JobState } from '../model/job.state';
-import { jobDecider } from '../model/job.decider';
+import { JobCommandHandler } from '../job.command-handler';
 import { planSize } from '../model/output-size';
 import { type JobCommand } from '../model/job.commands';
-import { handleCommand, type HandleCommandOptions, type EventStore } from '@upscaler/eventstore';
+import { type HandleCommandOptions } from '@upscaler/eventstore';
 import { EngineCancelledError } from '@upscaler/engine';
-import { eventMetadata, EVENT_STORE, STORAGE, CLOCK, type Clock, LOGGER, Metrics } from '@upscaler/runtime';
+import { eventMetadata, STORAGE, LOGGER, Metrics } from '@upscaler/runtime';
 import { JobMetrics } from '../jobs.metrics';
 import { inSpan } from '@upscaler/tracing';
 import { leaseGuards, LeaseLostError, type Lease, WorkQueueRepository } from '@upscaler/work-queue';
@@ -67,9 +67,8 @@ export class JobRunner {
   private readonly series: JobMetrics;
 
   constructor(
-    @Inject(EVENT_STORE) private readonly store: EventStore,
+    private readonly jobs: JobCommandHandler,
     @Inject(STORAGE) private readonly storage: ObjectStorage,
-    @Inject(CLOCK) private readonly clock: Clock,
     @Inject(JOB_SETTINGS) private readonly settings: JobSettings,
     @Inject(LOGGER) private readonly logger: Logger,
     metrics: Metrics,
@@ -102,13 +101,12 @@ export class JobRunner {
     const current = this.current;
     if (!current) return;
     this.stop(current.jobId, 'hand_back');
-    current.handedBack ??= this.giveBack(streams.job(current.jobId), current.attempt).catch((err: Error) =>
+    current.handedBack ??= this.giveBack(current.jobId, current.attempt).catch((err: Error) =>
       this.logger.error({ err, jobId: current.jobId }, 'hand-back failed; the lease will expire instead'),
     );
   }
 
   async run(lease: Lease): Promise<RunOutcome> {
-    const stream = streams.job(lease.jobId);
     if (this.handingBack) {
       await this.workQueue.release(lease);
       return 'skipped';
@@ -116,7 +114,7 @@ export class JobRunner {
     let started: JobState;
     try {
       started = await this.decide(
-        stream,
+        lease.jobId,
         { type: 'StartJob', data: { workerId: this.workerId, now: this.now() } },
         { guard: leaseGuards.held(lease) },
       );
@@ -164,7 +162,7 @@ export class JobRunner {
         // The result is stored: Postgres away for a moment must not cost the engine's work, so the append is tried
         // again like a storage write (a duplicate cannot happen: the attempt check refuses a second CompleteJob).
         await this.retryPassingFaults(current, () =>
-          this.decide(stream, {
+          this.decide(lease.jobId, {
             type: 'CompleteJob',
             data: {
               attempt,
@@ -182,14 +180,14 @@ export class JobRunner {
       }
     } catch (e) {
       if (e instanceof EngineCancelledError || current.abort.signal.aborted) return this.stopped(current);
-      if (e instanceof StorageFault) return this.loseToStorage(stream, attempt, e);
+      if (e instanceof StorageFault) return this.loseToStorage(lease.jobId, attempt, e);
       // Postgres away while the attempt was being recorded: nothing can be recorded now. The lease expires and the
       // sweeper counts the attempt as lost (with backoff); failing the job for it would be wrong.
       if (isDependencyUnavailable(e)) throw e;
       const error = toFailure(e);
       if (error.code === 'engine_error') this.logger.error({ err: e, jobId: lease.jobId }, 'engine failed');
       try {
-        await this.decide(stream, { type: 'FailJob', data: { attempt, error, now: this.now() } });
+        await this.decide(lease.jobId, { type: 'FailJob', data: { attempt, error, now: this.now() } });
       } catch (fe) {
         if (!(isDomainError(fe) && fe.code === 'conflict')) throw fe;
         return 'cancelled';
@@ -232,11 +230,11 @@ export class JobRunner {
    * Storage kept failing: the attempt is lost, not the job. Pending with backoff (the sweeper requeues it), like a
    * lease that expired; after the last attempt the job fails storage_unavailable, refunded.
    */
-  private async loseToStorage(stream: string, attempt: number, fault: StorageFault): Promise<RunOutcome> {
-    this.logger.error({ err: fault.cause, jobId: stream.slice('job-'.length), attempt }, 'storage unavailable: the attempt is lost');
+  private async loseToStorage(jobId: string, attempt: number, fault: StorageFault): Promise<RunOutcome> {
+    this.logger.error({ err: fault.cause, jobId, attempt }, 'storage unavailable: the attempt is lost');
     this.series.attemptsLost.inc({ reason: 'storage' });
     try {
-      const state = await this.decide(stream, {
+      const state = await this.decide(jobId, {
         type: 'LoseAttempt',
         data: {
           attempt,
@@ -262,13 +260,13 @@ export class JobRunner {
   }
 
   /** The lost attempt frees the lease; requeued right away, another processor starts the job within moments. */
-  private async giveBack(stream: string, attempt: number): Promise<void> {
+  private async giveBack(jobId: string, attempt: number): Promise<void> {
     try {
-      await this.decide(stream, {
+      await this.decide(jobId, {
         type: 'LoseAttempt',
         data: { attempt, reason: 'handed back at shutdown', now: this.now(), retryDelayMs: 0 },
       });
-      await this.decide(stream, { type: 'RequeueJob', data: { now: this.now() } });
+      await this.decide(jobId, { type: 'RequeueJob', data: { now: this.now() } });
     } catch (e) {
       // finished or cancelled meanwhile: nothing to give back
       if (!(isDomainError(e) && e.code === 'conflict')) throw e;
@@ -290,16 +288,16 @@ export class JobRunner {
     return { stop: () => clearInterval(timer) };
   }
 
-  private async decide(stream: string, command: JobCommand, opts: Pick<HandleCommandOptions, 'guard'> = {}): Promise<JobState> {
-    const { newState } = await handleCommand(this.store, stream, jobDecider, command, {
+  private async decide(jobId: string, command: JobCommand, opts: Pick<HandleCommandOptions, 'guard'> = {}): Promise<JobState> {
+    const { newState } = await this.jobs.handle(jobId, command, {
       ...opts,
-      metadata: eventMetadata('processor', { correlationId: stream.slice('job-'.length) }),
+      metadata: eventMetadata('processor', { correlationId: jobId }),
     });
-    return newState as JobState;
+    return newState;
   }
 
   private now(): string {
-    return this.clock.now().toISOString();
+    return this.jobs.now().toISOString();
   }
 }
 

@@ -1,8 +1,7 @@
 import { Inject, Injectable, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
-import { isDomainError, streams } from '@upscaler/contracts';
-import { jobDecider } from '../model/job.decider';
-import { handleCommand, type EventStore } from '@upscaler/eventstore';
-import { eventMetadata, EVENT_STORE, CLOCK, type Clock, LOGGER, Metrics, RepeatingTask } from '@upscaler/runtime';
+import { isDomainError } from '@upscaler/contracts';
+import { JobCommandHandler } from '../job.command-handler';
+import { eventMetadata, LOGGER, Metrics, RepeatingTask } from '@upscaler/runtime';
 import { JobMetrics } from '../jobs.metrics';
 import { leaseGuards, LeaseLostError, WorkQueueRepository } from '@upscaler/work-queue';
 import { type Logger } from '@upscaler/config';
@@ -26,8 +25,7 @@ export class LeaseSweeper implements OnApplicationBootstrap, OnApplicationShutdo
   private readonly series: JobMetrics;
 
   constructor(
-    @Inject(EVENT_STORE) private readonly store: EventStore,
-    @Inject(CLOCK) private readonly clock: Clock,
+    private readonly jobs: JobCommandHandler,
     @Inject(JOB_SETTINGS) private readonly settings: JobSettings,
     @Inject(LOGGER) private readonly logger: Logger,
     metrics: Metrics,
@@ -67,10 +65,8 @@ export class LeaseSweeper implements OnApplicationBootstrap, OnApplicationShutdo
         continue;
       }
       try {
-        await handleCommand(
-          this.store,
-          streams.job(expired.jobId),
-          jobDecider,
+        await this.jobs.handle(
+          expired.jobId,
           {
             type: 'LoseAttempt',
             data: { attempt: expired.attempt, reason: 'lease expired', now: this.now(), retryDelayMs: this.backoffMs(expired.attempt) },
@@ -89,10 +85,8 @@ export class LeaseSweeper implements OnApplicationBootstrap, OnApplicationShutdo
     }
     for (const jobId of await this.workQueue.duePending()) {
       try {
-        await handleCommand(
-          this.store,
-          streams.job(jobId),
-          jobDecider,
+        await this.jobs.handle(
+          jobId,
           { type: 'RequeueJob', data: { now: this.now() } },
           {
             metadata: eventMetadata('processor', { correlationId: jobId }),
@@ -112,6 +106,6 @@ export class LeaseSweeper implements OnApplicationBootstrap, OnApplicationShutdo
   }
 
   private now(): string {
-    return this.clock.now().toISOString();
+    return this.jobs.now().toISOString();
   }
 }

@@ -5,13 +5,12 @@ import { deliveryDecider } from '../model/delivery.decider';
 import { scheduleRedelivery, scheduleTestDelivery } from '../model/manual-delivery';
 import { toDeliveryAttemptViews, toWebhookDeliveryView } from '../model/delivery.views';
 import { toWebhookEndpointView } from '../model/webhook-endpoint.views';
-import { webhookEndpointDecider } from '../model/webhook-endpoint.decider';
 import { type DeliveryState } from '../model/delivery.state';
 import { type ScheduleDelivery } from '../model/delivery.commands';
 import { type WebhookEndpointState } from '../model/webhook-endpoint.state';
-import { handleCommand, type EventStore } from '@upscaler/eventstore';
+import { DeliveryCommandHandler, WebhookEndpointCommandHandler } from '../webhook.command-handlers';
 import { generateWebhookSecret } from '../signing/webhook-signing';
-import { EVENT_STORE, CLOCK, type Clock, CONFIG } from '@upscaler/runtime';
+import { CONFIG } from '@upscaler/runtime';
 import { parseWith } from '@upscaler/http-api';
 import {
   CreateEndpointBody,
@@ -29,8 +28,8 @@ import { WEBHOOK_SETTINGS, type WebhookSettings } from '../webhooks.config';
 @Injectable()
 export class WebhookEndpointsService {
   constructor(
-    @Inject(EVENT_STORE) private readonly store: EventStore,
-    @Inject(CLOCK) private readonly clock: Clock,
+    private readonly endpointCommands: WebhookEndpointCommandHandler,
+    private readonly deliveryCommands: DeliveryCommandHandler,
     @Inject(CONFIG) private readonly config: AppConfig,
     @Inject(WEBHOOK_SETTINGS) private readonly settings: WebhookSettings,
     private readonly readModels: ReadModelRepository,
@@ -43,7 +42,7 @@ export class WebhookEndpointsService {
     await this.assertRoomForAnotherEndpoint(accountId);
     const endpointId = newId('we');
     const secret = generateWebhookSecret();
-    const { newState } = await handleCommand(this.store, streams.webhookEndpoint(endpointId), webhookEndpointDecider, {
+    const { newState } = await this.endpointCommands.handle(endpointId, {
       type: 'CreateWebhookEndpoint',
       data: {
         endpointId,
@@ -52,10 +51,10 @@ export class WebhookEndpointsService {
         events: input.events ? [...new Set(input.events)] : [...WEBHOOK_EVENT_TYPES],
         description: input.description ?? null,
         secret,
-        now: this.clock.now().toISOString(),
+        now: this.endpointCommands.now().toISOString(),
       },
     });
-    return { ...toWebhookEndpointView(newState as WebhookEndpointState), secret };
+    return { ...toWebhookEndpointView(newState), secret };
   }
 
   /**
@@ -87,11 +86,11 @@ export class WebhookEndpointsService {
 
   async remove(accountId: string, endpointId: string): Promise<WebhookEndpointView> {
     await this.load(accountId, endpointId);
-    const { newState } = await handleCommand(this.store, streams.webhookEndpoint(endpointId), webhookEndpointDecider, {
+    const { newState } = await this.endpointCommands.handle(endpointId, {
       type: 'DisableWebhookEndpoint',
-      data: { reason: 'deleted', now: this.clock.now().toISOString() },
+      data: { reason: 'deleted', now: this.endpointCommands.now().toISOString() },
     });
-    return toWebhookEndpointView(newState as WebhookEndpointState);
+    return toWebhookEndpointView(newState);
   }
 
   /** Every attempt of every delivery to this endpoint, newest first (delivery ids are not time-ordered). */
@@ -112,11 +111,11 @@ export class WebhookEndpointsService {
   async rotateSecret(accountId: string, endpointId: string, body: unknown): Promise<WebhookEndpointView> {
     const input = parseWith(RotateSecretBody, body ?? {}, ROTATE_SECRET_BODY_ERRORS);
     await this.load(accountId, endpointId);
-    const { newState } = await handleCommand(this.store, streams.webhookEndpoint(endpointId), webhookEndpointDecider, {
+    const { newState } = await this.endpointCommands.handle(endpointId, {
       type: 'RotateWebhookEndpointSecret',
-      data: { secret: generateWebhookSecret(), overlapSeconds: input.overlap_seconds, now: this.clock.now().toISOString() },
+      data: { secret: generateWebhookSecret(), overlapSeconds: input.overlap_seconds, now: this.endpointCommands.now().toISOString() },
     });
-    return toWebhookEndpointView(newState as WebhookEndpointState, { includeSecret: true });
+    return toWebhookEndpointView(newState, { includeSecret: true });
   }
 
   /** docs/api.md "enable": an endpoint a 410 disabled takes deliveries again, within the per-account cap. */
@@ -125,17 +124,17 @@ export class WebhookEndpointsService {
     // Only an endpoint that would become enabled needs room (enabling an enabled one is a no-op, a deleted one
     // is refused by the decider).
     if (state.status === 'disabled' && state.disabledReason === 'gone') await this.assertRoomForAnotherEndpoint(accountId);
-    const { newState } = await handleCommand(this.store, streams.webhookEndpoint(endpointId), webhookEndpointDecider, {
+    const { newState } = await this.endpointCommands.handle(endpointId, {
       type: 'EnableWebhookEndpoint',
-      data: { now: this.clock.now().toISOString() },
+      data: { now: this.endpointCommands.now().toISOString() },
     });
-    return toWebhookEndpointView(newState as WebhookEndpointState);
+    return toWebhookEndpointView(newState);
   }
 
   /** docs/api.md "test": one `webhook.test` delivery, sent by the webhooks service like any other. */
   async sendTestEvent(accountId: string, endpointId: string): Promise<WebhookDeliveryView> {
     const endpoint = await this.load(accountId, endpointId);
-    return this.schedule(scheduleTestDelivery(endpoint, { deliveryId: newId('dlv'), now: this.clock.now().toISOString() }));
+    return this.schedule(scheduleTestDelivery(endpoint, { deliveryId: newId('dlv'), now: this.endpointCommands.now().toISOString() }));
   }
 
   /** docs/api.md "redeliver": any delivery of this endpoint, sent again under its original webhook-id. */
@@ -144,12 +143,14 @@ export class WebhookEndpointsService {
     const row = isId(deliveryId, 'dlv') ? await this.readModels.byStream<DeliveryState>(streams.delivery(deliveryId)) : null;
     // Another account's delivery is as unknown as none (scheduleRedelivery also checks it is this endpoint's).
     const original = row && row.accountId === accountId ? row.state : deliveryDecider.initialState();
-    return this.schedule(scheduleRedelivery(endpoint, original, { deliveryId: newId('dlv'), now: this.clock.now().toISOString() }));
+    return this.schedule(
+      scheduleRedelivery(endpoint, original, { deliveryId: newId('dlv'), now: this.endpointCommands.now().toISOString() }),
+    );
   }
 
   private async schedule(command: ScheduleDelivery): Promise<WebhookDeliveryView> {
-    const { newState } = await handleCommand(this.store, streams.delivery(command.data.deliveryId), deliveryDecider, command);
-    return toWebhookDeliveryView(newState as DeliveryState);
+    const { newState } = await this.deliveryCommands.handle(command.data.deliveryId, command);
+    return toWebhookDeliveryView(newState);
   }
 
   private async load(accountId: string, endpointId: string): Promise<WebhookEndpointState> {

@@ -1,14 +1,13 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { createHash } from 'node:crypto';
-import { streams, type StoredEvent } from '@upscaler/contracts';
+import { type StoredEvent } from '@upscaler/contracts';
 import { type WebhookPayload } from '../model/webhook.views';
-import { deliveryDecider } from '../model/delivery.decider';
+import { DeliveryCommandHandler } from '../webhook.command-handlers';
 import { endpointWants, type WebhookEndpointState } from '../model/webhook-endpoint.state';
 import { webhookEventTypeFor } from '../model/webhook-event-type';
 import { toJobView, type JobState } from '@upscaler/jobs';
-import { handleCommand, type EventStore } from '@upscaler/eventstore';
 import { ReadModelRepository } from '@upscaler/projections';
-import { CLOCK, eventMetadata, EVENT_STORE, EventLogConsumer, type Clock } from '@upscaler/runtime';
+import { eventMetadata, EventLogConsumer } from '@upscaler/runtime';
 import { inSpan } from '@upscaler/tracing';
 
 /**
@@ -19,8 +18,7 @@ import { inSpan } from '@upscaler/tracing';
 @Injectable()
 export class DeliveryScheduler extends EventLogConsumer {
   constructor(
-    @Inject(EVENT_STORE) private readonly store: EventStore,
-    @Inject(CLOCK) private readonly clock: Clock,
+    private readonly deliveries: DeliveryCommandHandler,
     private readonly readModels: ReadModelRepository,
   ) {
     super({ consumer: 'webhooks-scheduler', categories: ['job'] });
@@ -48,10 +46,8 @@ export class DeliveryScheduler extends EventLogConsumer {
       const ep = row.state.endpoint!;
       const deliveryId = `dlv_${createHash('sha256').update(`${ep.endpointId}|${job.job.jobId}|${type}`).digest('hex').slice(0, 32)}`;
       // Scheduling an existing delivery decides nothing: a redelivered job event sends nothing twice.
-      await handleCommand(
-        this.store,
-        streams.delivery(deliveryId),
-        deliveryDecider,
+      await this.deliveries.handle(
+        deliveryId,
         {
           type: 'ScheduleDelivery',
           data: {
@@ -61,7 +57,7 @@ export class DeliveryScheduler extends EventLogConsumer {
             eventType: type,
             jobId: job.job.jobId,
             body,
-            now: this.clock.now().toISOString(),
+            now: this.deliveries.now().toISOString(),
           },
         },
         { retries: 5, metadata: eventMetadata('webhooks', { correlationId: job.job.jobId }) },

@@ -7,8 +7,8 @@ import { DEFAULT_RETRY_SCHEDULE_MS } from '../model/retry-schedule';
 import { deliveryDecider } from '../model/delivery.decider';
 import { isDeliveryDue, type DeliveryState } from '../model/delivery.state';
 import { signingSecrets, type WebhookEndpointState } from '../model/webhook-endpoint.state';
-import { webhookEndpointDecider } from '../model/webhook-endpoint.decider';
-import { handleCommand, WrongExpectedVersionError, type EventStore } from '@upscaler/eventstore';
+import { WebhookEndpointCommandHandler } from '../webhook.command-handlers';
+import { WrongExpectedVersionError, type EventStore } from '@upscaler/eventstore';
 import { signWebhook } from '../signing/webhook-signing';
 import { eventMetadata, EVENT_STORE, CLOCK, type Clock, CONFIG, LOGGER, Metrics } from '@upscaler/runtime';
 import { WebhookMetrics } from '../webhooks.metrics';
@@ -45,6 +45,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
   constructor(
     @Inject(EVENT_STORE) private readonly store: EventStore,
     @Inject(CLOCK) private readonly clock: Clock,
+    private readonly endpointCommands: WebhookEndpointCommandHandler,
     @Inject(CONFIG) private readonly config: AppConfig,
     @Inject(WEBHOOK_SETTINGS) private readonly settings: WebhookSettings,
     @Inject(LOGGER) private readonly logger: Logger,
@@ -173,7 +174,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
       );
       const newState = foldEvents(deliveryDecider, asEvents(deliveryDecider.eventTypes, appended.events), current);
       if (newState.status === 'endpoint_gone' && endpoint) {
-        await handleCommand(this.store, streams.webhookEndpoint(delivery.endpointId), webhookEndpointDecider, {
+        await this.endpointCommands.handle(delivery.endpointId, {
           type: 'DisableWebhookEndpoint',
           data: { reason: 'gone', now: this.clock.now().toISOString() },
         });
