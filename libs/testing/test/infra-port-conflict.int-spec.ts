@@ -5,8 +5,8 @@ import { freeLoopbackPorts, isAddressInUse } from '../src/ports';
 
 /**
  * A Kafka start that lost its port to another test process must say so, or the test helpers do not
- * retry on fresh ports (libs/testing/src/ports.ts). CI stop 22 failed a whole e2e suite on a start whose
- * report was the last 30 log lines: all shutdown messages, the bind error scrolled out above them.
+ * retry on fresh ports (libs/testing/src/ports.ts). A report of only the last 30 log lines once failed a whole e2e
+ * suite in CI: all shutdown messages, the bind error scrolled out above them.
  */
 
 function holdPort(port: number): Promise<Server> {
