@@ -12,7 +12,9 @@ on input and target; the loss is taken on the window only. Batches are a functio
 of pairs loaded); pairs are read at the start (and on --resume: more pairs on disk are then used from there on).
 
 Loss: L1 on 0..255 plus --fft W x the mean absolute difference of the orthonormal 2-D FFTs (real and imaginary
-parts; it weighs the high frequencies, where L1 to a textured target is weakest, like a focal-frequency loss).
+parts; it weighs the high frequencies, where L1 to a textured target is weakest, like a focal-frequency loss), plus
+--swd W x the sliced Wasserstein distance between the output's and the teacher's 5 x 5 patches (swd(): texture
+statistics rather than their mean; no discriminator, no VGG weights).
 Every --ckpt-minutes: runs/<name>/last.pt (model, Adam, schedule, torch RNG, to resume), an evaluation on the
 held-out pairs (licensed-holdout photos: Y-PSNR and SSIM of the student's output against the teacher's, core only;
 sr/metrics.py), metrics.jsonl, and best.pt (the best held-out Y-PSNR), in train.py's formats (export.py reads them).
@@ -74,6 +76,27 @@ def fft_l1(a: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
     return d.real.abs().mean() + d.imag.abs().mean()
 
 
+def swd(a: torch.Tensor, b: torch.Tensor, gen: torch.Generator, k: int = 5, directions: int = 32,
+        window: int = 64) -> torch.Tensor:
+    """Sliced Wasserstein distance between the k x k patches of `a` and of `b`, per image (Heitz et al., "A Sliced
+    Wasserstein Loss for Neural Texture Synthesis", 2021; on pixels here, not VGG features): both patch sets are
+    projected on the same random unit directions, sorted, and compared by mean absolute difference. It compares the
+    distributions of local structure, not pixel positions, so unlike L1 it is not minimised by the blurred mean of
+    a texture the student cannot place exactly: it asks for texture with the teacher's statistics. The patches of
+    one random `window` x `window` region (the same for both) keep it to a fraction of a step's time on a CPU."""
+    h, w = a.shape[2], a.shape[3]
+    y = int(torch.randint(0, max(1, h - window - k + 2), (1,), generator=gen))
+    x = int(torch.randint(0, max(1, w - window - k + 2), (1,), generator=gen))
+    region = (slice(None), slice(None), slice(y, y + window + k - 1), slice(x, x + window + k - 1))
+    pa = F.unfold(a[region], k)  # (B, C*k*k, N)
+    pb = F.unfold(b[region], k)
+    d = torch.randn(pa.shape[1], directions, generator=gen)
+    d = d / d.norm(dim=0, keepdim=True)
+    qa = torch.einsum('bcn,cm->bmn', pa, d).sort(dim=2).values
+    qb = torch.einsum('bcn,cm->bmn', pb, d).sort(dim=2).values
+    return (qa - qb).abs().mean()
+
+
 def textured(lr: np.ndarray) -> np.ndarray:
     """The held-out pairs whose LR core has at least the median luma gradient (flat sky and fog are most of some
     photos, and there every output scores high): the `_tex` metrics are over these."""
@@ -124,6 +147,9 @@ def main():
     ap.add_argument('--patch', type=int, default=48, help='LR window (loss region) inside the 64 px core')
     ap.add_argument('--lr', type=float, default=5e-4)
     ap.add_argument('--fft', type=float, default=0.05, help='weight of the FFT L1 term (0: L1 alone)')
+    ap.add_argument('--swd', type=float, default=0.0,
+                    help='weight of the sliced Wasserstein patch term (swd(): texture statistics; 0: none)')
+    ap.add_argument('--swd-patch', type=int, default=5, help="the SWD term's patch size (output pixels)")
     ap.add_argument('--seed', type=int, default=1)
     ap.add_argument('--threads', type=int, default=2)
     ap.add_argument('--ckpt-minutes', type=float, default=5.0)
@@ -142,6 +168,8 @@ def main():
         if last.exists():
             sys.exit(f'{last} exists: use --resume or another --name')
         cfg = {k: v for k, v in vars(a).items() if k not in ('resume', 'name', 'out')}
+    cfg.setdefault('swd', 0.0)  # runs started before the SWD term
+    cfg.setdefault('swd_patch', 5)
     c = argparse.Namespace(**cfg)
     torch.manual_seed(c.seed)
     model = build(c.arch, c.scale).to(memory_format=torch.channels_last)
@@ -208,6 +236,8 @@ def main():
         out = out.float()
         l1 = F.l1_loss(out, tgt)
         loss = l1 + c.fft * fft_l1(out, tgt) if c.fft else l1
+        if c.swd:
+            loss = loss + c.swd * swd(out, tgt, torch.Generator().manual_seed(c.seed * 1_000_003 + it), c.swd_patch)
         opt.zero_grad(set_to_none=True)
         loss.backward()
         opt.step()
