@@ -101,3 +101,16 @@ def test_distill_resume_matches_an_uninterrupted_run(photos, tmp_path):
     from sr.commands.export import export
     info = export(str(tmp_path / 'runs' / 'straight' / 'best.pt'), str(tmp_path / 'student.onnx'))
     assert info['scale'] == 2 and info['receptive_radius_lr'] == 3
+
+
+def test_swd_compares_texture_statistics_not_positions():
+    """The --swd term: zero for the same image, small for the same texture moved, large for its blurred mean (which
+    L1 to a texture the student cannot place would prefer)."""
+    from sr.commands.distill import swd
+    gen = lambda: torch.Generator().manual_seed(0)  # noqa: E731
+    noise = torch.rand(2, 3, 96, 96, generator=torch.Generator().manual_seed(1)) * 255
+    moved = torch.roll(noise, shifts=(7, 11), dims=(2, 3))
+    blurred = torch.nn.functional.avg_pool2d(noise, 5, 1, 2)
+    assert swd(noise, noise, gen()).item() == 0
+    assert swd(noise, moved, gen()).item() < 0.1 * swd(noise, blurred, gen()).item()
+    assert torch.nn.functional.l1_loss(noise, moved).item() > torch.nn.functional.l1_loss(noise, blurred).item()
