@@ -6,9 +6,11 @@
   python3 training/data/fetch_licensed.py --check         # only verify the PNGs already there (no download)
 
 Every image comes from a Debian package: `apt-get download <package>=<version>` (the version the manifest
-names; if the archive no longer has it, the current version with a warning, and the file hashes decide),
-then the listed files are read out of the .deb (`dpkg-deb --fsys-tarfile`, or Python's own ar/tar reader
-where dpkg-deb is missing), each file's sha256 is checked against the manifest, and the image is written as
+names); if the machine's apt sources lack that version (a package of another Debian release, e.g. trixie's
+budgie-backgrounds on a bookworm machine), the .deb is fetched from the Debian archive's pool at
+deb.debian.org; failing both, the current version with a warning, and the file hashes decide. The listed
+files are read out of the .deb (`dpkg-deb --fsys-tarfile`, or Python's own ar/tar reader where dpkg-deb is
+missing), each file's sha256 is checked against the manifest, and the image is written as
 <dest>/<split>/<id>.png (RGB, stored orientation, width and height checked). Only `included` rows are
 fetched. Idempotent: a PNG already there with the manifest's size is kept, a package whose PNGs are all
 there is not downloaded, and PNGs of ids no longer in a split are removed. Needs Python 3.11, Pillow and
@@ -26,6 +28,7 @@ import sys
 import tarfile
 import tempfile
 import time
+import urllib.request
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -40,6 +43,7 @@ ATTRIBUTION = {'CC-BY-2.0', 'CC-BY-3.0', 'CC-BY-4.0', 'MIT', 'Expat', 'BSD-2-Cla
 # share-alike / copyleft (a trained network may be argued to be an adaptation) and no licence at all
 REFUSED = re.compile(r'^(CC-BY-SA|CC-BY-NC|GPL|LGPL|AGPL|none$)')
 SPLITS = ('train', 'holdout')
+DEBIAN_POOL = 'http://deb.debian.org/debian/pool/main'
 
 
 def read_manifest(path=MANIFEST) -> list:
@@ -72,18 +76,49 @@ def png_size(path: Path):
         return None
 
 
+def pool_url(package: str, version: str) -> str:
+    """The .deb of package=version in the Debian archive's pool (an architecture-independent package built from
+    the source package of the same name, as every package this manifest takes from the pool is)."""
+    prefix = package[:4] if package.startswith('lib') else package[0]
+    return f"{DEBIAN_POOL}/{prefix}/{package}/{package}_{version.split(':', 1)[-1]}_all.deb"
+
+
+def download_pool(package: str, version: str, workdir: Path) -> bool:
+    """Fetch package=version from the Debian pool into workdir; False if the pool does not have it."""
+    url = pool_url(package, version)
+    target = workdir / url.rsplit('/', 1)[1]
+    try:
+        with urllib.request.urlopen(url, timeout=60) as resp, open(target, 'wb') as out:
+            shutil.copyfileobj(resp, out)
+    except OSError as e:  # urllib's HTTPError / URLError are OSErrors
+        target.unlink(missing_ok=True)
+        print(f'  {url}: {e}', flush=True)
+        return False
+    return True
+
+
+def apt_download(spec: str, workdir: Path) -> subprocess.CompletedProcess:
+    if shutil.which('apt-get') is None:
+        return subprocess.CompletedProcess(['apt-get'], 1, '', 'apt-get not found')
+    return subprocess.run(['apt-get', 'download', spec], cwd=workdir, capture_output=True, text=True)
+
+
 def download(package: str, version: str, workdir: Path) -> Path:
-    """apt-get download package=version into workdir (the current version if that one is gone)."""
+    """apt-get download package=version into workdir; else that version from the Debian pool (a package of
+    another Debian release than the machine's); else the current version."""
     workdir.mkdir(parents=True, exist_ok=True)
     for old in workdir.glob('*.deb'):
         old.unlink()
-    r = subprocess.run(['apt-get', 'download', f'{package}={version}'], cwd=workdir, capture_output=True, text=True)
+    r = apt_download(f'{package}={version}', workdir)
     if r.returncode != 0:
-        print(f'  warning: {package}={version} not downloadable ({r.stderr.strip().splitlines()[-1:] or r.returncode});'
-              f' trying the current version, the file hashes will decide', flush=True)
-        r = subprocess.run(['apt-get', 'download', package], cwd=workdir, capture_output=True, text=True)
-        if r.returncode != 0:
-            raise RuntimeError(f'apt-get download {package} failed (run apt-get update first?):\n{r.stderr}')
+        print(f'  {package}={version} not in the apt sources; fetching it from {DEBIAN_POOL}', flush=True)
+        if not download_pool(package, version, workdir):
+            why = r.stderr.strip().splitlines()[-1:] or r.returncode
+            print(f'  warning: {package}={version} not downloadable ({why});'
+                  f' trying the current version, the file hashes will decide', flush=True)
+            r = apt_download(package, workdir)
+            if r.returncode != 0:
+                raise RuntimeError(f'apt-get download {package} failed (run apt-get update first?):\n{r.stderr}')
     debs = sorted(workdir.glob('*.deb'))
     if len(debs) != 1:
         raise RuntimeError(f'expected one .deb in {workdir}, found {[d.name for d in debs]}')

@@ -50,12 +50,24 @@ def test_only_accepted_licences_are_trained_on():
     assert all(r['status'] == 'excluded' for r in ROWS if fetch.REFUSED.match(r['licence']))
 
 
-def test_both_splits_are_non_empty_and_the_holdout_is_a_tenth_or_so():
+# the holdout is fixed: the published real-photo and distillation measures keep their inputs, and photos added
+# later all train (docs/dataset-licences.md), so its share of the set shrinks as the set grows
+HOLDOUT = {'enl-foggy-trees', 'enl-mountain', 'lomiri1604-picosdeeuropa', 'skimage-gravel'}
+
+
+def test_both_splits_are_non_empty_and_the_holdout_is_fixed():
     train = [r for r in INCLUDED if r['split'] == 'train']
     holdout = [r for r in INCLUDED if r['split'] == 'holdout']
     assert len(train) + len(holdout) == len(INCLUDED) and train and holdout
-    assert 0.08 <= len(holdout) / len(INCLUDED) <= 0.2
+    assert {r['id'] for r in holdout} == HOLDOUT
+    assert len(holdout) / len(INCLUDED) <= 0.2
     assert len({r['package'] for r in holdout}) > 1, 'the holdout should span packages'
+
+
+def test_pool_url_names_the_deb_in_the_debian_pool():
+    assert fetch.pool_url('budgie-backgrounds', '3.0-1') == \
+        'http://deb.debian.org/debian/pool/main/b/budgie-backgrounds/budgie-backgrounds_3.0-1_all.deb'
+    assert fetch.pool_url('libfoo-data', '4:1.2-3').endswith('/main/libf/libfoo-data/libfoo-data_1.2-3_all.deb')
 
 
 def test_notice_attributes_every_image_that_needs_it():
