@@ -1,8 +1,8 @@
 import type { DataSource } from 'typeorm';
-import { newId, streams, type JobQueuedData } from '@upscaler/contracts';
-import { jobDecider, jobFixtures, type JobCommand } from '@upscaler/jobs';
-import { accountDecider, reservationDecider, balanceGuards, BalanceRepository } from '@upscaler/billing';
-import { handleCommand, PostgresEventStore, type EventStore, type HandleCommandOptions } from '@upscaler/eventstore';
+import { newId, type JobQueuedData } from '@upscaler/contracts';
+import { JobCommandHandler, jobFixtures, type JobCommand, type JobState } from '@upscaler/jobs';
+import { AccountCommandHandler, ReservationCommandHandler, balanceGuards, BalanceRepository } from '@upscaler/billing';
+import { PostgresEventStore, type EventStore, type HandleCommandOptions, type HandleCommandResult } from '@upscaler/eventstore';
 import { ReadModelRepository } from '@upscaler/projections';
 import { CAPABILITIES } from '@upscaler/capabilities';
 import { inlineProjectionsOf, migrationsOf, type Clock } from '@upscaler/runtime';
@@ -31,7 +31,7 @@ export interface TestEventLog {
   submitJob(accountId: string, overrides?: Partial<JobQueuedData>, via?: EventStore): Promise<string>;
   /** Another store on the same database with the same inline projections: what a new process sees. */
   freshStore(): PostgresEventStore;
-  job(jobId: string, command: JobCommand, opts?: HandleCommandOptions): ReturnType<typeof handleCommand>;
+  job(jobId: string, command: JobCommand, opts?: HandleCommandOptions): Promise<HandleCommandResult<JobState>>;
   close(): Promise<void>;
 }
 
@@ -42,6 +42,7 @@ export async function createTestEventLog(pg: Pick<TestPostgres, 'dataSource'>): 
   const store = freshStore();
   const clock: Clock = { now: () => new Date() };
   const now = () => clock.now().toISOString();
+  const jobs = new JobCommandHandler(store, clock);
   return {
     db,
     store,
@@ -51,7 +52,7 @@ export async function createTestEventLog(pg: Pick<TestPostgres, 'dataSource'>): 
     clock,
     async openAccount(credits) {
       const accountId = newId('acct');
-      await handleCommand(store, streams.account(accountId), accountDecider, {
+      await new AccountCommandHandler(store, clock).handle(accountId, {
         type: 'OpenAccount',
         data: { accountId, name: 'test', credits, now: now() },
       });
@@ -61,10 +62,8 @@ export async function createTestEventLog(pg: Pick<TestPostgres, 'dataSource'>): 
     async submitJob(accountId, overrides = {}, via = store) {
       const jobId = overrides.jobId ?? newId('job');
       const credits = overrides.credits ?? 3;
-      await handleCommand(
-        via,
-        streams.reservation(jobId),
-        reservationDecider,
+      await new ReservationCommandHandler(via, clock).handle(
+        jobId,
         { type: 'ReserveCredits', data: { accountId, jobId, amount: credits, now: now() } },
         { guard: (tx) => balanceGuards.reservable(tx, accountId, jobId, credits) },
       );
@@ -76,16 +75,14 @@ export async function createTestEventLog(pg: Pick<TestPostgres, 'dataSource'>): 
         accountId,
         credits,
       });
-      await handleCommand(
-        via,
-        streams.job(jobId),
-        jobDecider,
+      await new JobCommandHandler(via, clock).handle(
+        jobId,
         { type: 'SubmitJob', data },
         { guard: (tx) => balanceGuards.jobMayBeCreated(tx, jobId) },
       );
       return jobId;
     },
-    job: (jobId, command, opts) => handleCommand(store, streams.job(jobId), jobDecider, command, opts),
+    job: (jobId, command, opts) => jobs.handle(jobId, command, opts),
     close: () => store.close(),
   };
 }

@@ -24,4 +24,5 @@ export * from './jobs-http.module';
 export * from './workers/job-workers.module';
 export * from './jobs.capability';
 export * from './jobs.config';
+export * from './job.command-handler';
 export * from './files/file-deletion.schema';
