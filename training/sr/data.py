@@ -6,14 +6,16 @@ image (the bicubic kernel reaches 2 LR pixels; symmetric padding at the crop edg
 Sampling is a pure function of (seed, iteration), so a resumed run sees the same batches, and so
 batches can be made ahead in other processes (`Batches`) without changing them.
 Images come from the dataset folders or, the same arrays in the same order, from a packed file
-(`pack=`, sr/pack.py).
+(`pack=`, sr/pack.py). `hr_scales` adds downscaled copies of every image to sample from (an image pyramid): a
+camera photo at full size is soft at the pixel level (lens, demosaicing, its own JPEG) and mostly flat at the scale of
+a 96-pixel crop; at a half or a third of its size it has the density of detail that DIV2K-style 2K images have.
 """
 from collections import deque
 
 import numpy as np
 
 from .degrade import bicubic_lr, photo_lr, train_real_lr
-from .images import list_set, load_rgb
+from .images import list_set, load_rgb, shrink
 from .synthetic import dark_border, screen_hr
 
 MARGIN = 3
@@ -28,7 +30,8 @@ def set_images(name: str, pack=None) -> list:
 
 class PatchSampler:
     def __init__(self, sets, scale: int, lr_patch: int, degradation: str = 'bicubic',
-                 exclude_last: int = 0, pack=None, screen: float = 0.0, border: float = 0.0):
+                 exclude_last: int = 0, pack=None, screen: float = 0.0, border: float = 0.0,
+                 hr_scales=(1.0,)):
         self.scale, self.lr_patch, self.degradation = scale, lr_patch, degradation
         # the shares of crops replaced by sr/synthetic.py's screen content and given a dark border band (0: none)
         self.screen, self.border = screen, border
@@ -38,6 +41,8 @@ class PatchSampler:
             if name == 'BSD200' and exclude_last:
                 images = images[:-exclude_last]  # held out for validation
             self.images += images
+        # every image at each of hr_scales (1.0: as it is), in that order; (1.0,) keeps old runs' batches
+        self.images = [im if f == 1.0 else shrink(im, f) for f in hr_scales for im in self.images]
         need = (lr_patch + 2 * MARGIN) * scale
         self.images = [im for im in self.images if min(im.shape[:2]) >= need]
         areas = np.array([im.shape[0] * im.shape[1] for im in self.images], dtype=np.float64)
@@ -85,13 +90,14 @@ class PatchSampler:
 _worker_sampler = None
 
 
-def _worker_init(sets, scale, lr_patch, degradation, exclude_last, pack_path, screen=0.0, border=0.0):
+def _worker_init(sets, scale, lr_patch, degradation, exclude_last, pack_path, screen=0.0, border=0.0,
+                 hr_scales=(1.0,)):
     global _worker_sampler
     pack = None
     if pack_path:
         from .pack import Pack
         pack = Pack(pack_path)
-    _worker_sampler = PatchSampler(sets, scale, lr_patch, degradation, exclude_last, pack, screen, border)
+    _worker_sampler = PatchSampler(sets, scale, lr_patch, degradation, exclude_last, pack, screen, border, hr_scales)
 
 
 def _worker_batch(seed, iteration, size):
@@ -104,7 +110,7 @@ class Batches:
     processes ahead (0: in this process, when asked). The arrays are the same either way: a batch is a
     function of (seed, i). Workers are spawned (not forked: the parent holds torch's threads and maybe
     a CUDA context) and each builds its own sampler from `sampler_args` (PatchSampler's arguments,
-    with the pack's path in place of the pack, and `screen`, `border` last)."""
+    with the pack's path in place of the pack, and `screen`, `border`, `hr_scales` last)."""
 
     def __init__(self, sampler, sampler_args: tuple, seed: int, size: int, start: int, workers: int = 0,
                  ahead: int = 0):

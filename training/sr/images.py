@@ -28,6 +28,15 @@ def load_rgb(path: Path) -> np.ndarray:
         return np.asarray(im.convert('RGB'), dtype=np.uint8).copy()
 
 
+def shrink(im: np.ndarray, factor: float) -> np.ndarray:
+    """`im` at `factor` (< 1) of its size, antialiased bicubic (a = -0.5, MATLAB's kernel widened like imresize's).
+    Pillow's resampling, not sr/imresize.py: the training pyramid of 60 camera photos takes seconds this way, and it
+    only makes HR images (the LR side of every pair stays MATLAB-exact)."""
+    h, w = im.shape[:2]
+    size = (max(1, round(w * factor)), max(1, round(h * factor)))
+    return np.asarray(Image.fromarray(im).resize(size, Image.BICUBIC, reducing_gap=None), dtype=np.uint8).copy()
+
+
 def list_set(name: str) -> list:
     if name in LICENSED_SETS:
         folder, hint = licensed_root() / LICENSED_SETS[name], ' (fetch them: python3 training/data/fetch_licensed.py)'

@@ -69,3 +69,25 @@ def test_dark_border_band_starts_the_patch():
     assert 7 <= width <= 14
     assert out[:, :width].max() < 60 and (out[:, width:] == 200).all()
     assert (hr == 200).all()  # the input is left alone
+
+
+def test_hr_scales_add_each_image_at_each_size_antialiased_like_matlab():
+    from sr.images import shrink
+    one = PatchSampler(['T91'], 2, 24)
+    both = PatchSampler(['T91'], 2, 24, hr_scales=(1.0, 0.5))
+    need = (24 + 2 * MARGIN) * 2
+    halves = [im for im in one.images if min(im.shape[:2]) >= 2 * need]  # those still big enough at half size
+    assert len(both.images) == len(one.images) + len(halves)
+    assert all(np.array_equal(a, b) for a, b in zip(both.images, one.images))  # the originals first, unchanged
+    big = halves[0][:176, :196]
+    # Pillow's antialiased bicubic equals MATLAB imresize's away from the border (which they pad differently)
+    for f in (0.5, 0.25):
+        ours, matlab = shrink(big, f).astype(int), imresize(big, f).astype(int)
+        assert ours.shape == matlab.shape == (round(176 * f), round(196 * f), 3)
+        assert np.abs(ours - matlab)[4:-4, 4:-4].max() <= 1
+
+
+def test_default_hr_scales_keep_old_runs_batches():
+    a = PatchSampler(['T91'], 2, 24).batch(7, 5, 8)
+    b = PatchSampler(['T91'], 2, 24, hr_scales=(1.0,)).batch(7, 5, 8)
+    assert np.array_equal(a[0], b[0]) and np.array_equal(a[1], b[1])

@@ -151,6 +151,9 @@ def main():
                     help='held-out images for checkpoint selection: BSD200 (its last 8, kept out of training) or '
                          'licensed-holdout (data/fetch_licensed.py); default licensed-holdout when --sets has '
                          'licensed and not BSD200, else BSD200')
+    ap.add_argument('--hr-scales', default='1',
+                    help='sample crops from every training image at each of these sizes (comma-separated factors, '
+                         '1: as it is), e.g. 0.5,0.333,0.25 for multi-megapixel camera photos (sr/data.py)')
     ap.add_argument('--iters', type=int, default=300000)
     ap.add_argument('--batch', type=int, default=16)
     ap.add_argument('--patch', type=int, default=48, help='LR patch size')
@@ -198,7 +201,7 @@ def main():
     if cfg.get('val') is None:  # runs saved before --val existed validated on BSD200
         sets = cfg['sets'].split(',')
         cfg['val'] = 'licensed-holdout' if not a.resume and 'licensed' in sets and 'BSD200' not in sets else 'BSD200'
-    for k, v in (('data', None), ('device', 'cpu'), ('workers', 0)):
+    for k, v in (('data', None), ('device', 'cpu'), ('workers', 0), ('hr_scales', '1')):
         cfg.setdefault(k, v)
     c = argparse.Namespace(**cfg)
     torch.manual_seed(c.seed)
@@ -237,7 +240,9 @@ def main():
         pack = Pack(c.data)
         for s in c.sets.split(',') + [c.val, 'Set5']:
             pack.names(s)  # fails early, naming what to pack, if a set is missing
-    sampler = PatchSampler(c.sets.split(','), c.scale, c.patch, c.degradation, exclude_last=HOLDOUT, pack=pack)
+    hr_scales = tuple(float(f) for f in str(c.hr_scales).split(','))
+    sampler = PatchSampler(c.sets.split(','), c.scale, c.patch, c.degradation, exclude_last=HOLDOUT, pack=pack,
+                           hr_scales=hr_scales)
     if c.val == 'BSD200':
         held_out = set_images('BSD200', pack)[-HOLDOUT:] if pack else list_set('BSD200')[-HOLDOUT:]
     else:  # a set of its own, never trained on
@@ -249,8 +254,8 @@ def main():
     data_id = f'pack {pack.content_sha256[:16]}' if pack else 'folders'
     print(f'{a.name}: {c.arch} x{c.scale} {c.degradation}, {count_params(model)} train-time params, '
           f'{len(sampler.images)} training images ({data_id}), device {dev}', flush=True)
-    batches = Batches(sampler, (c.sets.split(','), c.scale, c.patch, c.degradation, HOLDOUT, c.data),
-                      c.seed, c.batch, it, workers=c.workers)
+    batches = Batches(sampler, (c.sets.split(','), c.scale, c.patch, c.degradation, HOLDOUT, c.data, 0.0, 0.0,
+                                hr_scales), c.seed, c.batch, it, workers=c.workers)
 
     def checkpoint():
         nonlocal best
