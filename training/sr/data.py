@@ -19,6 +19,14 @@ from .images import list_set, load_rgb, shrink
 from .synthetic import dark_border, screen_hr
 
 MARGIN = 3
+FLAT_TRIES = 8
+LUMA = np.array([65.481, 128.553, 24.966], dtype=np.float32) / 255  # BT.601, as sr/metrics.py
+
+
+def detail(hr: np.ndarray) -> float:
+    """Mean absolute difference between neighbouring pixels of an HxWx3 crop's luma (0-255 scale)."""
+    y = hr.astype(np.float32) @ LUMA
+    return float((np.abs(np.diff(y, axis=0)).mean() + np.abs(np.diff(y, axis=1)).mean()) / 2)
 
 
 def set_images(name: str, pack=None) -> list:
@@ -31,8 +39,9 @@ def set_images(name: str, pack=None) -> list:
 class PatchSampler:
     def __init__(self, sets, scale: int, lr_patch: int, degradation: str = 'bicubic',
                  exclude_last: int = 0, pack=None, screen: float = 0.0, border: float = 0.0,
-                 hr_scales=(1.0,)):
+                 hr_scales=(1.0,), flat_below: float = 0.0, flat_keep: float = 1.0):
         self.scale, self.lr_patch, self.degradation = scale, lr_patch, degradation
+        self.flat_below, self.flat_keep = flat_below, flat_keep
         # the shares of crops replaced by sr/synthetic.py's screen content and given a dark border band (0: none)
         self.screen, self.border = screen, border
         self.images = []
@@ -50,11 +59,14 @@ class PatchSampler:
 
     def sample(self, rng: np.random.Generator):
         s, m, p = self.scale, MARGIN, self.lr_patch
-        im = self.images[rng.choice(len(self.images), p=self.p)]
         size = (p + 2 * m) * s
-        y = rng.integers(0, im.shape[0] - size + 1)
-        x = rng.integers(0, im.shape[1] - size + 1)
-        hr = im[y:y + size, x:x + size]
+        for _ in range(FLAT_TRIES if self.flat_below else 1):  # one draw when off: old runs keep their batches
+            im = self.images[rng.choice(len(self.images), p=self.p)]
+            y = rng.integers(0, im.shape[0] - size + 1)
+            x = rng.integers(0, im.shape[1] - size + 1)
+            hr = im[y:y + size, x:x + size]
+            if not self.flat_below or detail(hr) >= self.flat_below or rng.random() < self.flat_keep:
+                break
         if self.screen or self.border:  # no draw at all when off: old runs keep their batches
             u = rng.random()
             if u < self.screen:
@@ -91,13 +103,14 @@ _worker_sampler = None
 
 
 def _worker_init(sets, scale, lr_patch, degradation, exclude_last, pack_path, screen=0.0, border=0.0,
-                 hr_scales=(1.0,)):
+                 hr_scales=(1.0,), flat_below=0.0, flat_keep=1.0):
     global _worker_sampler
     pack = None
     if pack_path:
         from .pack import Pack
         pack = Pack(pack_path)
-    _worker_sampler = PatchSampler(sets, scale, lr_patch, degradation, exclude_last, pack, screen, border, hr_scales)
+    _worker_sampler = PatchSampler(sets, scale, lr_patch, degradation, exclude_last, pack, screen, border, hr_scales,
+                                   flat_below, flat_keep)
 
 
 def _worker_batch(seed, iteration, size):
@@ -110,7 +123,7 @@ class Batches:
     processes ahead (0: in this process, when asked). The arrays are the same either way: a batch is a
     function of (seed, i). Workers are spawned (not forked: the parent holds torch's threads and maybe
     a CUDA context) and each builds its own sampler from `sampler_args` (PatchSampler's arguments,
-    with the pack's path in place of the pack, and `screen`, `border`, `hr_scales` last)."""
+    with the pack's path in place of the pack, and `screen`, `border`, `hr_scales`, `flat_below`, `flat_keep` last)."""
 
     def __init__(self, sampler, sampler_args: tuple, seed: int, size: int, start: int, workers: int = 0,
                  ahead: int = 0):

@@ -91,3 +91,21 @@ def test_default_hr_scales_keep_old_runs_batches():
     a = PatchSampler(['T91'], 2, 24).batch(7, 5, 8)
     b = PatchSampler(['T91'], 2, 24, hr_scales=(1.0,)).batch(7, 5, 8)
     assert np.array_equal(a[0], b[0]) and np.array_equal(a[1], b[1])
+
+
+def test_flat_crops_are_thinned_to_the_share_kept():
+    from sr.data import FLAT_TRIES, detail
+    plain = PatchSampler(['T91'], 2, 24)
+    rng = np.random.default_rng(0)
+    crops = [plain.sample(rng)[1] for _ in range(200)]
+    cut = float(np.median([detail(c) for c in crops]))  # half of T91's crops are "flat" at this bar
+    for keep, low, high in ((0.0, 0.0, 0.1), (1.0, 0.35, 0.65)):
+        thinned = PatchSampler(['T91'], 2, 24, flat_below=cut, flat_keep=keep)
+        rng = np.random.default_rng(1)
+        flat = np.mean([detail(thinned.sample(rng)[1]) < cut for _ in range(200)])
+        # keep 0: flat only when FLAT_TRIES draws in a row were, or when the test (on the crop with its margin) let
+        # through an interior flatter than the bar; keep 1: as drawn
+        assert low <= flat <= high, (keep, flat)
+    assert FLAT_TRIES == 8
+    a = PatchSampler(['T91'], 2, 24, flat_below=cut, flat_keep=0.3)
+    assert np.array_equal(a.batch(7, 5, 8)[1], a.batch(7, 5, 8)[1])  # still a function of (seed, iteration)

@@ -154,6 +154,10 @@ def main():
     ap.add_argument('--hr-scales', default='1',
                     help='sample crops from every training image at each of these sizes (comma-separated factors, '
                          '1: as it is), e.g. 0.5,0.333,0.25 for multi-megapixel camera photos (sr/data.py)')
+    ap.add_argument('--flat-below', type=float, default=0.0,
+                    help='a crop whose luma changes by less than this many levels per pixel on average is flat '
+                         '(0: no test); flat crops are kept with probability --flat-keep, else drawn again')
+    ap.add_argument('--flat-keep', type=float, default=1.0)
     ap.add_argument('--iters', type=int, default=300000)
     ap.add_argument('--batch', type=int, default=16)
     ap.add_argument('--patch', type=int, default=48, help='LR patch size')
@@ -201,7 +205,8 @@ def main():
     if cfg.get('val') is None:  # runs saved before --val existed validated on BSD200
         sets = cfg['sets'].split(',')
         cfg['val'] = 'licensed-holdout' if not a.resume and 'licensed' in sets and 'BSD200' not in sets else 'BSD200'
-    for k, v in (('data', None), ('device', 'cpu'), ('workers', 0), ('hr_scales', '1')):
+    for k, v in (('data', None), ('device', 'cpu'), ('workers', 0), ('hr_scales', '1'),
+                 ('flat_below', 0.0), ('flat_keep', 1.0)):
         cfg.setdefault(k, v)
     c = argparse.Namespace(**cfg)
     torch.manual_seed(c.seed)
@@ -242,7 +247,7 @@ def main():
             pack.names(s)  # fails early, naming what to pack, if a set is missing
     hr_scales = tuple(float(f) for f in str(c.hr_scales).split(','))
     sampler = PatchSampler(c.sets.split(','), c.scale, c.patch, c.degradation, exclude_last=HOLDOUT, pack=pack,
-                           hr_scales=hr_scales)
+                           hr_scales=hr_scales, flat_below=c.flat_below, flat_keep=c.flat_keep)
     if c.val == 'BSD200':
         held_out = set_images('BSD200', pack)[-HOLDOUT:] if pack else list_set('BSD200')[-HOLDOUT:]
     else:  # a set of its own, never trained on
@@ -255,7 +260,7 @@ def main():
     print(f'{a.name}: {c.arch} x{c.scale} {c.degradation}, {count_params(model)} train-time params, '
           f'{len(sampler.images)} training images ({data_id}), device {dev}', flush=True)
     batches = Batches(sampler, (c.sets.split(','), c.scale, c.patch, c.degradation, HOLDOUT, c.data, 0.0, 0.0,
-                                hr_scales), c.seed, c.batch, it, workers=c.workers)
+                                hr_scales, c.flat_below, c.flat_keep), c.seed, c.batch, it, workers=c.workers)
 
     def checkpoint():
         nonlocal best
