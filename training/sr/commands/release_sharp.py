@@ -11,7 +11,6 @@ Speed: the file beside exports/ours-balanced-x<s>.onnx (float32, what `balanced`
 product) in one interleaved call (sr bench), 128 x 128 input, 2 threads, with the CPU model.
 """
 import argparse
-import importlib.util
 import json
 import os
 import time
@@ -24,6 +23,7 @@ from sr.commands import distill_targets as dt
 from sr.commands.bench import bench_many, cpu_info
 from sr.commands.distill import baseline, summary, textured
 from sr.commands.export import export
+from sr.manifest import training_photos
 from sr.metrics import psnr_y, ssim_y
 from sr.paths import TRAINING
 
@@ -45,18 +45,6 @@ def score_onnx(path: str, lr: np.ndarray, target: np.ndarray, scale: int, thread
             ps.append(psnr_y(a, b, 0))
             ss.append(ssim_y(a, b, 0))
     return summary(ps, ss, textured(lr), 'val')
-
-
-def training_photos() -> str:
-    """The manifest's train split, by licence: '29 photos (12 BSD-2-Clause, ...)' (data/fetch_licensed.py reads it)."""
-    spec = importlib.util.spec_from_file_location('fetch_licensed', TRAINING / 'data' / 'fetch_licensed.py')
-    fetch = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(fetch)
-    train = [r for r in fetch.read_manifest() if r['split'] == 'train']
-    by = {}
-    for r in train:
-        by[r['licence']] = by.get(r['licence'], 0) + 1
-    return f"{len(train)} photos (" + ', '.join(f'{n} {lic}' for lic, n in sorted(by.items(), key=lambda kv: -kv[1])) + ')'
 
 
 def main():

@@ -1,0 +1,16 @@
+"""The licensed photos' manifest (data/licensed-photos.tsv) as the model cards describe it."""
+import importlib.util
+
+from sr.paths import TRAINING
+
+
+def training_photos() -> str:
+    """The manifest's train split, by licence: '29 photos (12 BSD-2-Clause, ...)' (data/fetch_licensed.py reads it)."""
+    spec = importlib.util.spec_from_file_location('fetch_licensed', TRAINING / 'data' / 'fetch_licensed.py')
+    fetch = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(fetch)
+    train = [r for r in fetch.read_manifest() if r['split'] == 'train']
+    by = {}
+    for r in train:
+        by[r['licence']] = by.get(r['licence'], 0) + 1
+    return f"{len(train)} photos (" + ', '.join(f'{n} {lic}' for lic, n in sorted(by.items(), key=lambda kv: -kv[1])) + ')'

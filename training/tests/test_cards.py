@@ -1,0 +1,29 @@
+"""The model card's words for a run's training data (sr release), from the run's recorded options."""
+import pytest
+
+from sr.commands.release import training_data
+
+
+def test_licensed_run_names_the_manifest_split_and_its_sampling():
+    text = training_data({'sets': 'licensed', 'hr_scales': '0.5,0.333,0.25', 'flat_below': 3.0, 'flat_keep': 0.25})
+    from sr.paths import TRAINING
+    rows = [line.split('\t') for line in (TRAINING / 'data' / 'licensed-photos.tsv').read_text().splitlines()
+            if line and not line.startswith('#') and not line.startswith('id\t')]
+    header = next(line.split('\t') for line in (TRAINING / 'data' / 'licensed-photos.tsv').read_text().splitlines()
+                  if line.startswith('id\t'))
+    train = sum(1 for r in rows if r[header.index('split')] == 'train')
+    assert text.startswith(f'the licensed photos of `training/data/licensed-photos.tsv`, split `train`: {train} photos (')
+    assert 'no research set' in text and 'T91 (91)' not in text
+    assert text.endswith('Every image at 0.5, 0.333, 0.25 of its size (`--hr-scales`, sr/data.py). Crops flatter than '
+                         '3.0 luma levels per pixel kept with probability 0.25 (`--flat-below`, `--flat-keep`).')
+
+
+def test_research_run_says_so_and_old_configs_need_no_new_keys():
+    text = training_data({'sets': 'T91,BSD200'})
+    assert text.startswith('T91 (91) + BSD200 (199') and 'not licensed for commercial use' in text
+    assert text.endswith('never Set5 / Set14 / BSD100.')
+
+
+def test_a_mix_of_sets_has_no_card_wording_yet():
+    with pytest.raises(SystemExit):
+        training_data({'sets': 'T91,licensed'})
