@@ -158,6 +158,10 @@ def main():
                     help='a crop whose luma changes by less than this many levels per pixel on average is flat '
                          '(0: no test); flat crops are kept with probability --flat-keep, else drawn again')
     ap.add_argument('--flat-keep', type=float, default=1.0)
+    ap.add_argument('--screen', type=float, default=0.0,
+                    help='share of crops replaced by synthetic screen content (sr/synthetic.py: flat colour, text-like '
+                         'strokes, hard edges), degraded like the others')
+    ap.add_argument('--border', type=float, default=0.0, help='share of crops given a dark band at an edge')
     ap.add_argument('--iters', type=int, default=300000)
     ap.add_argument('--batch', type=int, default=16)
     ap.add_argument('--patch', type=int, default=48, help='LR patch size')
@@ -206,7 +210,7 @@ def main():
         sets = cfg['sets'].split(',')
         cfg['val'] = 'licensed-holdout' if not a.resume and 'licensed' in sets and 'BSD200' not in sets else 'BSD200'
     for k, v in (('data', None), ('device', 'cpu'), ('workers', 0), ('hr_scales', '1'),
-                 ('flat_below', 0.0), ('flat_keep', 1.0)):
+                 ('flat_below', 0.0), ('flat_keep', 1.0), ('screen', 0.0), ('border', 0.0)):
         cfg.setdefault(k, v)
     c = argparse.Namespace(**cfg)
     torch.manual_seed(c.seed)
@@ -247,7 +251,8 @@ def main():
             pack.names(s)  # fails early, naming what to pack, if a set is missing
     hr_scales = tuple(float(f) for f in str(c.hr_scales).split(','))
     sampler = PatchSampler(c.sets.split(','), c.scale, c.patch, c.degradation, exclude_last=HOLDOUT, pack=pack,
-                           hr_scales=hr_scales, flat_below=c.flat_below, flat_keep=c.flat_keep)
+                           screen=c.screen, border=c.border, hr_scales=hr_scales, flat_below=c.flat_below,
+                           flat_keep=c.flat_keep)
     if c.val == 'BSD200':
         held_out = set_images('BSD200', pack)[-HOLDOUT:] if pack else list_set('BSD200')[-HOLDOUT:]
     else:  # a set of its own, never trained on
@@ -259,7 +264,7 @@ def main():
     data_id = f'pack {pack.content_sha256[:16]}' if pack else 'folders'
     print(f'{a.name}: {c.arch} x{c.scale} {c.degradation}, {count_params(model)} train-time params, '
           f'{len(sampler.images)} training images ({data_id}), device {dev}', flush=True)
-    batches = Batches(sampler, (c.sets.split(','), c.scale, c.patch, c.degradation, HOLDOUT, c.data, 0.0, 0.0,
+    batches = Batches(sampler, (c.sets.split(','), c.scale, c.patch, c.degradation, HOLDOUT, c.data, c.screen, c.border,
                                 hr_scales, c.flat_below, c.flat_keep), c.seed, c.batch, it, workers=c.workers)
 
     def checkpoint():
