@@ -16,11 +16,12 @@ import numpy as np
 
 from .degrade import bicubic_lr, photo_lr, train_real_lr
 from .images import list_set, load_rgb, shrink
+from .metrics import LUMA_BT601
 from .synthetic import dark_border, screen_hr
 
 MARGIN = 3
 FLAT_TRIES = 8
-LUMA = np.array([65.481, 128.553, 24.966], dtype=np.float32) / 255  # BT.601, as sr/metrics.py
+LUMA = np.array(LUMA_BT601, dtype=np.float32) / 255
 
 
 def detail(hr: np.ndarray) -> float:

@@ -5,6 +5,8 @@ side, SSIM with an 11x11 Gaussian (sigma 1.5) like Wang et al.'s ssim.m.
 """
 import numpy as np
 
+LUMA_BT601 = (65.481, 128.553, 24.966)  # MATLAB rgb2ycbcr's R, G, B weights of Y (per 255)
+
 
 def rgb_to_y(img: np.ndarray) -> np.ndarray:
     """MATLAB rgb2ycbcr luma of a uint8 image: 16..235, rounded as MATLAB returns uint8 (like the
@@ -12,7 +14,8 @@ def rgb_to_y(img: np.ndarray) -> np.ndarray:
     x = img.astype(np.float64)
     if x.ndim == 2:
         x = np.stack([x, x, x], axis=-1)
-    return np.floor(16.0 + (65.481 * x[..., 0] + 128.553 * x[..., 1] + 24.966 * x[..., 2]) / 255.0 + 0.5)
+    r, g, b = LUMA_BT601
+    return np.floor(16.0 + (r * x[..., 0] + g * x[..., 1] + b * x[..., 2]) / 255.0 + 0.5)
 
 
 def _shave(a: np.ndarray, s: int) -> np.ndarray:

@@ -6,12 +6,8 @@ from sr.commands.release import training_data
 
 def test_licensed_run_names_the_manifest_split_and_its_sampling():
     text = training_data({'sets': 'licensed', 'hr_scales': '0.5,0.333,0.25', 'flat_below': 3.0, 'flat_keep': 0.25})
-    from sr.paths import TRAINING
-    rows = [line.split('\t') for line in (TRAINING / 'data' / 'licensed-photos.tsv').read_text().splitlines()
-            if line and not line.startswith('#') and not line.startswith('id\t')]
-    header = next(line.split('\t') for line in (TRAINING / 'data' / 'licensed-photos.tsv').read_text().splitlines()
-                  if line.startswith('id\t'))
-    train = sum(1 for r in rows if r[header.index('split')] == 'train')
+    from sr.manifest import read_manifest
+    train = sum(1 for r in read_manifest() if r['split'] == 'train')
     assert text.startswith(f'the licensed photos of `training/data/licensed-photos.tsv`, split `train`: {train} photos (')
     assert 'no research set' in text and 'T91 (91)' not in text
     assert text.endswith('Every image at 0.5, 0.333, 0.25 of its size (`--hr-scales`, sr/data.py). Crops flatter than '
