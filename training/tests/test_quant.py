@@ -279,3 +279,21 @@ def check_tiles(sess, r, scale):
         return y[:, :, halo * scale:(halo + 10) * scale, halo * scale:(halo + 10) * scale]
     assert np.array_equal(tile(r), whole[:, :, core, core])
     assert np.abs(tile(r - 1) - whole[:, :, core, core]).max() >= 1.0
+
+
+def test_qat_draws_crops_as_its_parent_did(tmp_path, qat_parent):
+    """A parent trained on an image pyramid (sr train --hr-scales) is calibrated and fine-tuned on the same pyramid;
+    a parent saved before the option existed keeps drawing full-size images (its batches unchanged)."""
+    pk = torch.load(qat_parent, weights_only=False)
+    pk['meta']['config'] = dict(pk['meta']['config'], hr_scales='0.5', flat_below=2.0, flat_keep=0.5)
+    pyramid_parent = tmp_path / 'pyramid.pt'
+    torch.save(pk, pyramid_parent)
+    args = ['--iters', '0', '--batch', '2', '--patch', '16', '--calib-batches', '1', '--threads', '1']
+    run_qat(tmp_path, '--name', 'old', '--from', str(qat_parent), *args)
+    run_qat(tmp_path, '--name', 'pyr', '--from', str(pyramid_parent), *args)
+    old = torch.load(tmp_path / 'old' / 'last.pt', weights_only=False)
+    pyr = torch.load(tmp_path / 'pyr' / 'last.pt', weights_only=False)
+    assert old['meta']['parent_sampling'] == {'hr_scales': [1.0], 'flat_below': 0.0, 'flat_keep': 1.0, 'val': 'BSD200'}
+    assert pyr['meta']['parent_sampling'] == {'hr_scales': [0.5], 'flat_below': 2.0, 'flat_keep': 0.5, 'val': 'BSD200'}
+    # the same seed draws other crops from the halved images: the calibrated activation scales differ
+    assert not torch.equal(old['model']['log_act_scale'], pyr['model']['log_act_scale'])

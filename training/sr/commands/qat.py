@@ -6,7 +6,8 @@
 
 The float checkpoint is folded (rep-conv branches -> single 3x3 convs, as for export), the hidden
 activation scales are initialised on training patches (`--calib-batches` batches of the training
-sampler, T91 + BSD200 without the held-out images), then the folded weights, biases and activation
+sampler: the parent's --sets without its held-out images, drawn as the parent drew them: --hr-scales,
+--flat-below, --flat-keep), then the folded weights, biases and activation
 scales are fine-tuned through the fake quantization in float32 (no bf16 autocast: its rounding would
 blur the quantization grid the network is learning to live with), L1 loss, Adam, cosine learning
 rate from --lr down to --lr/100. `--box K` keeps every folded weight within K int8 grid steps of the
@@ -41,6 +42,17 @@ from sr.commands.train import HOLDOUT, PER_INVOCATION as TRAIN_PER_INVOCATION, S
 from sr.paths import TRAINING
 
 PER_INVOCATION = TRAIN_PER_INVOCATION + ('eval_every',)  # options a resumed run takes from its new command line
+
+
+# how a parent run drew its crops and which images it held out (train.py's --hr-scales, --flat-below, --flat-keep,
+# --val): fine-tuning and calibration sample the same way, and select on the same held-out images
+OLD_SAMPLING = {'hr_scales': [1.0], 'flat_below': 0.0, 'flat_keep': 1.0, 'val': 'BSD200'}
+
+
+def parent_sampling(config: dict) -> dict:
+    return {'hr_scales': [float(f) for f in str(config.get('hr_scales', '1')).split(',')],
+            'flat_below': float(config.get('flat_below', 0.0)), 'flat_keep': float(config.get('flat_keep', 1.0)),
+            'val': config.get('val', 'BSD200')}
 
 
 def main():
@@ -99,7 +111,7 @@ def main():
         meta = {'arch': pmeta['arch'], 'scale': pmeta['scale'], 'degradation': pmeta['degradation'],
                 'qat': True, 'parent': a.parent, 'parent_iteration': pk.get('iteration'),
                 'parent_seed': pmeta['config']['seed'], 'parent_sets': pmeta['config'].get('sets', 'T91,BSD200'),
-                'config': cfg}
+                'parent_sampling': parent_sampling(pmeta['config']), 'config': cfg}
     for k, v in (('distill', 0.0), ('box', 0.0), ('screen', 0.0), ('border', 0.0), ('equalize', 0.0), ('data', None),
                  ('device', 'cpu'), ('workers', 0), ('fit_minutes', 0.0), ('fit_probe', 200)):
         cfg.setdefault(k, v)  # configs saved before the option existed
@@ -111,9 +123,12 @@ def main():
         from sr.pack import Pack
         pack = Pack(c.data)
     sets = meta['parent_sets'].split(',')
+    ps = meta.get('parent_sampling', OLD_SAMPLING)  # runs saved before it was recorded sampled as OLD_SAMPLING
+    hr_scales = tuple(ps['hr_scales'])
     sampler = PatchSampler(sets, scale, c.patch, degradation, exclude_last=HOLDOUT, pack=pack, screen=c.screen,
-                           border=c.border)
-    val = eval_pairs(set_images('BSD200', pack)[-HOLDOUT:], scale, degradation, meta['parent_seed'])
+                           border=c.border, hr_scales=hr_scales, flat_below=ps['flat_below'], flat_keep=ps['flat_keep'])
+    held_out = set_images('BSD200', pack)[-HOLDOUT:] if ps['val'] == 'BSD200' else set_images(ps['val'], pack)
+    val = eval_pairs(held_out, scale, degradation, meta['parent_seed'])
     set5 = eval_pairs(set_images('Set5', pack), scale, 'bicubic', meta['parent_seed'])
 
     ppath = Path(meta['parent'])
@@ -196,8 +211,10 @@ def main():
 
     if not a.resume:
         checkpoint()  # iteration 0: calibrated, not fine-tuned
-    batches = Batches(sampler, (sets, scale, c.patch, degradation, HOLDOUT, c.data, c.screen, c.border), c.seed,
-                      c.batch, it, workers=c.workers)
+    key = (sets, scale, c.patch, degradation, HOLDOUT, c.data, c.screen, c.border)
+    if ps != OLD_SAMPLING:  # the key names the batches; old runs keep theirs
+        key += (hr_scales, ps['flat_below'], ps['flat_keep'])
+    batches = Batches(sampler, key, c.seed, c.batch, it, workers=c.workers)
     t_ck, t_start = time.time(), time.time()
     model.train()
     try:
