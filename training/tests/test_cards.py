@@ -23,3 +23,13 @@ def test_research_run_says_so_and_old_configs_need_no_new_keys():
 def test_a_mix_of_sets_has_no_card_wording_yet():
     with pytest.raises(SystemExit):
         training_data({'sets': 'T91,licensed'})
+
+
+def test_int8_card_names_what_the_qat_run_tuned_on():
+    from sr.commands.int8_card import tuning_data
+    pyramid = tuning_data({'parent_sets': 'licensed', 'parent_sampling': {'hr_scales': [0.5, 0.333, 0.25],
+                                                                          'flat_below': 0.0, 'flat_keep': 1.0,
+                                                                          'val': 'licensed-holdout'}})
+    assert pyramid == training_data({'sets': 'licensed', 'hr_scales': '0.5,0.333,0.25'})
+    # a QAT run saved before sr qat recorded its parent's sets and sampling: T91 + BSD200 at full size
+    assert tuning_data({}) == training_data({'sets': 'T91,BSD200'})

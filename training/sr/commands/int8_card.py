@@ -24,6 +24,8 @@ import torch
 from sr.commands.bench import bench_many, cpu_info
 from sr.commands.engine_quality import SETS, harness
 from sr.commands.int8_report import BAR_DB
+from sr.commands.qat import OLD_SAMPLING
+from sr.commands.release import training_data
 from sr.paths import TRAINING
 
 HERE = TRAINING
@@ -33,6 +35,14 @@ BEGIN, END = '<!-- INT8 BEGIN (sr int8-card) -->', '<!-- INT8 END -->'
 
 def cell(r):
     return f"{r['psnr']:.3f} / {r['ssim']:.4f}"
+
+
+def tuning_data(meta: dict) -> str:
+    """The card's words for what a QAT run calibrated and fine-tuned on: its parent's sets, drawn as the parent drew
+    them (sr qat's parent_sampling; runs saved before it was recorded drew as OLD_SAMPLING)."""
+    ps = meta.get('parent_sampling', OLD_SAMPLING)
+    return training_data({'sets': meta.get('parent_sets', 'T91,BSD200'), 'flat_below': ps['flat_below'],
+                          'flat_keep': ps['flat_keep'], 'hr_scales': ','.join(f'{f:g}' for f in ps['hr_scales'])})
 
 
 def recipe(ck_path: Path) -> str:
@@ -119,8 +129,7 @@ has VNNI (UPSCALE_ENGINE_PRECISION=auto, docs/engine.md "Precision"); `float32` 
 - Precision: int8. File `training/exports/{i8.name}` (+ `.json` sidecar): ONNX {side['quantization']};
   onnxruntime fuses it into QLinearConv ({'every convolution but the tail, which runs as a float32 Conv on its int8 weights and uint8 input so self-ensembled passes average unrounded residuals' if side.get('float_tail') else 'every convolution'}) with float32 only at the input, the pixel shuffle and
   the nearest-neighbour residual. Same input, output, scale and receptive radius ({side['receptive_radius_lr']}) as the parent.
-- Calibration and fine-tuning data: training images only (T91 + BSD200 without the held-out 8; licences in
-  docs/dataset-licences.md); never Set5 / Set14 / BSD100.
+- Calibration and fine-tuning data: {tuning_data(torch.load(ck_path, map_location='cpu', weights_only=False)['meta']) if ck_path and ck_path.exists() else 'unknown (no QAT checkpoint)'}
 - Recipe: {recipe(ck_path) if ck_path and ck_path.exists() else side.get('checkpoint', 'unknown')}
 - Bar: within 0.03 dB of the float32 parent on Set5, Set14 and BSD100 under every protocol the
   network serves, or it is not shipped.{' ' + served_text if served_text else ''}
