@@ -12,6 +12,10 @@
 // the upscale, to score networks on the inputs real users upload (the photo variant).
 // --json: also writes every row (ours and published) and the harness check as JSON; sr release builds
 // the model cards' tables from it.
+// --qdq-reference: every session with graph optimizations off, so an int8 (QDQ) file runs as written:
+// DequantizeLinear, float Conv, QuantizeLinear. That is the int8 arithmetic (the same PSNR as sr qat's model) on a CPU
+// without an int8 dot product, where the fused QLinearConv's AVX2 kernel saturates 16-bit sums
+// (libs/engine/src/registry/precision.ts); sr int8-card passes it there. Results only: it is slow.
 import { existsSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as ort from 'onnxruntime-node';
@@ -99,14 +103,15 @@ async function main(): Promise<void> {
     const ensemble = mode === 'ensemble' ? DIHEDRAL_TRANSFORMS : mode?.slice('ensemble='.length).split(',').map(Number);
     candidates.push({ name: name ?? path, scale: Number(s), path, ensemble });
   }
+  const graphOptimizationLevel = process.argv.includes('--qdq-reference') ? 'disabled' : 'all';
   console.log(machineLine());
   console.log(
-    `sets ${sets.join(',')}; scales ${scales.join(',')}; input ${jpeg ? `JPEG q${jpeg} 4:2:0` : 'clean (8-bit)'}; candidates ${[...new Set(candidates.map((c) => c.name))].join(', ')}`,
+    `sets ${sets.join(',')}; scales ${scales.join(',')}; input ${jpeg ? `JPEG q${jpeg} 4:2:0` : 'clean (8-bit)'}; graph optimizations ${graphOptimizationLevel}; candidates ${[...new Set(candidates.map((c) => c.name))].join(', ')}`,
   );
   const results = new Map<string, { psnr: number; ssim: number; n: number }>();
   const key = (c: Candidate, set: string) => `${c.name}|${c.scale}|${set}`;
   for (const c of candidates) {
-    const session = c.path ? await ort.InferenceSession.create(c.path, { graphOptimizationLevel: 'all' }) : undefined;
+    const session = c.path ? await ort.InferenceSession.create(c.path, { graphOptimizationLevel }) : undefined;
     for (const set of sets) {
       const dir = join(DATASETS, set);
       const files = readdirSync(dir)
@@ -174,7 +179,11 @@ async function main(): Promise<void> {
       ),
     );
     const input = jpeg ? `JPEG q${jpeg} 4:2:0` : 'clean';
-    writeFileSync(json, JSON.stringify({ machine: machineLine(), input, rows: rowsOut, published, harnessCheck: checks }, null, 1) + '\n');
+    writeFileSync(
+      json,
+      JSON.stringify({ machine: machineLine(), input, graphOptimizationLevel, rows: rowsOut, published, harnessCheck: checks }, null, 1) +
+        '\n',
+    );
   }
   if (!ok) process.exitCode = 1;
 }

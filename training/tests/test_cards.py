@@ -33,3 +33,12 @@ def test_int8_card_names_what_the_qat_run_tuned_on():
     assert pyramid == training_data({'sets': 'licensed', 'hr_scales': '0.5,0.333,0.25'})
     # a QAT run saved before sr qat recorded its parent's sets and sampling: T91 + BSD200 at full size
     assert tuning_data({}) == training_data({'sets': 'T91,BSD200'})
+
+
+def test_card_command_names_the_data_options_a_run_used():
+    from sr.commands.release import sampling_options
+    assert sampling_options({'sets': 'T91,BSD200'}) == ''
+    assert sampling_options({'sets': 'licensed', 'hr_scales': '0.5,0.333,0.25', 'flat_below': 0.0, 'screen': 0.0}) == \
+        ' --sets licensed --hr-scales 0.5,0.333,0.25'
+    assert sampling_options({'sets': 'licensed', 'hr_scales': '1', 'flat_below': 3.0, 'flat_keep': 0.25,
+                             'screen': 0.1}) == ' --sets licensed --flat-below 3.0 --flat-keep 0.25 --screen 0.1'

@@ -10,6 +10,7 @@ import platform
 import statistics
 import subprocess
 import time
+from pathlib import Path
 
 import numpy as np
 import onnxruntime as ort
@@ -42,6 +43,23 @@ def bench_many(paths, size: int = 256, threads: int = 2, runs: int = 7) -> list:
 
 def bench(path: str, size: int = 256, threads: int = 2, runs: int = 7) -> dict:
     return bench_many([path], size, threads, runs)[0]
+
+
+# x86 flags of an int8 dot product with 32-bit sums (libs/engine/src/registry/precision.ts, the engine's list): without
+# one, onnxruntime's fused QLinearConv runs AVX2's vpmaddubsw, whose 16-bit sums saturate, and an int8 file scores
+# below what it computes where it is served
+INT8_DOT_PRODUCT_FLAGS = ('avx512_vnni', 'avx_vnni', 'amx_int8')
+
+
+def int8_dot_product(cpuinfo: str | None = None) -> bool:
+    """Whether every core of /proc/cpuinfo (or `cpuinfo`, its text) lists an int8 dot-product instruction."""
+    if cpuinfo is None:
+        try:
+            cpuinfo = Path('/proc/cpuinfo').read_text()
+        except OSError:
+            return False
+    lines = [ln for ln in cpuinfo.splitlines() if ln.startswith('flags')]
+    return bool(lines) and all(set(ln.split(':', 1)[1].split()) & set(INT8_DOT_PRODUCT_FLAGS) for ln in lines)
 
 
 def cpu_info() -> str:

@@ -14,10 +14,11 @@ ROOT = TRAINING.parent
 SETS = ('Set5', 'Set14', 'BSD100')
 
 
-def harness(models, scale: int, jpeg: int = 0):
+def harness(models, scale: int, jpeg: int = 0, qdq_reference: bool = False):
     """models: [(onnx path, name) or (onnx path, name, 'ensemble' | 'ensemble=T,T')] -> {'rows': {name: {set: {psnr, ssim, images}}}, 'published': {...}, 'check': [...]}.
 
     'ensemble' runs the network with the engine's eight-way self-ensemble, 'ensemble=0,6' with those transforms only. 'bicubic' is always among the rows. Raises if the harness fails or its bicubic row is off the published one.
+    `qdq_reference`: the harness's --qdq-reference (int8 files run unfused, as written: for a CPU without an int8 dot product).
     """
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp) / 'quality.json'
@@ -27,6 +28,8 @@ def harness(models, scale: int, jpeg: int = 0):
             cmd += ['--model', ':'.join([str(Path(path).resolve()), str(scale), name, *mode])]
         if jpeg:
             cmd += ['--jpeg', str(jpeg)]
+        if qdq_reference:
+            cmd.append('--qdq-reference')
         done = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True)
         if done.returncode != 0 or not out.exists():
             raise RuntimeError(f'quality harness failed ({done.returncode}): {done.stderr[-2000:]}')

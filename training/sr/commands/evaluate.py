@@ -63,11 +63,15 @@ def torch_upscaler(model):
     return run
 
 
-def onnx_upscaler(path: str, threads: int = 2):
+def onnx_upscaler(path: str, threads: int = 2, qdq_reference: bool = False):
+    """`qdq_reference`: graph optimizations off, so an int8 (QDQ) file runs as written (DequantizeLinear, float Conv,
+    QuantizeLinear): its int8 arithmetic on a CPU whose fused QLinearConv saturates (bench.int8_dot_product)."""
     import onnxruntime as ort
     so = ort.SessionOptions()
     so.intra_op_num_threads = threads
     so.inter_op_num_threads = 1
+    if qdq_reference:
+        so.graph_optimization_level = ort.GraphOptimizationLevel.ORT_DISABLE_ALL
     sess = ort.InferenceSession(path, so, providers=['CPUExecutionProvider'])
 
     def run(lr: np.ndarray) -> np.ndarray:

@@ -21,7 +21,7 @@ from pathlib import Path
 
 import torch
 
-from sr.commands.bench import bench_many, cpu_info
+from sr.commands.bench import bench_many, cpu_info, int8_dot_product
 from sr.commands.engine_quality import SETS, harness
 from sr.commands.int8_report import BAR_DB
 from sr.commands.qat import OLD_SAMPLING
@@ -31,6 +31,14 @@ from sr.paths import TRAINING
 HERE = TRAINING
 CARDS = HERE.parent / 'docs' / 'model-cards'
 BEGIN, END = '<!-- INT8 BEGIN (sr int8-card) -->', '<!-- INT8 END -->'
+
+
+QDQ_REFERENCE_NOTE = '''
+Measured on a CPU without an int8 dot product: the int8 file ran unfused, as its QDQ graph is written
+(DequantizeLinear, float Conv, QuantizeLinear; the harness's `--qdq-reference`), which is the int8 arithmetic the
+engine's fused QLinearConv computes on VNNI cores. The fused AVX2 kernel of this CPU saturates 16-bit sums, which is
+why the engine serves the float32 parent here (docs/engine.md, "Precision").
+'''
 
 
 def cell(r):
@@ -61,7 +69,16 @@ def recipe(ck_path: Path) -> str:
             f"tail output at 1/255), float32, L1 loss" + (f" ({distill:g} of the target the float32 parent's output)" if distill else '')
             + f", Adam, cosine learning rate {c['lr']:g} -> {c['lr'] / 100:g} (activation scales {c['scale_lr']:g}), seed {c['seed']}. "
             f"Float32 parent `{c['parent']}` (iteration {meta['parent_iteration']}); checkpoint: iteration {ck['iteration']} "
-            f"(best held-out PSNR of the fake-quantized network, {ck['val_psnr']:.3f} dB; the parent {meta['parent_val']:.3f}).")
+            + (f"(best held-out PSNR of the fake-quantized network, {ck['val_psnr']:.3f} dB; the parent {meta['parent_val']:.3f})."
+               if 'val_psnr' in ck else
+               f"(the run's last, no selection: held-out PSNR of the fake-quantized network {last_val(ck_path):.3f} dB, "
+               f"best {ck['best_val']:.3f}; the parent {meta['parent_val']:.3f})."))
+
+
+def last_val(ck_path: Path) -> float:
+    """The held-out PSNR metrics.jsonl records for the run's last checkpoint (last.pt does not carry it)."""
+    rows = [json.loads(line) for line in (ck_path.parent / 'metrics.jsonl').read_text().splitlines()]
+    return rows[-1]['val_psnr']
 
 
 def main():
@@ -79,13 +96,14 @@ def main():
     if ensemble_only and not a.ensemble:
         sys.exit(f'{i8.name} serves the self-ensembled entry only: run with --ensemble')
     protos = [('bicubic', 0)] + ([(f'bicubic + JPEG q{a.jpeg}', a.jpeg)] if a.jpeg else [])
+    qdq_reference = not int8_dot_product()  # as sr int8-report: the file's own arithmetic where the fused kernel saturates
     rows, checks = [], []
     t0 = time.time()
     for pname, q in protos:
         models = [(str(f32), a.id), (str(i8), i8_id)]
         if a.ensemble and (q or not a.jpeg):
             models += [(str(f32), ens, 'ensemble'), (str(i8), i8_ens, 'ensemble')]
-        h = harness(models, scale, q)
+        h = harness(models, scale, q, qdq_reference)
         checks += h['check']
         for _, name, *_mode in models:
             rows.append((name, pname, h['rows'][name]))
@@ -135,7 +153,7 @@ has VNNI (UPSCALE_ENGINE_PRECISION=auto, docs/engine.md "Precision"); `float32` 
   network serves, or it is not shipped.{' ' + served_text if served_text else ''}
 
 ### Quality, float32 and int8 side by side (engine's quality harness, as above; {minutes:.1f} min)
-
+{QDQ_REFERENCE_NOTE if qdq_reference else ''}
 {chr(10).join(table)}
 
 ### Speed (onnxruntime {__import__('onnxruntime').__version__}, 2 threads, 256x256 LR, runs interleaved in one call)

@@ -102,6 +102,23 @@ def training_data(c) -> str:
     return text
 
 
+VAL_WORDS = {'BSD200': '8 held-out BSD200 images', 'licensed-holdout': "the licensed photos' holdout split"}
+
+
+def sampling_options(c) -> str:
+    """sr train's options for what a run trained on, where they are not the defaults (configs saved before an option
+    existed lack its key)."""
+    out = f" --sets {c['sets']}" if c.get('sets', 'T91,BSD200') != 'T91,BSD200' else ''
+    if str(c.get('hr_scales', '1')) != '1':
+        out += f" --hr-scales {c['hr_scales']}"
+    if c.get('flat_below'):
+        out += f" --flat-below {c['flat_below']} --flat-keep {c['flat_keep']}"
+    for key in ('screen', 'border'):
+        if c.get(key):
+            out += f' --{key} {c[key]}'
+    return out
+
+
 def table(rows):
     out = ['| model | protocol | Set5 PSNR / SSIM | Set14 PSNR / SSIM | BSD100 PSNR / SSIM |', '|---|---|---|---|---|']
     for label, proto, res in rows:
@@ -181,7 +198,8 @@ def main():
            f"--degradation {c['degradation']} --iters {c['iters']} --batch {c['batch']} --patch {c['patch']} "
            f"--lr {c['lr']} --seed {c['seed']} --threads {c['threads']}" + (f" --init {c['init']}" if c.get('init') else '')
            + (f" --grow-from {c['grow_from']}" if c.get('grow_from') else '')
-           + (f" --bf16-until {c['bf16_until']}" if c.get('bf16_until') and not c.get('bf16_from') else ''))
+           + (f" --bf16-until {c['bf16_until']}" if c.get('bf16_until') and not c.get('bf16_from') else '')
+           + sampling_options(c))
     on_gpu = c.get('device') == 'cuda'
     if on_gpu:  # through gpu_train.sh / gpu_plan.sh on a lent machine (training/README.md "On a lent GPU")
         cmd = cmd.replace('nice -n 19 training/.venv/bin/python -m sr train', 'bash training/scripts/gpu_train.sh')
@@ -263,7 +281,7 @@ docs/benchmarks.md ("Speed", `node bench/engine/run.js speed`).
 """ + '\n'.join(f"- `{Path(s['model']).name}`: median {s['ms_per_out_mp_median']} ms per output MP (best {s['ms_per_out_mp_best']})"
                   for s in speed) + f"""
 
-## Training history (`sr train`'s quick checks: val = 8 held-out BSD200 images; Set5 may differ from the table by ~0.03 dB)
+## Training history (`sr train`'s quick checks: val = {VAL_WORDS[c.get('val', 'BSD200')]}; Set5 may differ from the table by ~0.03 dB)
 
 | iteration | train minutes | val PSNR | Set5 PSNR |
 |---|---|---|---|
