@@ -149,7 +149,7 @@ def build_recipe(network_id: str) -> dict:
         files.append(_blend(f'exports/{float_file.name}', sidecar, lambda _, kept, out: f'python -m sr export {kept} {out}', tips))
     else:
         rel = _newest_release(network_id)
-        ref = f"runs/{rel['run']}/best.pt"
+        ref = f"runs/{rel['run']}/{rel.get('checkpoint', 'best.pt')}"
         tips.append(ref)
         files.append({'file': f'exports/{float_file.name}', 'checkpoint': _kept(ref),
                       'make': [rel.get('make', f'python -m sr release {rel["run"]} --id {network_id}')]})
