@@ -13,8 +13,8 @@
 // --json: also writes every row (ours and published) and the harness check as JSON; sr release builds
 // the model cards' tables from it.
 // --qdq-reference: every session with graph optimizations off, so an int8 (QDQ) file runs as written:
-// DequantizeLinear, float Conv, QuantizeLinear. That is the int8 arithmetic (the same PSNR as sr qat's model) on a CPU
-// without an int8 dot product, where the fused QLinearConv's AVX2 kernel saturates 16-bit sums
+// DequantizeLinear, float Conv, QuantizeLinear: the int8 products summed in float32 (sr qat's model's PSNR to about
+// 0.001 dB) on a CPU without an int8 dot product, where the fused QLinearConv's AVX2 kernel saturates 16-bit sums
 // (libs/engine/src/registry/precision.ts); sr int8-card passes it there. Results only: it is slow.
 import { existsSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';

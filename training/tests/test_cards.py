@@ -42,3 +42,12 @@ def test_card_command_names_the_data_options_a_run_used():
         ' --sets licensed --hr-scales 0.5,0.333,0.25'
     assert sampling_options({'sets': 'licensed', 'hr_scales': '1', 'flat_below': 3.0, 'flat_keep': 0.25,
                              'screen': 0.1}) == ' --sets licensed --flat-below 3.0 --flat-keep 0.25 --screen 0.1'
+
+
+def test_int8_dot_product_needs_it_on_every_core():
+    from sr.commands.bench import int8_dot_product
+    assert int8_dot_product('flags\t\t: fpu avx2 avx512_vnni\nflags\t\t: fpu avx2 avx512_vnni\n')
+    assert int8_dot_product('flags : avx2 avx_vnni\n')
+    assert not int8_dot_product('flags : fpu avx2 avx512f\n')  # AVX2 / AVX512F alone: MLAS's u8s8 sums saturate
+    assert not int8_dot_product('flags : avx512_vnni\nflags : avx2\n')
+    assert not int8_dot_product('')
