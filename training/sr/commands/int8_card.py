@@ -53,9 +53,8 @@ def tuning_data(meta: dict) -> str:
                           'flat_keep': ps['flat_keep'], 'hr_scales': ','.join(f'{f:g}' for f in ps['hr_scales'])})
 
 
-def recipe(ck_path: Path) -> str:
-    """The QAT recipe of the checkpoint the int8 file was exported from (`sr qat`'s config)."""
-    ck = torch.load(ck_path, map_location='cpu', weights_only=False)
+def recipe(ck: dict, ck_path: Path) -> str:
+    """The QAT recipe of the checkpoint the int8 file was exported from (`sr qat`'s config), loaded from ck_path."""
     c, meta = ck['meta']['config'], ck['meta']
     calib = (f"activation scales initialised on {c['calib_batches']} batches of {c['batch']} training patches "
              f"({c['patch']}x{c['patch']} LR, {meta.get('parent_sets', 'T91,BSD200')} without the held-out images; "
@@ -127,6 +126,7 @@ def main():
             delta += ' (over the bar: not served)' if (name, pname) in over else ' (not served)'
         table.append(f"| {name} | {pname} | " + ' | '.join(cell(res[s]) for s in SETS) + f' | {delta} |')
     ck_path = HERE / side['checkpoint'] if 'checkpoint' in side else None
+    ck = torch.load(ck_path, map_location='cpu', weights_only=False) if ck_path and ck_path.exists() else None
     load = ' '.join(f'{x:.1f}' for x in os.getloadavg())
     # entries that run this file on a list of passes (a pair: their own section of the card, outside the markers)
     reg = json.loads((HERE / 'exports' / 'registry.json').read_text())
@@ -147,8 +147,8 @@ has VNNI (UPSCALE_ENGINE_PRECISION=auto, docs/engine.md "Precision"); `float32` 
 - Precision: int8. File `training/exports/{i8.name}` (+ `.json` sidecar): ONNX {side['quantization']};
   onnxruntime fuses it into QLinearConv ({'every convolution but the tail, which runs as a float32 Conv on its int8 weights and uint8 input so self-ensembled passes average unrounded residuals' if side.get('float_tail') else 'every convolution'}) with float32 only at the input, the pixel shuffle and
   the nearest-neighbour residual. Same input, output, scale and receptive radius ({side['receptive_radius_lr']}) as the parent.
-- Calibration and fine-tuning data: {tuning_data(torch.load(ck_path, map_location='cpu', weights_only=False)['meta']) if ck_path and ck_path.exists() else 'unknown (no QAT checkpoint)'}
-- Recipe: {recipe(ck_path) if ck_path and ck_path.exists() else side.get('checkpoint', 'unknown')}
+- Calibration and fine-tuning data: {tuning_data(ck['meta']) if ck else 'unknown (no QAT checkpoint)'}
+- Recipe: {recipe(ck, ck_path) if ck else side.get('checkpoint', 'unknown')}
 - Bar: within 0.03 dB of the float32 parent on Set5, Set14 and BSD100 under every protocol the
   network serves, or it is not shipped.{' ' + served_text if served_text else ''}
 

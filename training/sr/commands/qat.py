@@ -38,7 +38,7 @@ import torch.nn.functional as F
 from sr.checkpoint import load_model, open_run, save_atomic
 from sr.data import Batches, PatchSampler, set_images
 from sr.quant import QuantSR
-from sr.commands.train import HOLDOUT, PER_INVOCATION as TRAIN_PER_INVOCATION, ScheduleFit, batch_tensor, check_fit_args, eval_pairs, pick_device, quick_eval, to_cpu  # noqa: E402,E501
+from sr.commands.train import HOLDOUT, PER_INVOCATION as TRAIN_PER_INVOCATION, ScheduleFit, batch_tensor, check_fit_args, eval_pairs, held_out_images, pick_device, quick_eval, to_cpu  # noqa: E402,E501
 from sr.paths import TRAINING
 
 PER_INVOCATION = TRAIN_PER_INVOCATION + ('eval_every',)  # options a resumed run takes from its new command line
@@ -127,8 +127,7 @@ def main():
     hr_scales = tuple(ps['hr_scales'])
     sampler = PatchSampler(sets, scale, c.patch, degradation, exclude_last=HOLDOUT, pack=pack, screen=c.screen,
                            border=c.border, hr_scales=hr_scales, flat_below=ps['flat_below'], flat_keep=ps['flat_keep'])
-    held_out = set_images('BSD200', pack)[-HOLDOUT:] if ps['val'] == 'BSD200' else set_images(ps['val'], pack)
-    val = eval_pairs(held_out, scale, degradation, meta['parent_seed'])
+    val = eval_pairs(held_out_images(ps['val'], pack), scale, degradation, meta['parent_seed'])
     set5 = eval_pairs(set_images('Set5', pack), scale, 'bicubic', meta['parent_seed'])
 
     ppath = Path(meta['parent'])

@@ -10,8 +10,14 @@ import argparse
 import shutil
 import sys
 
+import torch
+
 from sr import recipe as rc
+from sr.checkpoint import save_atomic
 from sr.paths import RUNS, SHIPPED
+
+
+RESUME_ONLY = ('opt', 'sched', 'torch_rng')
 
 
 def ship(network_id: str) -> None:
@@ -21,7 +27,9 @@ def ship(network_id: str) -> None:
         src, dst = RUNS / run, SHIPPED / run
         if not (dst / file).exists():
             dst.mkdir(parents=True, exist_ok=True)
-            shutil.copy2(src / file, dst / file)
+            ck = torch.load(src / file, map_location='cpu', weights_only=False)
+            # a last.pt also holds what only --resume needs (optimizer, scheduler, RNG): two thirds of its bytes
+            save_atomic({k: v for k, v in ck.items() if k not in RESUME_ONLY}, dst / file)
             for extra in ('release.json', 'metrics.jsonl', 'int8_report.json'):
                 if (src / extra).exists():
                     shutil.copy2(src / extra, dst / extra)

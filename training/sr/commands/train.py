@@ -52,6 +52,14 @@ def quick_eval(model, scale, pairs):
     return round(float(np.mean(ps)), 3)
 
 
+def held_out_images(val: str, pack=None) -> list:
+    """The images a run selects its checkpoints on (--val): BSD200's last HOLDOUT, or a set of its own; paths, or
+    arrays from a pack (eval_pairs takes either)."""
+    if val == 'BSD200':
+        return set_images('BSD200', pack)[-HOLDOUT:] if pack else list_set('BSD200')[-HOLDOUT:]
+    return set_images(val, pack) if pack else list_set(val)
+
+
 def eval_pairs(files, scale, degradation, seed):
     """(LR, HR) pairs of whole images; `files` are paths or HxWx3 uint8 arrays (from a pack)."""
     out = []
@@ -253,13 +261,9 @@ def main():
     sampler = PatchSampler(c.sets.split(','), c.scale, c.patch, c.degradation, exclude_last=HOLDOUT, pack=pack,
                            screen=c.screen, border=c.border, hr_scales=hr_scales, flat_below=c.flat_below,
                            flat_keep=c.flat_keep)
-    if c.val == 'BSD200':
-        held_out = set_images('BSD200', pack)[-HOLDOUT:] if pack else list_set('BSD200')[-HOLDOUT:]
-    else:  # a set of its own, never trained on
-        if c.val in c.sets.split(','):
-            sys.exit(f'--val {c.val} is also in --sets')
-        held_out = set_images(c.val, pack) if pack else list_set(c.val)
-    val = eval_pairs(held_out, c.scale, c.degradation, c.seed)
+    if c.val != 'BSD200' and c.val in c.sets.split(','):  # a set of its own must never be trained on
+        sys.exit(f'--val {c.val} is also in --sets')
+    val = eval_pairs(held_out_images(c.val, pack), c.scale, c.degradation, c.seed)
     set5 = eval_pairs(set_images('Set5', pack) if pack else list_set('Set5'), c.scale, 'bicubic', c.seed)
     data_id = f'pack {pack.content_sha256[:16]}' if pack else 'folders'
     print(f'{a.name}: {c.arch} x{c.scale} {c.degradation}, {count_params(model)} train-time params, '
