@@ -729,9 +729,22 @@ describeInChromium('account dashboard (GET /dashboard) in Chromium', () => {
       scopes: ['jobs:read', 'webhooks:read'],
     });
     expect(limited.status).toBe(201);
+    // A balance read still on its way when the key is forgotten must not paint the old account back (a race CI once
+    // lost): the account's answer is held back a second and "Forget key" is clicked while it waits.
+    const accountRead = (url: URL) => url.pathname.endsWith('/api/v1/account');
+    await page.route(accountRead, async (route) => {
+      await new Promise((r) => setTimeout(r, 1_000));
+      await route.continue();
+    });
+    const answered = page.waitForResponse((r) => accountRead(new URL(r.url())));
+    await panel('account').getByRole('button', { name: 'Refresh' }).click();
     await page.getByRole('button', { name: 'Forget key' }).click();
+    expect((await answered).status()).toBe(200);
+    await page.waitForTimeout(500); // time for the page to have painted the answer, had it kept it
+    await page.unroute(accountRead);
     expect(await page.evaluate((k) => (globalThis as unknown as Win).sessionStorage.getItem(k), STORAGE_KEY)).toBeNull();
     expect(await page.locator('#account-balance').textContent()).toBe('–');
+    expect(await panelError('account').isHidden()).toBe(true);
     expect(await page.locator('#job-view').isHidden()).toBe(true);
     expect(await page.locator('#compare-after').getAttribute('src')).toBeNull();
     await openWith(limited.body.key);

@@ -9,6 +9,12 @@ const KEY_STORAGE = 'upscaler.dashboard.apiKey';
 /** The route the embedded mode serves signed downloads under (docs/api.md, Signed downloads). */
 const SIGNED_FILES_PATH = `${API_BASE}/files/`;
 
+/**
+ * Counts the keys this page has held: storing or forgetting a key starts a new sign-in, and an answer to a request
+ * made under an earlier one is dropped (a balance read just before "Forget key" must not repaint the page after it).
+ */
+let signIn = 0;
+
 /** The key lives in this tab's sessionStorage only: closing the tab forgets it. */
 export function storedKey(): string {
   return sessionStorage.getItem(KEY_STORAGE) ?? '';
@@ -16,10 +22,12 @@ export function storedKey(): string {
 
 export function storeKey(key: string): void {
   sessionStorage.setItem(KEY_STORAGE, key);
+  signIn += 1;
 }
 
 export function forgetKey(): void {
   sessionStorage.removeItem(KEY_STORAGE);
+  signIn += 1;
 }
 
 export class ApiError extends Error {
@@ -29,6 +37,16 @@ export class ApiError extends Error {
     message: string,
   ) {
     super(message);
+  }
+}
+
+/**
+ * The answer to a request made with a key the page no longer holds. Callers treat it as nothing happened: showError
+ * and the panels' loaders ignore it, so nothing of the old account reaches the page.
+ */
+export class StaleAnswer extends Error {
+  constructor() {
+    super('The key this request was made with has been forgotten.');
   }
 }
 
@@ -48,6 +66,8 @@ export interface Answer<T> {
 }
 
 export async function call<T>(method: string, path: string, opts: CallOptions = {}): Promise<Answer<T>> {
+  // a request with the stored key belongs to this sign-in; one with a key of its own (the connect form) to none
+  const issuedIn = opts.key === undefined ? signIn : null;
   const headers: Record<string, string> = {
     Authorization: `Bearer ${opts.key ?? storedKey()}`,
     Accept: 'application/json',
@@ -72,10 +92,12 @@ export async function call<T>(method: string, path: string, opts: CallOptions = 
       signal: opts.signal,
     });
   } catch (e) {
+    if (issuedIn !== null && issuedIn !== signIn) throw new StaleAnswer();
     if (opts.signal?.aborted) throw e;
     throw new ApiError(0, 'network_error', 'The API could not be reached. Check your connection and try again.');
   }
   const text = await res.text();
+  if (issuedIn !== null && issuedIn !== signIn) throw new StaleAnswer();
   let data: unknown = null;
   try {
     data = text ? JSON.parse(text) : null;

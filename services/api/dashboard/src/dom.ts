@@ -2,7 +2,7 @@
  * DOM helpers. Values from the API reach the page only through textContent, Text nodes, form values
  * and setAttribute: the CSP's Trusted Types rule (dashboard.headers.ts) makes every HTML sink throw.
  */
-import type { ApiError } from './api';
+import { StaleAnswer, type ApiError } from './api';
 
 export function byId<T extends HTMLElement = HTMLElement>(id: string): T {
   const node = document.getElementById(id);
@@ -81,7 +81,7 @@ export function fillError(p: HTMLElement, err: unknown): void {
 /** Shows (or, with no error, hides) the error paragraph that is a direct child of box. */
 export function showError(box: HTMLElement, err: unknown): void {
   const p = box.querySelector<HTMLElement>(':scope > .error');
-  if (!p) return;
+  if (!p || err instanceof StaleAnswer) return;
   if (!err) {
     p.hidden = true;
     p.replaceChildren();
@@ -130,6 +130,7 @@ export function showRows(panel: HTMLElement, rows: HTMLTableRowElement[]): void 
 
 /** A panel's list could not be read: no table, and why (showLoadError: quietly when the key lacks `scope`). */
 export function showRowsFailed(panel: HTMLElement, err: unknown, scope: string): void {
+  if (err instanceof StaleAnswer) return;
   renderRows(panel, null);
   showLoadError(panel, err, scope);
 }

@@ -7,7 +7,7 @@
  * off between polls (1 s growing to 5 s: the spec's 1-2 s, then less often for a long job). `progress` (0..1)
  * fills the bar; without it the bar is indeterminate.
  */
-import { ApiError, api, call, fetchSignedFile, type DownloadedFile } from './api';
+import { ApiError, StaleAnswer, api, call, fetchSignedFile, type DownloadedFile } from './api';
 import { Comparison } from './compare';
 import { badge, byId, el, fillError, formatBytes, safeHttpUrl, showError, sleep, timeElement } from './dom';
 import type { Job, ResultLink } from './types';
@@ -72,6 +72,7 @@ export async function openJob(id: string): Promise<void> {
     watchJob(await api<Job>('GET', `/jobs/${encodeURIComponent(id)}`));
     view.scrollIntoView({ block: 'nearest' });
   } catch (err) {
+    if (err instanceof StaleAnswer) return;
     closeJobView();
     view.hidden = false;
     showError(view, err);
