@@ -14,6 +14,15 @@ def test_licensed_run_names_the_manifest_split_and_its_sampling():
                          '3.0 luma levels per pixel kept with probability 0.25 (`--flat-below`, `--flat-keep`).')
 
 
+def test_the_holdout_is_named_for_what_it_did():
+    licensed = {'sets': 'licensed'}
+    assert 'split `holdout` for checkpoint selection;' in training_data(licensed)
+    assert ('split `holdout` for watching the run (the shipped checkpoint is its last);'
+            in training_data(licensed, selected=False))
+    assert 'held out for watching the run (the shipped checkpoint is its last);' in training_data(
+        {'sets': 'T91,BSD200'}, selected=False)
+
+
 def test_research_run_says_so_and_old_configs_need_no_new_keys():
     text = training_data({'sets': 'T91,BSD200'})
     assert text.startswith('T91 (91) + BSD200 (199') and 'not licensed for commercial use' in text
