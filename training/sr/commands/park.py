@@ -30,8 +30,8 @@ def park(run: str, file: str = 'last.pt', runs=RUNS, parked=PARKED) -> str:
     if (src / 'metrics.jsonl').exists():
         shutil.copy2(src / 'metrics.jsonl', dst / 'metrics.jsonl')
     size = (dst / file).stat().st_size
-    return (f"parked {run}/{file}: iteration {ck.get('iteration')}, held-out {ck.get('val_psnr')} dB, "
-            f"{size / 1e6:.2f} MB, sha256 {sha256(dst / file)}")
+    held_out = f", held-out {ck['val_psnr']} dB" if ck.get('val_psnr') is not None else ''  # last.pt has none
+    return f"parked {run}/{file}: iteration {ck.get('iteration')}{held_out}, {size / 1e6:.2f} MB, sha256 {sha256(dst / file)}"
 
 
 def main():
