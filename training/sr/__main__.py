@@ -24,7 +24,6 @@ COMMANDS: dict[str, tuple[str, str]] = {
     'int8-card': ('int8_card', "a model card's int8 section"),
     'int8-sensitivity': ('int8_sensitivity', 'what un-quantizing each conv gives back'),
     'pass-blends': ('pass_blends', 'scores self-ensembles and blends from cached per-transform outputs'),
-    'park': ('park', 'keep a run that outlives its machine in git (parked/RUN/), for the next machine to continue'),
     'recipe': ('recipe', 'the recipes of the shipped networks (recipes/): show, check, write'),
 }
 

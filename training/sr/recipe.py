@@ -16,7 +16,7 @@ from pathlib import Path
 
 import torch
 
-from .paths import EXPORTS, PARKED, RECIPES, RUNS, SHIPPED, TRAINING
+from .paths import EXPORTS, RECIPES, RUNS, SHIPPED, TRAINING
 
 # options a checkpoint's config records that are not command-line options
 _INTERNAL = {'bf16_from'}
@@ -33,9 +33,9 @@ def sha256(path: Path) -> str:
 
 
 def run_of(ref: str) -> tuple[str, str]:
-    """(run, file) of a checkpoint reference as configs and sidecars record it: runs/R/F.pt, shipped/R/F.pt,
-    parked/R/F.pt, a lent GPU machine's /tmp/gpu_plan/R/F.pt, or a carried packs/grow/R.pt (a copy of runs/R/best.pt)."""
-    m = re.search(r'(?:^|/)(?:runs|shipped|parked|gpu_plan)/([\w.-]+)/([\w.-]+\.pt)$', ref)
+    """(run, file) of a checkpoint reference as configs and sidecars record it: runs/R/F.pt, shipped/R/F.pt, a
+    lent GPU machine's /tmp/gpu_plan/R/F.pt, or a carried packs/grow/R.pt (a copy of runs/R/best.pt)."""
+    m = re.search(r'(?:^|/)(?:runs|shipped|gpu_plan)/([\w.-]+)/([\w.-]+\.pt)$', ref)
     if m:
         return m.group(1), m.group(2)
     m = re.search(r'(?:^|/)packs/grow/([\w.-]+)\.pt$', ref)
@@ -53,10 +53,10 @@ def _is_run(ref: str) -> bool:
 
 
 def _checkpoint(run: str, file: str) -> Path:
-    for base in (SHIPPED, RUNS, PARKED):
+    for base in (SHIPPED, RUNS):
         if (base / run / file).exists():
             return base / run / file
-    raise FileNotFoundError(f'{run}/{file} is in none of shipped/, runs/, parked/')
+    raise FileNotFoundError(f'{run}/{file} is in neither shipped/ nor runs/')
 
 
 def command_line(kind: str, run: str, config: dict) -> str:
