@@ -67,7 +67,8 @@ export interface Answer<T> {
 
 export async function call<T>(method: string, path: string, opts: CallOptions = {}): Promise<Answer<T>> {
   // a request with the stored key belongs to this sign-in; one with a key of its own (the connect form) to none
-  const issuedIn = opts.key === undefined ? signIn : null;
+  const issuedIn = signIn;
+  const stale = () => opts.key === undefined && signIn !== issuedIn;
   const headers: Record<string, string> = {
     Authorization: `Bearer ${opts.key ?? storedKey()}`,
     Accept: 'application/json',
@@ -92,12 +93,12 @@ export async function call<T>(method: string, path: string, opts: CallOptions = 
       signal: opts.signal,
     });
   } catch (e) {
-    if (issuedIn !== null && issuedIn !== signIn) throw new StaleAnswer();
+    if (stale()) throw new StaleAnswer();
     if (opts.signal?.aborted) throw e;
     throw new ApiError(0, 'network_error', 'The API could not be reached. Check your connection and try again.');
   }
   const text = await res.text();
-  if (issuedIn !== null && issuedIn !== signIn) throw new StaleAnswer();
+  if (stale()) throw new StaleAnswer();
   let data: unknown = null;
   try {
     data = text ? JSON.parse(text) : null;
